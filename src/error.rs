@@ -1,0 +1,94 @@
+//! The one error type of memdex.
+//!
+//! Every variant carries the data a caller needs to act on it, and maps to a
+//! stable string [`Error::code`] that the JS layer exposes as `err.code`.
+//! Codes are part of the public API: never rename one.
+
+use std::fmt;
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in memdex.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// A strict-mode query could not be parsed. `position` is a char offset
+    /// into the query string.
+    InvalidQuery { position: usize, reason: String },
+    /// A document or option does not fit the schema (unknown field, wrong type,
+    /// bad field definition). `field` names the offending field.
+    Schema { field: String, reason: String },
+    /// No document with this id exists.
+    NotFound { id: String },
+    /// The storage backend failed; nothing was committed.
+    Storage { key: String, reason: String },
+    /// Stored bytes fail their checksum or do not decode.
+    Corrupt { key: String, reason: String },
+    /// Another writer committed first (manifest generation moved).
+    Conflict { expected: u64, found: u64 },
+    /// Data was written by a format version this build cannot read.
+    Version { expected: u32, got: u32 },
+    /// An input exceeds a documented limit.
+    Limit {
+        what: &'static str,
+        limit: usize,
+        got: usize,
+    },
+}
+
+impl Error {
+    /// Stable machine-readable code (`INVALID_QUERY`, `SCHEMA`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidQuery { .. } => "INVALID_QUERY",
+            Error::Schema { .. } => "SCHEMA",
+            Error::NotFound { .. } => "NOT_FOUND",
+            Error::Storage { .. } => "STORAGE",
+            Error::Corrupt { .. } => "CORRUPT",
+            Error::Conflict { .. } => "CONFLICT",
+            Error::Version { .. } => "VERSION",
+            Error::Limit { .. } => "LIMIT",
+        }
+    }
+
+    pub(crate) fn schema(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::Schema {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidQuery { position, reason } => write!(
+                f,
+                "invalid query at position {position}: {reason} (use the lenient parser to treat the text as plain terms)"
+            ),
+            Error::Schema { field, reason } => write!(f, "schema error on field `{field}`: {reason}"),
+            Error::NotFound { id } => write!(f, "no document with id `{id}`"),
+            Error::Storage { key, reason } => write!(
+                f,
+                "storage failed at key `{key}`: {reason}; nothing was committed, retry the operation"
+            ),
+            Error::Corrupt { key, reason } => write!(
+                f,
+                "stored data at key `{key}` is corrupt: {reason}; restore from a snapshot or rebuild the index"
+            ),
+            Error::Conflict { expected, found } => write!(
+                f,
+                "another writer committed first (expected generation {expected}, found {found}); call reload() and retry"
+            ),
+            Error::Version { expected, got } => write!(
+                f,
+                "format version {got} is not supported (this build reads version {expected}); upgrade memdex or rebuild the index"
+            ),
+            Error::Limit { what, limit, got } => {
+                write!(f, "{what} exceeds the limit: {got} > {limit}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,29 @@
+//! memdex: full-text search for AI-agent memory.
+//!
+//! A hand-written, segmented inverted index with a Unicode analyzer,
+//! Snowball stemming, BM25/BM25F ranking and a forgiving query language,
+//! compiled natively and to WebAssembly.
+//!
+//! ```
+//! use memdex::{Index, IndexConfig, SearchOptions};
+//! use serde_json::json;
+//!
+//! let mut index = Index::new(IndexConfig::default()).unwrap();
+//! index.add(&json!({"id": "m1", "title": "Deploy rule", "text": "Never deploy on Fridays"})).unwrap();
+//! let results = index.search("deploying friday", &SearchOptions::default()).unwrap();
+//! assert_eq!(results.hits[0].id, "m1");
+//! ```
+
+pub mod analysis;
+pub mod error;
+pub mod index;
+pub mod query;
+pub mod schema;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::{Error, Result};
+pub use index::{Index, Stats};
+pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
+pub use schema::{FieldDef, IndexConfig};

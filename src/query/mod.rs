@@ -1,0 +1,2 @@
+//! Query side: options, parsing, scoring, top-k, filters, snippets.
+pub mod options;
