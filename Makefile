@@ -1,0 +1,39 @@
+# memdex: the two everyday commands are `make demo` and `make test`.
+# Logic lives in scripts/; this file only names the entry points.
+
+SHELL := /usr/bin/env bash
+PORT ?= 8080
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: all setup pkg demo serve test bench bench-quick relevance clean-pkg
+
+all: pkg
+
+## Install the toolchain the build and tests need (idempotent; seconds when done).
+setup:
+	scripts/setup
+
+## Build the npm package into pkg/ (Rust -> wasm -> JS wrapper).
+pkg: setup
+	scripts/build-pkg
+
+## Load sample memories, print ranked results, then serve www/ on :$(PORT).
+demo: pkg
+	node scripts/demo.mjs
+	PORT=$(PORT) node scripts/serve.mjs
+
+## Serve www/ (and pkg/) without rebuilding.
+serve:
+	PORT=$(PORT) node scripts/serve.mjs
+
+## The whole suite, stage by stage; ends with one "N passed, N failed" line.
+test: setup
+	scripts/test-all
+
+## Benchmarks are owned by bench/; delegate when its Makefile exists.
+bench bench-quick relevance:
+	@if [ -f bench/Makefile ]; then $(MAKE) -C bench $@; \
+	else echo "make $@: bench/Makefile does not exist yet (bench/ is wired by the benchmarks work)"; fi
+
+clean-pkg:
+	rm -rf pkg

@@ -1,0 +1,84 @@
+// End-to-end test of the www/ memory explorer in headless Chromium
+// (playwright-core driving the system /usr/bin/chromium; no browser download).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+let server;
+let baseUrl;
+let browser;
+const pageErrors = [];
+
+before(async () => {
+  ({ server, url: baseUrl } = await startServer({ port: 0, host: '127.0.0.1' }));
+  baseUrl = baseUrl.replace('localhost', '127.0.0.1');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve());
+});
+
+async function openExplorer() {
+  const page = await browser.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(new Error(msg.text()));
+  });
+  // The wasm must be served with the MIME type streaming compilation needs.
+  const wasmResponse = page.waitForResponse((r) => r.url().endsWith('/pkg/memdex_bg.wasm'));
+  await page.goto(baseUrl);
+  const wasm = await wasmResponse;
+  assert.equal(wasm.status(), 200);
+  assert.equal(wasm.headers()['content-type'], 'application/wasm');
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  return page;
+}
+
+test('typing a query renders ranked, highlighted results', async () => {
+  const page = await openExplorer();
+  assert.match(await page.textContent('#status'), /\b59 memories indexed/);
+
+  await page.locator('#q').pressSequentially('deploying on friday', { delay: 10 });
+  await page.waitForSelector('#results li.hit');
+
+  const first = page.locator('#results li.hit').first();
+  assert.equal(await first.locator('.title').textContent(), 'Never deploy on Fridays');
+  assert.equal((await first.locator('.namespace').textContent()).trim(), 'agent:coder');
+  const marked = await first.locator('mark').allTextContents();
+  assert.ok(
+    marked.some((t) => /^deploy/i.test(t)),
+    `expected a highlighted "deploy…" term, got ${JSON.stringify(marked)}`,
+  );
+  assert.match(await page.textContent('#summary'), /\d+ results? \(or\)/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('a memory added in the page becomes searchable', async () => {
+  const page = await openExplorer();
+  await page.fill('#add-form [name=title]', 'Quokka deployment checklist');
+  await page.fill('#add-form [name=text]', 'Check the quokka dashboards before every rollout.');
+  await page.click('#add-form button[type=submit]');
+  await page.fill('#q', 'quokka');
+  await page.waitForSelector('#results li.hit');
+  const titles = await page.locator('#results li.hit .title').allTextContents();
+  assert.deepEqual(titles, ['Quokka deployment checklist']);
+  assert.match(await page.textContent('#status'), /\b60 memories indexed/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
