@@ -9,7 +9,13 @@
 //
 // The index lives in isolate memory for now (one index per namespace); KV
 // persistence and a Durable Object writer come later.
-import { Memdex, MemdexError } from 'memdex';
+//
+// This imports the built package's workerd entry (pkg/workerd.js, which
+// imports memdex_bg.wasm as a compiled Wasm module). A worker that installs
+// memdex from npm writes `from 'memdex'`; wrangler's `workerd` export
+// condition selects the same file. workerd itself has no package resolution,
+// which is why the in-repo worker uses the path.
+import { Memdex, MemdexError } from '../../pkg/workerd.js';
 
 const indexes = new Map(); // namespace -> Promise<Memdex>
 const MAX_BODY_BYTES = 1 << 20;
