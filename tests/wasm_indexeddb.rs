@@ -9,7 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{EventTarget, IdbDatabase, IdbFactory, IdbOpenDbRequest, IdbRequest, IdbTransactionMode};
+use web_sys::{
+    EventTarget, IdbDatabase, IdbFactory, IdbOpenDbRequest, IdbRequest, IdbTransactionMode,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -20,8 +22,12 @@ async fn event(target: &EventTarget, ok: &str, err: &str) -> Result<(), JsValue>
     let promise = Promise::new(&mut |resolve, reject| {
         let on_ok = Closure::once_into_js(move |e: JsValue| resolve.call1(&JsValue::NULL, &e));
         let on_err = Closure::once_into_js(move |e: JsValue| reject.call1(&JsValue::NULL, &e));
-        target.add_event_listener_with_callback(ok, on_ok.unchecked_ref()).unwrap();
-        target.add_event_listener_with_callback(err, on_err.unchecked_ref()).unwrap();
+        target
+            .add_event_listener_with_callback(ok, on_ok.unchecked_ref())
+            .unwrap();
+        target
+            .add_event_listener_with_callback(err, on_err.unchecked_ref())
+            .unwrap();
     });
     JsFuture::from(promise).await.map(|_| ())
 }
@@ -48,7 +54,10 @@ async fn open(name: &str) -> IdbDatabase {
         db.create_object_store(STORE).unwrap();
     });
     req.set_onupgradeneeded(Some(on_upgrade.unchecked_ref()));
-    request_result(&req).await.expect("open succeeds").unchecked_into()
+    request_result(&req)
+        .await
+        .expect("open succeeds")
+        .unchecked_into()
 }
 
 async fn put(db: &IdbDatabase, key: &str, bytes: &[u8]) {
@@ -60,22 +69,35 @@ async fn put(db: &IdbDatabase, key: &str, bytes: &[u8]) {
         .put_with_key(&Uint8Array::from(bytes), &JsValue::from_str(key))
         .unwrap();
     // The data is durable only once the transaction completes.
-    event(&tx, "complete", "error").await.expect("write transaction commits");
+    event(&tx, "complete", "error")
+        .await
+        .expect("write transaction commits");
 }
 
 async fn get(db: &IdbDatabase, key: &str) -> Option<Vec<u8>> {
     let tx = db.transaction_with_str(STORE).unwrap();
-    let req = tx.object_store(STORE).unwrap().get(&JsValue::from_str(key)).unwrap();
+    let req = tx
+        .object_store(STORE)
+        .unwrap()
+        .get(&JsValue::from_str(key))
+        .unwrap();
     let value = request_result(&req).await.expect("read succeeds");
     if value.is_undefined() {
         return None;
     }
-    Some(value.dyn_into::<Uint8Array>().expect("stored value is a Uint8Array").to_vec())
+    Some(
+        value
+            .dyn_into::<Uint8Array>()
+            .expect("stored value is a Uint8Array")
+            .to_vec(),
+    )
 }
 
 async fn delete_database(name: &str) {
     let req = factory().delete_database(name).unwrap();
-    event(&req, "success", "error").await.expect("database deleted");
+    event(&req, "success", "error")
+        .await
+        .expect("database deleted");
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so every byte value occurs.
