@@ -10,8 +10,9 @@ use proptest::prelude::*;
 use serde_json::json;
 
 const WORDS: &[&str] = &[
-    "agent", "memory", "search", "index", "deploy", "friday", "rule", "user", "prefers", "dark", "mode", "python",
-    "rust", "wasm", "browser", "storage", "commit", "segment", "merge", "query", "token", "budget", "note", "tabs",
+    "agent", "memory", "search", "index", "deploy", "friday", "rule", "user", "prefers", "dark",
+    "mode", "python", "rust", "wasm", "browser", "storage", "commit", "segment", "merge", "query",
+    "token", "budget", "note", "tabs",
 ];
 
 fn single_field_config() -> IndexConfig {
@@ -31,15 +32,29 @@ fn single_field_config() -> IndexConfig {
 }
 
 /// Reference BM25 (Lucene idf), computed from scratch over token lists.
-fn reference_scores(docs: &[(String, String)], query: &str, k1: f64, b: f64) -> HashMap<String, f64> {
+fn reference_scores(
+    docs: &[(String, String)],
+    query: &str,
+    k1: f64,
+    b: f64,
+) -> HashMap<String, f64> {
     let analyzer = Analyzer::new(&AnalyzerOptions::default()).unwrap();
     let analyzed: Vec<(String, Vec<String>)> = docs
         .iter()
-        .map(|(id, text)| (id.clone(), analyzer.analyze(text).into_iter().map(|t| t.term).collect()))
+        .map(|(id, text)| {
+            (
+                id.clone(),
+                analyzer.analyze(text).into_iter().map(|t| t.term).collect(),
+            )
+        })
         .collect();
     let n = analyzed.len() as f64;
     let avg = analyzed.iter().map(|(_, t)| t.len() as f64).sum::<f64>() / n;
-    let qterms: Vec<String> = analyzer.analyze(query).into_iter().map(|t| t.term).collect();
+    let qterms: Vec<String> = analyzer
+        .analyze(query)
+        .into_iter()
+        .map(|t| t.term)
+        .collect();
     let mut out = HashMap::new();
     for (id, terms) in &analyzed {
         let mut score = 0.0;
@@ -111,8 +126,18 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn run_query(index: &mut Index, q: &str, mode: Mode) -> Vec<(String, f32)> {
-    let opts = SearchOptions { limit: 50, mode, ..Default::default() };
-    index.search(q, &opts).unwrap().hits.into_iter().map(|h| (h.id, h.score)).collect()
+    let opts = SearchOptions {
+        limit: 50,
+        mode,
+        ..Default::default()
+    };
+    index
+        .search(q, &opts)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| (h.id, h.score))
+        .collect()
 }
 
 proptest! {
@@ -173,7 +198,12 @@ fn write_one_then_flush_keeps_segments_logarithmic() {
             .unwrap();
         index.flush();
         let bound = (((i + 1) as f64).log2().floor() as usize) + 1;
-        assert!(index.stats().segments <= bound, "{} segments after {} docs", index.stats().segments, i + 1);
+        assert!(
+            index.stats().segments <= bound,
+            "{} segments after {} docs",
+            index.stats().segments,
+            i + 1
+        );
     }
     assert_eq!(index.len(), n);
 }

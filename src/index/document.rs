@@ -103,7 +103,10 @@ impl ResolvedSchema {
             by_name.insert(name.clone(), field_ref);
         }
         if text.len() > crate::postings::MAX_TEXT_FIELDS {
-            return Err(Error::schema("fields", "at most 32 text fields are supported"));
+            return Err(Error::schema(
+                "fields",
+                "at most 32 text fields are supported",
+            ));
         }
         Ok(ResolvedSchema {
             text,
@@ -150,7 +153,10 @@ impl ResolvedSchema {
                 continue;
             }
             let field_ref = *self.by_name.get(key).ok_or_else(|| {
-                Error::schema(key, "is not declared in the schema; add it to `fields` or drop it")
+                Error::schema(
+                    key,
+                    "is not declared in the schema; add it to `fields` or drop it",
+                )
             })?;
             if value.is_null() {
                 continue;
@@ -211,16 +217,19 @@ fn filter_value(field: &str, kind: FilterKind, value: &Value) -> Result<FilterVa
                 })
                 .collect::<Result<Vec<_>>>()
                 .map(FilterValue::Keywords),
-            _ => Err(Error::schema(field, "keyword fields take a string or an array of strings")),
+            _ => Err(Error::schema(
+                field,
+                "keyword fields take a string or an array of strings",
+            )),
         },
         FilterKind::Number => value
             .as_f64()
             .filter(|n| n.is_finite())
             .map(FilterValue::Number)
             .ok_or_else(|| Error::schema(field, "number fields take a finite number")),
-        FilterKind::Date => parse_date(value)
-            .map(FilterValue::Number)
-            .ok_or_else(|| Error::schema(field, "dates are ISO-8601 strings or epoch milliseconds")),
+        FilterKind::Date => parse_date(value).map(FilterValue::Number).ok_or_else(|| {
+            Error::schema(field, "dates are ISO-8601 strings or epoch milliseconds")
+        }),
         FilterKind::Boolean => value
             .as_bool()
             .map(|b| FilterValue::Boolean(Some(b)))
@@ -316,8 +325,14 @@ mod tests {
     #[test]
     fn parses_dates() {
         assert_eq!(parse_date(&json!("1970-01-01")), Some(0.0));
-        assert_eq!(parse_date(&json!("2000-03-01T00:00:00Z")), Some(951_868_800_000.0));
-        assert_eq!(parse_date(&json!("2000-03-01T02:00:00.5+02:00")), Some(951_868_800_500.0));
+        assert_eq!(
+            parse_date(&json!("2000-03-01T00:00:00Z")),
+            Some(951_868_800_000.0)
+        );
+        assert_eq!(
+            parse_date(&json!("2000-03-01T02:00:00.5+02:00")),
+            Some(951_868_800_500.0)
+        );
         assert_eq!(parse_date(&json!(12.0)), Some(12.0));
         assert_eq!(parse_date(&json!("2000-13-01")), None);
         assert_eq!(parse_date(&json!("yesterday")), None);

@@ -16,7 +16,11 @@ use super::segment::{Segment, SegmentParts};
 const GONE: u32 = u32::MAX;
 
 /// Merges `parts` (segment and its tombstones), keeping their order.
-pub fn merge_segments(parts: &[(&Segment, &DeleteSet)], n_fields: usize, kinds: &[FilterKind]) -> Segment {
+pub fn merge_segments(
+    parts: &[(&Segment, &DeleteSet)],
+    n_fields: usize,
+    kinds: &[FilterKind],
+) -> Segment {
     // Old local doc -> new doc id, per part.
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
     let mut next = 0u32;
@@ -41,7 +45,8 @@ pub fn merge_segments(parts: &[(&Segment, &DeleteSet)], n_fields: usize, kinds: 
                 continue;
             }
             let old = old as u32;
-            out.docs.push(seg.docs.id(old).to_string(), seg.docs.stored_bytes(old));
+            out.docs
+                .push(seg.docs.id(old).to_string(), seg.docs.stored_bytes(old));
             for f in 0..n_fields {
                 out.field_lens.push(seg.field_len(old, f));
             }
@@ -89,7 +94,11 @@ pub fn merge_segments(parts: &[(&Segment, &DeleteSet)], n_fields: usize, kinds: 
                         })
                         .collect();
                     let lens_start = new as usize * n_fields;
-                    encoder.push(new, &occ, &out.field_lens[lens_start..lens_start + n_fields]);
+                    encoder.push(
+                        new,
+                        &occ,
+                        &out.field_lens[lens_start..lens_start + n_fields],
+                    );
                 }
                 cursor.advance();
             }
@@ -113,12 +122,18 @@ fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {
                 }
             }
         }
-        (Column::Number(t), Column::Number(s)) => {
-            t.extend(s.iter().enumerate().filter(|(d, _)| live(*d)).map(|(_, v)| *v))
-        }
-        (Column::Boolean(t), Column::Boolean(s)) => {
-            t.extend(s.iter().enumerate().filter(|(d, _)| live(*d)).map(|(_, v)| *v))
-        }
+        (Column::Number(t), Column::Number(s)) => t.extend(
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| live(*d))
+                .map(|(_, v)| *v),
+        ),
+        (Column::Boolean(t), Column::Boolean(s)) => t.extend(
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| live(*d))
+                .map(|(_, v)| *v),
+        ),
         _ => {}
     }
 }

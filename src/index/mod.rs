@@ -141,7 +141,9 @@ impl Index {
                 return false;
             };
             entry.deletes.insert(addr.doc);
-            (0..n_fields).map(|f| entry.segment.field_len(addr.doc, f)).collect()
+            (0..n_fields)
+                .map(|f| entry.segment.field_len(addr.doc, f))
+                .collect()
         };
         for (total, len) in self.live_field_len.iter_mut().zip(lens) {
             *total -= len as u64;
@@ -220,7 +222,10 @@ impl Index {
             return;
         }
         let n_fields = self.schema.text.len();
-        let writer = std::mem::replace(&mut self.buffer, SegmentWriter::new(n_fields, &self.filter_kinds));
+        let writer = std::mem::replace(
+            &mut self.buffer,
+            SegmentWriter::new(n_fields, &self.filter_kinds),
+        );
         let deletes = std::mem::take(&mut self.buffer_deletes);
         self.buffer_field_lens.clear();
         let segment = Arc::new(writer.finish());
@@ -228,10 +233,20 @@ impl Index {
         self.next_segment_id += 1;
         for (doc, ext) in segment.docs.ids().iter().enumerate() {
             if !deletes.contains(doc as u32) {
-                self.ids.insert(ext.clone(), DocAddr { segment: id, doc: doc as u32 });
+                self.ids.insert(
+                    ext.clone(),
+                    DocAddr {
+                        segment: id,
+                        doc: doc as u32,
+                    },
+                );
             }
         }
-        self.segments.push(SegmentEntry { id, segment, deletes });
+        self.segments.push(SegmentEntry {
+            id,
+            segment,
+            deletes,
+        });
         self.maybe_merge();
     }
 
@@ -275,7 +290,13 @@ impl Index {
         let id = self.next_segment_id;
         self.next_segment_id += 1;
         for (doc, ext) in merged.docs.ids().iter().enumerate() {
-            self.ids.insert(ext.clone(), DocAddr { segment: id, doc: doc as u32 });
+            self.ids.insert(
+                ext.clone(),
+                DocAddr {
+                    segment: id,
+                    doc: doc as u32,
+                },
+            );
         }
         let entry = SegmentEntry {
             id,

@@ -4,9 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::postings::{
-    encoder::FieldOccurrences, PostingsStore, TermInfo, TermPostingsEncoder,
-};
+use crate::postings::{encoder::FieldOccurrences, PostingsStore, TermInfo, TermPostingsEncoder};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::TermDict;
 
@@ -177,7 +175,10 @@ impl SegmentWriter {
             while i < self.scratch.len() && self.scratch[i].0 == term {
                 let field = self.scratch[i].1;
                 let start = self.positions.len();
-                while i < self.scratch.len() && self.scratch[i].0 == term && self.scratch[i].1 == field {
+                while i < self.scratch.len()
+                    && self.scratch[i].0 == term
+                    && self.scratch[i].1 == field
+                {
                     self.positions.push(self.scratch[i].2);
                     i += 1;
                 }
@@ -193,7 +194,14 @@ impl SegmentWriter {
             self.encoders[term as usize].push(local, &occ, field_lens);
             self.heap_estimate += 4 + self.positions.len();
         }
-        push_doc_data(&mut self.parts, local, &doc.id, &doc.stored_json, doc.namespace.as_deref(), &doc.filters);
+        push_doc_data(
+            &mut self.parts,
+            local,
+            &doc.id,
+            &doc.stored_json,
+            doc.namespace.as_deref(),
+            &doc.filters,
+        );
         self.heap_estimate += doc.stored_json.len() + doc.id.len() + 32;
         local
     }
@@ -202,7 +210,8 @@ impl SegmentWriter {
     pub fn finish(self) -> Segment {
         let mut terms: Vec<(String, u32)> = self.term_ids.into_iter().collect();
         terms.sort_unstable();
-        let mut encoders: Vec<Option<TermPostingsEncoder>> = self.encoders.into_iter().map(Some).collect();
+        let mut encoders: Vec<Option<TermPostingsEncoder>> =
+            self.encoders.into_iter().map(Some).collect();
         let sorted = terms
             .into_iter()
             .filter_map(move |(t, id)| encoders[id as usize].take().map(|e| (t, e)));

@@ -192,7 +192,12 @@ impl<'a> PostingsCursor<'a> {
         self.idx = 0;
         self.len = 0;
         self.tfs.clear();
-        let Some(meta) = self.store.blocks.get(self.block).filter(|_| self.block < self.end_block) else {
+        let Some(meta) = self
+            .store
+            .blocks
+            .get(self.block)
+            .filter(|_| self.block < self.end_block)
+        else {
             self.doc = TERMINATED;
             return;
         };

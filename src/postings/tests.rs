@@ -55,7 +55,11 @@ fn seek_lands_on_first_doc_at_or_after_target() {
     for target in [0, 1, 6, 7, 8, 895, 896, 897, 5000, 6993, 6994] {
         let mut c = store.cursor(info);
         let got = c.seek(target);
-        let want = docs.iter().copied().find(|&d| d >= target).unwrap_or(TERMINATED);
+        let want = docs
+            .iter()
+            .copied()
+            .find(|&d| d >= target)
+            .unwrap_or(TERMINATED);
         assert_eq!(got, want, "target {target}");
     }
     // Successive seeks move forward only.
@@ -70,6 +74,18 @@ fn block_bounds_hold_max_tf_and_min_len() {
     let docs: Vec<u32> = (0..200).collect();
     let (store, info) = build(&docs);
     let b = store.block_bounds(info.first_block as usize);
-    assert_eq!(b[0], FieldBound { max_tf: 3, min_len: 10 });
-    assert_eq!(b[1], FieldBound { max_tf: 3, min_len: 20 });
+    assert_eq!(
+        b[0],
+        FieldBound {
+            max_tf: 3,
+            min_len: 10
+        }
+    );
+    assert_eq!(
+        b[1],
+        FieldBound {
+            max_tf: 3,
+            min_len: 20
+        }
+    );
 }

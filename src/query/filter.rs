@@ -21,9 +21,21 @@ use crate::store::Column;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
     Namespace(Vec<String>),
-    Keyword { column: usize, values: Vec<String> },
-    Range { column: usize, min: f64, min_inclusive: bool, max: f64, max_inclusive: bool },
-    Boolean { column: usize, value: bool },
+    Keyword {
+        column: usize,
+        values: Vec<String>,
+    },
+    Range {
+        column: usize,
+        min: f64,
+        min_inclusive: bool,
+        max: f64,
+        max_inclusive: bool,
+    },
+    Boolean {
+        column: usize,
+        value: bool,
+    },
 }
 
 /// A compiled filter: all conditions must hold.
@@ -43,7 +55,10 @@ fn strings(field: &str, v: &Value) -> Result<Vec<String>> {
                     .ok_or_else(|| Error::schema(field, "filter lists hold strings only"))
             })
             .collect(),
-        _ => Err(Error::schema(field, "filter by a string or an array of strings")),
+        _ => Err(Error::schema(
+            field,
+            "filter by a string or an array of strings",
+        )),
     }
 }
 
@@ -62,7 +77,12 @@ impl Filter {
             }
             let column = match schema.by_name.get(field) {
                 Some(FieldRef::Filter(c)) => *c,
-                Some(_) => return Err(Error::schema(field, "is not a filter field (keyword, number, date or boolean)")),
+                Some(_) => {
+                    return Err(Error::schema(
+                        field,
+                        "is not a filter field (keyword, number, date or boolean)",
+                    ))
+                }
                 None => return Err(Error::schema(field, "is not declared in the schema")),
             };
             let kind = schema.filters[column].kind;
@@ -73,7 +93,9 @@ impl Filter {
                 },
                 FilterKind::Boolean => Condition::Boolean {
                     column,
-                    value: v.as_bool().ok_or_else(|| Error::schema(field, "filter by true or false"))?,
+                    value: v
+                        .as_bool()
+                        .ok_or_else(|| Error::schema(field, "filter by true or false"))?,
                 },
                 FilterKind::Number | FilterKind::Date => range(field, kind, v, column)?,
             };
@@ -95,7 +117,11 @@ impl Filter {
             match cond {
                 Condition::Namespace(values) => {
                     for v in values {
-                        segment.namespaces.docs(v).iter().for_each(|&d| set(&mut bits, d));
+                        segment
+                            .namespaces
+                            .docs(v)
+                            .iter()
+                            .for_each(|&d| set(&mut bits, d));
                     }
                 }
                 Condition::Keyword { column, values } => {
@@ -105,7 +131,13 @@ impl Filter {
                         }
                     }
                 }
-                Condition::Range { column, min, min_inclusive, max, max_inclusive } => {
+                Condition::Range {
+                    column,
+                    min,
+                    min_inclusive,
+                    max,
+                    max_inclusive,
+                } => {
                     if let Some(Column::Number(col)) = segment.columns.get(*column) {
                         for (d, &x) in col.iter().enumerate() {
                             let lo = if *min_inclusive { x >= *min } else { x > *min };
@@ -137,9 +169,17 @@ impl Filter {
 
 fn range(field: &str, kind: FilterKind, v: &Value, column: usize) -> Result<Condition> {
     let parse = |x: &Value| -> Result<f64> {
-        let n = if kind == FilterKind::Date { parse_date(x) } else { x.as_f64() };
-        n.filter(|n| !n.is_nan())
-            .ok_or_else(|| Error::schema(field, "range bounds must be numbers (or dates for date fields)"))
+        let n = if kind == FilterKind::Date {
+            parse_date(x)
+        } else {
+            x.as_f64()
+        };
+        n.filter(|n| !n.is_nan()).ok_or_else(|| {
+            Error::schema(
+                field,
+                "range bounds must be numbers (or dates for date fields)",
+            )
+        })
     };
     let (mut min, mut min_inclusive) = (f64::NEG_INFINITY, true);
     let (mut max, mut max_inclusive) = (f64::INFINITY, true);
@@ -180,6 +220,8 @@ fn range(field: &str, kind: FilterKind, v: &Value, column: usize) -> Result<Cond
 pub fn allowed(bits: &Option<Vec<u64>>, doc: u32) -> bool {
     match bits {
         None => true,
-        Some(b) => b.get((doc / 64) as usize).is_some_and(|w| w & (1 << (doc % 64)) != 0),
+        Some(b) => b
+            .get((doc / 64) as usize)
+            .is_some_and(|w| w & (1 << (doc % 64)) != 0),
     }
 }

@@ -59,7 +59,11 @@ impl Plan {
     pub fn flat_terms(&self) -> Option<Vec<usize>> {
         match &self.root {
             Some(Node::Term(t)) => Some(vec![*t]),
-            Some(Node::Bool { must, should, must_not }) if must.is_empty() && must_not.is_empty() => should
+            Some(Node::Bool {
+                must,
+                should,
+                must_not,
+            }) if must.is_empty() && must_not.is_empty() => should
                 .iter()
                 .map(|n| match n {
                     Node::Term(t) => Some(*t),
@@ -191,7 +195,11 @@ impl<'a> Planner<'a> {
                 hits.extend(dict.fuzzy(term, fuzzy, MAX_EXPANSIONS));
             }
             for (t, ord) in hits {
-                let df = entry.segment.term_infos.get(ord as usize).map_or(0, |i| i.doc_freq);
+                let df = entry
+                    .segment
+                    .term_infos
+                    .get(ord as usize)
+                    .map_or(0, |i| i.doc_freq);
                 *found.entry(t).or_default() += df as u64;
             }
         }
@@ -317,7 +325,11 @@ impl<'a> Planner<'a> {
                 if must_not.is_empty() && should.is_empty() && must.len() == 1 {
                     return must.pop();
                 }
-                Some(Node::Bool { must, should, must_not })
+                Some(Node::Bool {
+                    must,
+                    should,
+                    must_not,
+                })
             }
         }
     }

@@ -34,7 +34,13 @@ pub struct TermWeight {
 impl TermWeight {
     /// BM25F score from per-field tfs of one document.
     #[inline]
-    pub fn score_doc(&self, params: &ScoreParams, seg: &Segment, doc: u32, cursor: &PostingsCursor<'_>) -> f32 {
+    pub fn score_doc(
+        &self,
+        params: &ScoreParams,
+        seg: &Segment,
+        doc: u32,
+        cursor: &PostingsCursor<'_>,
+    ) -> f32 {
         let mut tf = 0.0f32;
         let fields = self.fields;
         cursor.for_each_field_tf(|f, t| {
@@ -70,7 +76,12 @@ pub struct TermScorer<'a> {
 }
 
 impl<'a> TermScorer<'a> {
-    pub fn new(seg: &'a Segment, term: &str, weight: TermWeight, params: &'a ScoreParams) -> Option<TermScorer<'a>> {
+    pub fn new(
+        seg: &'a Segment,
+        term: &str,
+        weight: TermWeight,
+        params: &'a ScoreParams,
+    ) -> Option<TermScorer<'a>> {
         let info = seg.term(term)?;
         let mut scorer = TermScorer {
             cursor: seg.postings.cursor(info),
@@ -96,7 +107,8 @@ impl<'a> TermScorer<'a> {
         if !self.restricted {
             return;
         }
-        while self.cursor.doc() != TERMINATED && self.cursor.field_mask() & self.weight.fields == 0 {
+        while self.cursor.doc() != TERMINATED && self.cursor.field_mask() & self.weight.fields == 0
+        {
             self.cursor.advance();
         }
     }
@@ -128,7 +140,8 @@ impl Scorer for TermScorer<'_> {
     }
     #[inline]
     fn score(&mut self) -> f32 {
-        self.weight.score_doc(self.params, self.seg, self.cursor.doc(), &self.cursor)
+        self.weight
+            .score_doc(self.params, self.seg, self.cursor.doc(), &self.cursor)
     }
     fn cost(&self) -> u64 {
         self.cost
@@ -169,7 +182,12 @@ impl<'a> UnionScorer<'a> {
         UnionScorer { children, doc }
     }
     fn refresh(&mut self) -> u32 {
-        self.doc = self.children.iter().map(|c| c.doc()).min().unwrap_or(TERMINATED);
+        self.doc = self
+            .children
+            .iter()
+            .map(|c| c.doc())
+            .min()
+            .unwrap_or(TERMINATED);
         self.doc
     }
 }
@@ -386,7 +404,12 @@ impl<'a> PhraseScorer<'a> {
             buf: Vec::new(),
             ranges: Vec::new(),
         };
-        let start = s.terms.iter().map(|t| t.0.doc()).max().unwrap_or(TERMINATED);
+        let start = s
+            .terms
+            .iter()
+            .map(|t| t.0.doc())
+            .max()
+            .unwrap_or(TERMINATED);
         s.doc = s.find(start);
         s
     }
@@ -436,7 +459,11 @@ impl<'a> PhraseScorer<'a> {
             if lists.iter().any(Vec::is_empty) {
                 continue;
             }
-            let count = count_phrase(&lists, &self.terms.iter().map(|t| t.1).collect::<Vec<_>>(), self.slop);
+            let count = count_phrase(
+                &lists,
+                &self.terms.iter().map(|t| t.1).collect::<Vec<_>>(),
+                self.slop,
+            );
             self.freqs[f] = count;
             any |= count > 0;
         }
@@ -452,7 +479,8 @@ fn count_phrase(lists: &[Vec<u32>], offsets: &[u32], slop: u32) -> u32 {
         let base = start as i64 - offsets[0] as i64;
         let ok = lists.iter().zip(offsets).skip(1).all(|(list, &off)| {
             let want = base + off as i64;
-            list.iter().any(|&p| (p as i64 - want).unsigned_abs() <= slop as u64)
+            list.iter()
+                .any(|&p| (p as i64 - want).unsigned_abs() <= slop as u64)
         });
         if ok {
             count += 1;

@@ -16,8 +16,8 @@ use super::filter::{allowed, Filter};
 use super::options::{Hit, Mode, SearchOptions, SearchResults, Syntax, TermExplanation};
 use super::plan::{Node, Plan, PlanOptions, Planner};
 use super::scorer::{
-    EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams, Scorer, TermScorer,
-    TermWeight, UnionScorer,
+    EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
+    Scorer, TermScorer, TermWeight, UnionScorer,
 };
 use super::topk::{Candidate, TopK};
 
@@ -72,10 +72,19 @@ impl Index {
                 },
             })
             .collect();
-        Ok(Query::Bool { clauses, boost: 1.0 })
+        Ok(Query::Bool {
+            clauses,
+            boost: 1.0,
+        })
     }
 
-    fn run(&self, ast: &Query, opts: &SearchOptions, filter: Option<&Filter>, and_mode: bool) -> Result<Vec<Hit>> {
+    fn run(
+        &self,
+        ast: &Query,
+        opts: &SearchOptions,
+        filter: Option<&Filter>,
+        and_mode: bool,
+    ) -> Result<Vec<Hit>> {
         let plan = Planner::new(
             self,
             PlanOptions {
@@ -134,7 +143,13 @@ impl Index {
         }
     }
 
-    fn make_hit(&self, c: &Candidate<'_>, plan: &Plan, params: &ScoreParams, opts: &SearchOptions) -> Hit {
+    fn make_hit(
+        &self,
+        c: &Candidate<'_>,
+        plan: &Plan,
+        params: &ScoreParams,
+        opts: &SearchOptions,
+    ) -> Hit {
         let entry = &self.segments[c.segment];
         let seg = &entry.segment;
         let mut fields = seg.docs.stored(c.doc);
@@ -146,7 +161,9 @@ impl Index {
         let mut explanation = Vec::new();
         let mut seen = HashSet::new();
         for qt in &plan.terms {
-            let Some(info) = seg.term(&qt.term) else { continue };
+            let Some(info) = seg.term(&qt.term) else {
+                continue;
+            };
             let mut cursor = seg.postings.cursor(info);
             if cursor.seek(c.doc) != c.doc || cursor.field_mask() & qt.fields == 0 {
                 continue;
@@ -175,7 +192,11 @@ impl Index {
                         idf: qt.idf,
                         tf: tf as f32,
                         field_length: len as f32,
-                        avg_field_length: if norm.c > 0.0 { (1.0 - norm.a) / norm.c } else { 0.0 },
+                        avg_field_length: if norm.c > 0.0 {
+                            (1.0 - norm.a) / norm.c
+                        } else {
+                            0.0
+                        },
                         weight: norm.weight * qt.boost,
                         score: one.score_doc(params, seg, c.doc, &cursor),
                     });
@@ -236,7 +257,12 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
     Ok(())
 }
 
-fn term_scorer<'a>(plan: &Plan, t: usize, seg: &'a Segment, params: &'a ScoreParams) -> Option<TermScorer<'a>> {
+fn term_scorer<'a>(
+    plan: &Plan,
+    t: usize,
+    seg: &'a Segment,
+    params: &'a ScoreParams,
+) -> Option<TermScorer<'a>> {
     let qt = &plan.terms[t];
     let weight = TermWeight {
         fields: qt.fields,
@@ -245,7 +271,12 @@ fn term_scorer<'a>(plan: &Plan, t: usize, seg: &'a Segment, params: &'a ScorePar
     TermScorer::new(seg, &qt.term, weight, params)
 }
 
-fn build_scorer<'a>(node: &Node, plan: &Plan, seg: &'a Segment, params: &'a ScoreParams) -> Box<dyn Scorer + 'a> {
+fn build_scorer<'a>(
+    node: &Node,
+    plan: &Plan,
+    seg: &'a Segment,
+    params: &'a ScoreParams,
+) -> Box<dyn Scorer + 'a> {
     match node {
         Node::Term(t) => match term_scorer(plan, *t, seg, params) {
             Some(s) => Box::new(s),
@@ -265,11 +296,26 @@ fn build_scorer<'a>(node: &Node, plan: &Plan, seg: &'a Segment, params: &'a Scor
                     None => return Box::new(EmptyScorer),
                 }
             }
-            Box::new(PhraseScorer::new(seg, scorers, *slop, *fields, idf * boost, params))
+            Box::new(PhraseScorer::new(
+                seg,
+                scorers,
+                *slop,
+                *fields,
+                idf * boost,
+                params,
+            ))
         }
-        Node::Bool { must, should, must_not } => {
-            let build_all =
-                |nodes: &[Node]| -> Vec<Box<dyn Scorer + 'a>> { nodes.iter().map(|n| build_scorer(n, plan, seg, params)).collect() };
+        Node::Bool {
+            must,
+            should,
+            must_not,
+        } => {
+            let build_all = |nodes: &[Node]| -> Vec<Box<dyn Scorer + 'a>> {
+                nodes
+                    .iter()
+                    .map(|n| build_scorer(n, plan, seg, params))
+                    .collect()
+            };
             let mut positive: Box<dyn Scorer + 'a> = if !must.is_empty() {
                 let req = one_or(build_all(must), |c| Box::new(IntersectionScorer::new(c)));
                 if should.is_empty() {
@@ -421,5 +467,51 @@ fn maxscore<'a>(
                 doc: candidate,
             });
         }
+    }
+}
+
+/// One autocomplete suggestion.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suggestion {
+    pub term: String,
+    /// Documents containing the term (tombstones included).
+    pub doc_freq: u64,
+}
+
+impl Index {
+    /// Index terms starting with `prefix` (lowercased), most frequent first.
+    pub fn suggest(&mut self, prefix: &str, limit: usize) -> Vec<Suggestion> {
+        self.flush();
+        let prefix = prefix.trim().to_lowercase();
+        if prefix.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        let mut found: std::collections::BTreeMap<String, u64> = Default::default();
+        for entry in &self.segments {
+            for (term, ord) in entry
+                .segment
+                .terms
+                .prefix(&prefix, crate::termdict::MAX_EXPANSIONS)
+            {
+                let df = entry
+                    .segment
+                    .term_infos
+                    .get(ord as usize)
+                    .map_or(0, |i| i.doc_freq);
+                *found.entry(term).or_default() += df as u64;
+            }
+        }
+        let mut out: Vec<Suggestion> = found
+            .into_iter()
+            .map(|(term, doc_freq)| Suggestion { term, doc_freq })
+            .collect();
+        out.sort_by(|a, b| {
+            b.doc_freq
+                .cmp(&a.doc_freq)
+                .then_with(|| a.term.cmp(&b.term))
+        });
+        out.truncate(limit);
+        out
     }
 }

@@ -63,7 +63,8 @@ impl<'a> TopK<'a> {
         if self.k == 0 {
             return Some(f32::INFINITY);
         }
-        (self.heap.len() >= self.k).then(|| self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.0.score))
+        (self.heap.len() >= self.k)
+            .then(|| self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.0.score))
     }
 
     pub fn offer(&mut self, c: Candidate<'a>) {

@@ -37,7 +37,11 @@ pub enum Column {
 impl Column {
     pub fn heap_bytes(&self) -> usize {
         match self {
-            Column::Keyword(k) => k.values.iter().map(|(v, d)| v.len() + d.len() * 4 + 48).sum(),
+            Column::Keyword(k) => k
+                .values
+                .iter()
+                .map(|(v, d)| v.len() + d.len() * 4 + 48)
+                .sum(),
             Column::Number(v) => v.len() * 8,
             Column::Boolean(v) => v.len(),
         }

@@ -61,6 +61,8 @@ impl DocStore {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.len() + self.offsets.len() * 4 + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
+        self.bytes.len()
+            + self.offsets.len() * 4
+            + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
     }
 }

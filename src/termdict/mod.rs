@@ -73,7 +73,10 @@ impl TermDict {
         match Levenshtein::new(term, distance as u32) {
             Ok(aut) => self.search(aut, limit),
             // The automaton refuses very long terms: fall back to exact match.
-            Err(_) => self.get(term).map(|v| vec![(term.to_string(), v)]).unwrap_or_default(),
+            Err(_) => self
+                .get(term)
+                .map(|v| vec![(term.to_string(), v)])
+                .unwrap_or_default(),
         }
     }
 
@@ -109,7 +112,11 @@ mod tests {
         let p: Vec<_> = dict.prefix("ban", 10).into_iter().map(|(t, _)| t).collect();
         assert_eq!(p, ["banana", "band", "bandana"]);
         assert_eq!(dict.prefix("ban", 2).len(), 2);
-        let f: Vec<_> = dict.fuzzy("appla", 1, 10).into_iter().map(|(t, _)| t).collect();
+        let f: Vec<_> = dict
+            .fuzzy("appla", 1, 10)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
         assert_eq!(f, ["apple", "apply"]);
         let copy = TermDict::from_bytes(dict.as_bytes().to_vec()).unwrap();
         assert_eq!(copy.get("apply"), Some(1));
