@@ -15,10 +15,14 @@
 //! ```
 
 pub mod analysis;
+pub mod codec;
 pub mod error;
 pub mod index;
+pub mod postings;
 pub mod query;
 pub mod schema;
+pub mod store;
+pub mod termdict;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -106,6 +106,7 @@ impl Analyzer {
         let mut position = 0u32;
         let mut utf16_pos = 0u32;
         let mut byte_pos = 0usize;
+        #[allow(clippy::explicit_counter_loop)]
         for (byte_start, word) in text.unicode_word_indices() {
             utf16_pos += text[byte_pos..byte_start].encode_utf16().count() as u32;
             let len16 = word.encode_utf16().count() as u32;

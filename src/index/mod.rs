@@ -1,61 +1,103 @@
-//! The index: documents in, search results out.
+//! The index: a log-structured set of segments.
 //!
-//! TEMPORARY naive implementation (linear scan, BM25F computed per query) that
-//! fixes the public API; replaced by the segmented inverted index.
+//! Writes go to a mutable [`SegmentWriter`]; [`Index::flush`] freezes it into
+//! an immutable [`Segment`] and lets the [`merge policy`](Index::maybe_merge)
+//! combine segments. Deletes are tombstones per segment; an upsert is a
+//! delete plus an add. Index-wide statistics (live documents, total field
+//! lengths) are maintained exactly on every write, so scores never depend on
+//! how documents happen to be split into segments.
+
+pub mod deletes;
+pub mod document;
+pub mod merge;
+pub mod segment;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::analysis::Analyzer;
-use crate::error::{Error, Result};
-use crate::query::options::{Hit, Mode, SearchOptions, SearchResults};
-use crate::schema::{FieldDef, IndexConfig, ID_KEY, NAMESPACE_KEY};
+use crate::error::Result;
+use crate::schema::{IndexConfig, ID_KEY};
+
+use deletes::DeleteSet;
+use document::{FilterKind, ResolvedSchema};
+use segment::{Segment, SegmentWriter};
 
 /// Index-wide statistics.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
+    /// Live documents.
     pub documents: usize,
+    /// Distinct terms, summed over segments (an upper bound of the union).
     pub terms: usize,
+    /// Immutable segments (the write buffer is not counted).
     pub segments: usize,
+    /// Approximate heap bytes of all segments.
     pub bytes: usize,
+    /// Documents in the write buffer, not yet flushed.
+    pub buffered: usize,
 }
 
-struct StoredDoc {
-    id: String,
-    namespace: Option<String>,
-    fields: Map<String, Value>,
-    /// Per text field: term -> frequency, and the field length.
-    terms: Vec<(HashMap<String, u32>, u32)>,
+/// Where a document lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct DocAddr {
+    segment: u64,
+    doc: u32,
+}
+
+/// Segment id of the write buffer.
+const BUFFER: u64 = u64::MAX;
+
+/// An immutable segment plus its (mutable) tombstones.
+#[derive(Clone)]
+pub struct SegmentEntry {
+    pub id: u64,
+    pub segment: Arc<Segment>,
+    pub deletes: DeleteSet,
+}
+
+impl SegmentEntry {
+    pub fn live_docs(&self) -> u32 {
+        self.segment.n_docs - self.deletes.len()
+    }
 }
 
 /// A searchable collection of documents.
 pub struct Index {
     config: IndexConfig,
-    analyzer: Analyzer,
-    text_fields: Vec<(String, f32)>,
-    docs: Vec<StoredDoc>,
+    pub(crate) schema: ResolvedSchema,
+    filter_kinds: Vec<FilterKind>,
+    pub(crate) segments: Vec<SegmentEntry>,
+    buffer: SegmentWriter,
+    buffer_deletes: DeleteSet,
+    /// Field lengths of buffered docs (kept for exact stats on delete).
+    buffer_field_lens: Vec<u32>,
+    ids: HashMap<String, DocAddr>,
+    pub(crate) live_docs: u64,
+    pub(crate) live_field_len: Vec<u64>,
+    next_segment_id: u64,
 }
 
 impl Index {
     pub fn new(config: IndexConfig) -> Result<Index> {
-        config.validate()?;
-        let analyzer = Analyzer::new(&config.analyzer)?;
-        let text_fields = config
-            .fields
-            .iter()
-            .filter_map(|(n, d)| match d {
-                FieldDef::Text { weight, .. } => Some((n.clone(), *weight)),
-                _ => None,
-            })
-            .collect();
+        let schema = ResolvedSchema::new(&config)?;
+        let filter_kinds: Vec<FilterKind> = schema.filters.iter().map(|f| f.kind).collect();
+        let n_fields = schema.text.len();
         Ok(Index {
+            buffer: SegmentWriter::new(n_fields, &filter_kinds),
+            live_field_len: vec![0; n_fields],
             config,
-            analyzer,
-            text_fields,
-            docs: Vec::new(),
+            schema,
+            filter_kinds,
+            segments: Vec::new(),
+            buffer_deletes: DeleteSet::default(),
+            buffer_field_lens: Vec::new(),
+            ids: HashMap::new(),
+            live_docs: 0,
+            next_segment_id: 0,
         })
     }
 
@@ -63,132 +105,228 @@ impl Index {
         &self.config
     }
 
-    /// Adds a document, replacing any document with the same id (upsert).
+    /// Adds a document; a document with the same id is replaced (upsert).
+    /// On error nothing changes.
     pub fn add(&mut self, doc: &Value) -> Result<()> {
-        let obj = doc
-            .as_object()
-            .ok_or_else(|| Error::schema("document", "must be an object"))?;
-        let id = match obj.get(ID_KEY) {
-            Some(Value::String(s)) if !s.is_empty() => s.clone(),
-            _ => return Err(Error::schema(ID_KEY, "must be a non-empty string")),
-        };
-        let namespace = match obj.get(NAMESPACE_KEY) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            _ => return Err(Error::schema(NAMESPACE_KEY, "must be a string")),
-        };
-        let mut fields = Map::new();
-        for (k, v) in obj {
-            if k == ID_KEY || k == NAMESPACE_KEY {
-                continue;
-            }
-            if !self.config.fields.contains_key(k) {
-                return Err(Error::schema(k, "is not declared in the schema"));
-            }
-            fields.insert(k.clone(), v.clone());
+        let prepared = self.schema.prepare(doc)?;
+        self.delete(&prepared.id);
+        let local = self.buffer.add(&prepared);
+        for (f, tokens) in prepared.text.iter().enumerate() {
+            self.live_field_len[f] += tokens.len() as u64;
+            self.buffer_field_lens.push(tokens.len() as u32);
         }
-        let mut terms = Vec::new();
-        for (name, _) in &self.text_fields {
-            let text = match fields.get(name) {
-                None | Some(Value::Null) => "",
-                Some(Value::String(s)) => s.as_str(),
-                _ => return Err(Error::schema(name, "must be a string")),
-            };
-            let toks = self.analyzer.analyze(text);
-            let mut tf = HashMap::new();
-            for t in &toks {
-                *tf.entry(t.term.clone()).or_insert(0) += 1;
-            }
-            terms.push((tf, toks.len() as u32));
-        }
-        self.delete(&id);
-        self.docs.push(StoredDoc {
-            id,
-            namespace,
-            fields,
-            terms,
-        });
+        self.live_docs += 1;
+        self.ids.insert(
+            prepared.id,
+            DocAddr {
+                segment: BUFFER,
+                doc: local,
+            },
+        );
         Ok(())
     }
 
     /// Deletes a document by id; returns whether it existed.
     pub fn delete(&mut self, id: &str) -> bool {
-        let before = self.docs.len();
-        self.docs.retain(|d| d.id != id);
-        before != self.docs.len()
+        let Some(addr) = self.ids.remove(id) else {
+            return false;
+        };
+        let n_fields = self.schema.text.len();
+        let lens: Vec<u32> = if addr.segment == BUFFER {
+            self.buffer_deletes.insert(addr.doc);
+            let start = addr.doc as usize * n_fields;
+            self.buffer_field_lens[start..start + n_fields].to_vec()
+        } else {
+            let Some(entry) = self.segments.iter_mut().find(|e| e.id == addr.segment) else {
+                return false;
+            };
+            entry.deletes.insert(addr.doc);
+            (0..n_fields)
+                .map(|f| entry.segment.field_len(addr.doc, f))
+                .collect()
+        };
+        for (total, len) in self.live_field_len.iter_mut().zip(lens) {
+            *total -= len as u64;
+        }
+        self.live_docs -= 1;
+        true
     }
 
+    /// Deletes every document matching a JSON filter (e.g. a whole
+    /// namespace); returns how many were deleted.
+    pub fn delete_where(&mut self, filter: &Value) -> Result<usize> {
+        self.flush();
+        let filter = crate::query::filter::Filter::compile(filter, &self.schema)?;
+        let mut ids = Vec::new();
+        for entry in &self.segments {
+            let allow = filter.evaluate(&entry.segment);
+            for doc in 0..entry.segment.n_docs {
+                if !entry.deletes.contains(doc) && crate::query::filter::allowed(&allow, doc) {
+                    ids.push(entry.segment.docs.id(doc).to_string());
+                }
+            }
+        }
+        let deleted = ids.iter().filter(|id| self.delete(id)).count();
+        self.maybe_merge();
+        Ok(deleted)
+    }
+
+    /// Number of live documents matching a JSON filter (`null` = all).
+    pub fn count(&mut self, filter: &Value) -> Result<usize> {
+        if filter.is_null() {
+            return Ok(self.len());
+        }
+        self.flush();
+        let filter = crate::query::filter::Filter::compile(filter, &self.schema)?;
+        let mut n = 0;
+        for entry in &self.segments {
+            let allow = filter.evaluate(&entry.segment);
+            n += (0..entry.segment.n_docs)
+                .filter(|&d| !entry.deletes.contains(d) && crate::query::filter::allowed(&allow, d))
+                .count();
+        }
+        Ok(n)
+    }
+
+    /// The stored fields of a document (plus `id`), or `None`.
     pub fn get(&self, id: &str) -> Option<Value> {
-        self.docs.iter().find(|d| d.id == id).map(|d| {
-            let mut m = d.fields.clone();
-            m.insert(ID_KEY.into(), Value::String(d.id.clone()));
-            if let Some(ns) = &d.namespace {
-                m.insert(NAMESPACE_KEY.into(), Value::String(ns.clone()));
-            }
-            Value::Object(m)
-        })
+        let addr = self.ids.get(id)?;
+        // Buffered docs are visible to `get` without a flush.
+        let mut fields = if addr.segment == BUFFER {
+            self.buffer.docs().stored(addr.doc)
+        } else {
+            let entry = self.segments.iter().find(|e| e.id == addr.segment)?;
+            entry.segment.docs.stored(addr.doc)
+        };
+        fields.insert(ID_KEY.to_string(), Value::String(id.to_string()));
+        Some(Value::Object(fields))
     }
 
-    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
-        let qterms: Vec<String> = self
-            .analyzer
-            .analyze(query)
-            .into_iter()
-            .map(|t| t.term)
-            .collect();
-        let k1 = opts.k1.unwrap_or(self.config.k1);
-        let b = opts.b.unwrap_or(self.config.b);
-        let n = self.docs.len() as f32;
-        let mut hits = Vec::new();
-        for d in &self.docs {
-            let mut score = 0.0;
-            let mut matched = Vec::new();
-            for q in &qterms {
-                let mut found = false;
-                for (fi, (_, w)) in self.text_fields.iter().enumerate() {
-                    let tf = *d.terms[fi].0.get(q).unwrap_or(&0) as f32;
-                    if tf == 0.0 {
-                        continue;
-                    }
-                    found = true;
-                    let df = self.docs.iter().filter(|o| o.terms[fi].0.contains_key(q)).count() as f32;
-                    let avg = self.docs.iter().map(|o| o.terms[fi].1 as f32).sum::<f32>() / n;
-                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                    let len = d.terms[fi].1 as f32;
-                    score += w * idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg));
-                }
-                if found {
-                    matched.push(q.clone());
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+
+    /// Number of live documents.
+    pub fn len(&self) -> usize {
+        self.live_docs as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live_docs == 0
+    }
+
+    /// Freezes buffered writes into an immutable segment and applies the
+    /// merge policy. Cheap when nothing is buffered.
+    pub fn flush(&mut self) {
+        if self.buffer.n_docs() == 0 {
+            return;
+        }
+        let n_fields = self.schema.text.len();
+        let writer = std::mem::replace(
+            &mut self.buffer,
+            SegmentWriter::new(n_fields, &self.filter_kinds),
+        );
+        let deletes = std::mem::take(&mut self.buffer_deletes);
+        self.buffer_field_lens.clear();
+        let segment = Arc::new(writer.finish());
+        let id = self.next_segment_id;
+        self.next_segment_id += 1;
+        for (doc, ext) in segment.docs.ids().iter().enumerate() {
+            if !deletes.contains(doc as u32) {
+                self.ids.insert(
+                    ext.clone(),
+                    DocAddr {
+                        segment: id,
+                        doc: doc as u32,
+                    },
+                );
+            }
+        }
+        self.segments.push(SegmentEntry {
+            id,
+            segment,
+            deletes,
+        });
+        self.maybe_merge();
+    }
+
+    /// Merge policy: segments are kept in creation order with sizes (live
+    /// docs) that at least halve from one to the next, like a binary
+    /// counter. So a stream of one-document flushes leaves at most
+    /// log2(N) + 1 segments and each document is rewritten O(log N) times.
+    /// Segments that are mostly tombstones are rewritten too.
+    fn maybe_merge(&mut self) {
+        self.segments.retain(|e| e.live_docs() > 0);
+        loop {
+            let n = self.segments.len();
+            if n >= 2 {
+                let (a, b) = (&self.segments[n - 2], &self.segments[n - 1]);
+                if b.live_docs() * 2 > a.live_docs() {
+                    self.merge_range(n - 2..n);
+                    continue;
                 }
             }
-            let all = matched.len() == qterms.len();
-            if matched.is_empty() || (opts.mode == Mode::And && !all) {
+            // Purge a segment with more tombstones than live documents.
+            if let Some(i) = self
+                .segments
+                .iter()
+                .position(|e| e.deletes.len() > e.live_docs() && e.segment.n_docs >= 16)
+            {
+                self.merge_range(i..i + 1);
                 continue;
             }
-            hits.push(Hit {
-                id: d.id.clone(),
-                score,
-                namespace: d.namespace.clone(),
-                fields: d.fields.clone(),
-                matched_terms: matched,
-                snippets: Default::default(),
-                explanation: None,
-            });
+            break;
         }
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
-        let hits = hits.into_iter().skip(opts.offset).take(opts.limit).collect();
-        Ok(SearchResults {
-            hits,
-            mode: if opts.mode == Mode::And { Mode::And } else { Mode::Or },
-        })
+    }
+
+    /// Replaces `range` of segments by their merge.
+    fn merge_range(&mut self, range: std::ops::Range<usize>) {
+        let n_fields = self.schema.text.len();
+        let parts: Vec<(&Segment, &DeleteSet)> = self.segments[range.clone()]
+            .iter()
+            .map(|e| (e.segment.as_ref(), &e.deletes))
+            .collect();
+        let merged = Arc::new(merge::merge_segments(&parts, n_fields, &self.filter_kinds));
+        let id = self.next_segment_id;
+        self.next_segment_id += 1;
+        for (doc, ext) in merged.docs.ids().iter().enumerate() {
+            self.ids.insert(
+                ext.clone(),
+                DocAddr {
+                    segment: id,
+                    doc: doc as u32,
+                },
+            );
+        }
+        let entry = SegmentEntry {
+            id,
+            segment: merged,
+            deletes: DeleteSet::default(),
+        };
+        self.segments.splice(range, std::iter::once(entry));
+    }
+
+    /// Merges everything into one segment (after a bulk load).
+    pub fn compact(&mut self) {
+        self.flush();
+        if self.segments.len() > 1 || self.segments.iter().any(|e| !e.deletes.is_empty()) {
+            let n = self.segments.len();
+            self.merge_range(0..n);
+        }
     }
 
     pub fn stats(&self) -> Stats {
         Stats {
-            documents: self.docs.len(),
-            terms: 0,
-            segments: 1,
-            bytes: 0,
+            documents: self.live_docs as usize,
+            terms: self.segments.iter().map(|e| e.segment.terms.len()).sum(),
+            segments: self.segments.len(),
+            bytes: self.segments.iter().map(|e| e.segment.heap_bytes()).sum(),
+            buffered: self.buffer.n_docs() as usize,
         }
+    }
+
+    /// Whether the write buffer holds documents not yet flushed.
+    pub fn has_pending(&self) -> bool {
+        self.buffer.n_docs() > 0
     }
 }

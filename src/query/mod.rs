@@ -1,2 +1,10 @@
-//! Query side: options, parsing, scoring, top-k, filters, snippets.
+//! Query side: syntax tree, planning, BM25F scoring, pruning top-k, filters.
+//! Query code never writes to the index.
+pub mod ast;
+pub mod bm25;
+pub mod filter;
 pub mod options;
+pub mod plan;
+pub mod scorer;
+pub mod search;
+pub mod topk;

@@ -30,7 +30,10 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| bad_argument("result", e))
 }
 
-fn from_js<T: serde::de::DeserializeOwned + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
+fn from_js<T: serde::de::DeserializeOwned + Default>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
@@ -55,7 +58,8 @@ impl Engine {
 
     /// Adds (or replaces, by `id`) one document.
     pub fn add(&mut self, doc: JsValue) -> Result<(), JsValue> {
-        let doc: serde_json::Value = serde_wasm_bindgen::from_value(doc).map_err(|e| bad_argument("document", e))?;
+        let doc: serde_json::Value =
+            serde_wasm_bindgen::from_value(doc).map_err(|e| bad_argument("document", e))?;
         self.index.add(&doc).map_err(to_js_error)
     }
 
@@ -73,10 +77,38 @@ impl Engine {
     }
 
     /// Runs a search; `options` is a `SearchOptions` object or `undefined`.
-    pub fn search(&self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn search(&mut self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
         let options: SearchOptions = from_js(options, "options")?;
         let results = self.index.search(query, &options).map_err(to_js_error)?;
         to_js(&results)
+    }
+
+    /// Deletes every document matching `filter`; returns the count.
+    #[wasm_bindgen(js_name = removeWhere)]
+    pub fn remove_where(&mut self, filter: JsValue) -> Result<usize, JsValue> {
+        let filter: serde_json::Value = from_js(filter, "filter")?;
+        self.index.delete_where(&filter).map_err(to_js_error)
+    }
+
+    /// Live documents matching `filter` (all when undefined).
+    pub fn count(&mut self, filter: JsValue) -> Result<usize, JsValue> {
+        let filter: serde_json::Value = from_js(filter, "filter")?;
+        self.index.count(&filter).map_err(to_js_error)
+    }
+
+    /// Term completions for autocomplete.
+    pub fn suggest(&mut self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
+        to_js(&self.index.suggest(prefix, limit))
+    }
+
+    /// Freezes buffered writes into a segment.
+    pub fn flush(&mut self) {
+        self.index.flush();
+    }
+
+    /// Merges all segments into one.
+    pub fn compact(&mut self) {
+        self.index.compact();
     }
 
     pub fn stats(&self) -> Result<JsValue, JsValue> {

@@ -1,0 +1,2 @@
+//! Shared low-level encodings. Nothing here knows about documents or terms.
+pub mod varint;

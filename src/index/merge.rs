@@ -1,0 +1,139 @@
+//! Merging segments: live documents of several segments, in order, into one
+//! new segment. Postings are merged term by term (FST union, no re-analysis),
+//! so the cost is linear in the size of the merged segments.
+
+use fst::map::OpBuilder;
+use fst::Streamer;
+
+use crate::postings::encoder::FieldOccurrences;
+use crate::postings::TermPostingsEncoder;
+use crate::store::Column;
+
+use super::deletes::DeleteSet;
+use super::document::FilterKind;
+use super::segment::{Segment, SegmentParts};
+
+const GONE: u32 = u32::MAX;
+
+/// Merges `parts` (segment and its tombstones), keeping their order.
+pub fn merge_segments(
+    parts: &[(&Segment, &DeleteSet)],
+    n_fields: usize,
+    kinds: &[FilterKind],
+) -> Segment {
+    // Old local doc -> new doc id, per part.
+    let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
+    let mut next = 0u32;
+    for (seg, deletes) in parts {
+        let remap = (0..seg.n_docs)
+            .map(|d| {
+                if deletes.contains(d) {
+                    GONE
+                } else {
+                    next += 1;
+                    next - 1
+                }
+            })
+            .collect();
+        remaps.push(remap);
+    }
+
+    let mut out = SegmentParts::new(n_fields, kinds);
+    for ((seg, _), remap) in parts.iter().zip(&remaps) {
+        for (old, &new) in remap.iter().enumerate() {
+            if new == GONE {
+                continue;
+            }
+            let old = old as u32;
+            out.docs
+                .push(seg.docs.id(old).to_string(), seg.docs.stored_bytes(old));
+            for f in 0..n_fields {
+                out.field_lens.push(seg.field_len(old, f));
+            }
+        }
+        for (value, docs) in &seg.namespaces.values {
+            for &d in docs {
+                if let Some(&new) = remap.get(d as usize).filter(|&&n| n != GONE) {
+                    out.namespaces.push(new, value);
+                }
+            }
+        }
+        for (target, source) in out.columns.iter_mut().zip(&seg.columns) {
+            merge_column(target, source, remap);
+        }
+    }
+
+    let mut op = OpBuilder::new();
+    for (seg, _) in parts {
+        op = op.add(seg.terms.stream());
+    }
+    let mut union = op.union();
+    let mut terms = Vec::new();
+    let mut buf = Vec::new();
+    let mut ranges = Vec::new();
+    while let Some((term, hits)) = union.next() {
+        let mut hits = hits.to_vec();
+        hits.sort_by_key(|h| h.index);
+        let mut encoder = TermPostingsEncoder::new(n_fields);
+        for hit in hits {
+            let (seg, _) = parts[hit.index];
+            let remap = &remaps[hit.index];
+            let Some(&info) = seg.term_infos.get(hit.value as usize) else {
+                continue;
+            };
+            let mut cursor = seg.postings.cursor(info);
+            while cursor.doc() != crate::postings::TERMINATED {
+                let old = cursor.doc();
+                if let Some(&new) = remap.get(old as usize).filter(|&&n| n != GONE) {
+                    cursor.read_positions(&mut buf, &mut ranges);
+                    let occ: Vec<FieldOccurrences<'_>> = ranges
+                        .iter()
+                        .map(|&(field, s, e)| FieldOccurrences {
+                            field,
+                            positions: &buf[s..e],
+                        })
+                        .collect();
+                    let lens_start = new as usize * n_fields;
+                    encoder.push(
+                        new,
+                        &occ,
+                        &out.field_lens[lens_start..lens_start + n_fields],
+                    );
+                }
+                cursor.advance();
+            }
+        }
+        if encoder.doc_freq() > 0 {
+            terms.push((String::from_utf8_lossy(term).into_owned(), encoder));
+        }
+    }
+    Segment::assemble(out, terms)
+}
+
+fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {
+    let live = |d: usize| remap.get(d).is_some_and(|&n| n != GONE);
+    match (target, source) {
+        (Column::Keyword(t), Column::Keyword(s)) => {
+            for (value, docs) in &s.values {
+                for &d in docs {
+                    if live(d as usize) {
+                        t.push(remap[d as usize], value);
+                    }
+                }
+            }
+        }
+        (Column::Number(t), Column::Number(s)) => t.extend(
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| live(*d))
+                .map(|(_, v)| *v),
+        ),
+        (Column::Boolean(t), Column::Boolean(s)) => t.extend(
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| live(*d))
+                .map(|(_, v)| *v),
+        ),
+        _ => {}
+    }
+}

@@ -1,0 +1,53 @@
+//! BM25 / BM25F scoring.
+//!
+//! For a term `t` and document `d`, with per-field weights `w_f`:
+//!
+//! ```text
+//! tf~(t, d) = Σ_f  w_f · tf(t, d, f) / (1 − b + b · len(d, f) / avglen(f))
+//! score     = boost · idf(t) · tf~ · (k1 + 1) / (tf~ + k1)
+//! idf(t)    = ln(1 + (N − df + 0.5) / (df + 0.5))
+//! ```
+//!
+//! With one field of weight 1 this is exactly Lucene/bm25s BM25. `N`, `df`
+//! and `avglen` are index-wide over live documents, so a document scores
+//! the same whatever segment it sits in.
+
+/// Inverse document frequency (never negative).
+#[inline]
+pub fn idf(n_docs: f64, doc_freq: f64) -> f32 {
+    (1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5)).ln() as f32
+}
+
+/// Per-query constants of one text field: `norm(len) = a + c · len`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldNorm {
+    pub weight: f32,
+    pub a: f32,
+    pub c: f32,
+}
+
+impl FieldNorm {
+    pub fn new(weight: f32, b: f32, avg_len: f32) -> FieldNorm {
+        let avg = if avg_len > 0.0 { avg_len } else { 1.0 };
+        FieldNorm {
+            weight,
+            a: 1.0 - b,
+            c: b / avg,
+        }
+    }
+
+    /// Weighted, length-normalized tf of one field.
+    #[inline]
+    pub fn tf(&self, tf: u32, len: u32) -> f32 {
+        self.weight * tf as f32 / (self.a + self.c * len as f32)
+    }
+}
+
+/// Saturation: `tf~ · (k1 + 1) / (tf~ + k1)` scaled by `idf · boost`.
+#[inline]
+pub fn saturate(idf_boost: f32, k1: f32, tf: f32) -> f32 {
+    if tf <= 0.0 {
+        return 0.0;
+    }
+    idf_boost * tf * (k1 + 1.0) / (tf + k1)
+}

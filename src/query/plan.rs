@@ -1,0 +1,362 @@
+//! From the syntax tree to an executable plan: analyze term text with each
+//! field's analyzer, expand prefixes and fuzzy terms against the term
+//! dictionaries, resolve implicit operators by the search mode, and attach
+//! index-wide statistics (df, idf) to every term.
+
+use std::collections::BTreeMap;
+
+use crate::index::document::FieldRef;
+use crate::index::Index;
+use crate::postings::TERMINATED;
+use crate::termdict::MAX_EXPANSIONS;
+
+use super::ast::{Clause, Occur, Query};
+use super::bm25;
+
+/// Expansions of one prefix/fuzzy term kept (highest df first).
+pub const MAX_TERM_EXPANSIONS: usize = 64;
+/// Score multiplier of expanded (non-exact) terms.
+pub const EXPANSION_BOOST: f32 = 0.5;
+
+/// One index term of the query with its statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTerm {
+    pub term: String,
+    /// Text fields (bit mask) this term is searched in.
+    pub fields: u32,
+    pub boost: f32,
+    pub doc_freq: u64,
+    pub idf: f32,
+}
+
+/// Executable query tree; terms are indexes into [`Plan::terms`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Term(usize),
+    Phrase {
+        /// (term, position offset within the phrase)
+        terms: Vec<(usize, u32)>,
+        slop: u32,
+        fields: u32,
+        boost: f32,
+        idf: f32,
+    },
+    Bool {
+        must: Vec<Node>,
+        should: Vec<Node>,
+        must_not: Vec<Node>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    pub root: Option<Node>,
+    pub terms: Vec<QueryTerm>,
+}
+
+impl Plan {
+    /// The plan is a flat disjunction of terms (the MaxScore fast path).
+    pub fn flat_terms(&self) -> Option<Vec<usize>> {
+        match &self.root {
+            Some(Node::Term(t)) => Some(vec![*t]),
+            Some(Node::Bool {
+                must,
+                should,
+                must_not,
+            }) if must.is_empty() && must_not.is_empty() => should
+                .iter()
+                .map(|n| match n {
+                    Node::Term(t) => Some(*t),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+}
+
+pub struct PlanOptions<'a> {
+    pub and_mode: bool,
+    /// Field name -> weight override; `None` = all text fields, schema weights.
+    pub fields: Option<&'a BTreeMap<String, f32>>,
+    pub prefix: bool,
+    pub fuzzy: u8,
+}
+
+pub struct Planner<'a> {
+    index: &'a Index,
+    opts: PlanOptions<'a>,
+    /// Mask of the text fields searched by default.
+    default_fields: u32,
+    terms: Vec<QueryTerm>,
+}
+
+impl<'a> Planner<'a> {
+    pub fn new(index: &'a Index, opts: PlanOptions<'a>) -> Planner<'a> {
+        let default_fields = match opts.fields {
+            None => (0..index.schema.text.len()).fold(0u32, |m, f| m | (1 << f)),
+            Some(map) => map
+                .keys()
+                .filter_map(|name| match index.schema.by_name.get(name) {
+                    Some(FieldRef::Text(f)) => Some(1u32 << f),
+                    _ => None,
+                })
+                .fold(0, |m, b| m | b),
+        };
+        Planner {
+            index,
+            opts,
+            default_fields,
+            terms: Vec::new(),
+        }
+    }
+
+    pub fn plan(mut self, query: &Query) -> Plan {
+        let root = self.lower(query, 1.0, true);
+        Plan {
+            root,
+            terms: self.terms,
+        }
+    }
+
+    fn field_mask(&self, field: &Option<String>) -> u32 {
+        match field {
+            None => self.default_fields,
+            Some(name) => match self.index.schema.by_name.get(name) {
+                Some(FieldRef::Text(f)) => 1 << f,
+                _ => 0,
+            },
+        }
+    }
+
+    /// Analyzes `text` per field; returns per distinct token sequence the
+    /// fields producing it (fields sharing an analyzer share a sequence).
+    fn analyze(&self, text: &str, mask: u32) -> Vec<(Vec<crate::analysis::Token>, u32)> {
+        let mut out: Vec<(Vec<crate::analysis::Token>, u32)> = Vec::new();
+        for (f, field) in self.index.schema.text.iter().enumerate() {
+            if mask & (1 << f) == 0 {
+                continue;
+            }
+            let tokens = field.analyzer.analyze(text);
+            match out.iter_mut().find(|(t, _)| *t == tokens) {
+                Some((_, m)) => *m |= 1 << f,
+                None => out.push((tokens, 1 << f)),
+            }
+        }
+        out
+    }
+
+    fn add_term(&mut self, term: String, fields: u32, boost: f32) -> usize {
+        let doc_freq = self.doc_freq(&term);
+        let idf = bm25::idf(self.index.live_docs as f64, doc_freq as f64);
+        self.terms.push(QueryTerm {
+            term,
+            fields,
+            boost,
+            doc_freq,
+            idf,
+        });
+        self.terms.len() - 1
+    }
+
+    /// Live documents containing `term`, over all segments.
+    fn doc_freq(&self, term: &str) -> u64 {
+        let mut df = 0u64;
+        for entry in &self.index.segments {
+            let Some(info) = entry.segment.term(term) else {
+                continue;
+            };
+            if entry.deletes.is_empty() {
+                df += info.doc_freq as u64;
+            } else {
+                let mut c = entry.segment.postings.cursor(info);
+                while c.doc() != TERMINATED {
+                    if !entry.deletes.contains(c.doc()) {
+                        df += 1;
+                    }
+                    c.advance();
+                }
+            }
+        }
+        df
+    }
+
+    /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
+    /// frequent first.
+    fn expand(&self, term: &str, prefix: bool, fuzzy: u8) -> Vec<String> {
+        let mut found: BTreeMap<String, u64> = BTreeMap::new();
+        for entry in &self.index.segments {
+            let dict = &entry.segment.terms;
+            let mut hits = Vec::new();
+            if prefix {
+                hits.extend(dict.prefix(term, MAX_EXPANSIONS));
+            }
+            if fuzzy > 0 {
+                hits.extend(dict.fuzzy(term, fuzzy, MAX_EXPANSIONS));
+            }
+            for (t, ord) in hits {
+                let df = entry
+                    .segment
+                    .term_infos
+                    .get(ord as usize)
+                    .map_or(0, |i| i.doc_freq);
+                *found.entry(t).or_default() += df as u64;
+            }
+        }
+        let mut ranked: Vec<(String, u64)> = found.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        ranked.truncate(MAX_TERM_EXPANSIONS);
+        ranked.into_iter().map(|(t, _)| t).collect()
+    }
+
+    /// `required` tells whether a multi-token word must match all its tokens.
+    fn lower(&mut self, query: &Query, boost: f32, required: bool) -> Option<Node> {
+        match query {
+            Query::Term {
+                field,
+                text,
+                boost: b,
+                prefix,
+                fuzzy,
+            } => {
+                let mask = self.field_mask(field);
+                let prefix = *prefix || self.opts.prefix;
+                let fuzzy = (*fuzzy).max(self.opts.fuzzy).min(2);
+                let mut alternatives = Vec::new();
+                for (tokens, fields) in self.analyze(text, mask) {
+                    let mut parts = Vec::new();
+                    for token in tokens {
+                        let exact = self.add_term(token.term.clone(), fields, boost * b);
+                        if !prefix && fuzzy == 0 {
+                            parts.push(Node::Term(exact));
+                            continue;
+                        }
+                        let mut group = vec![Node::Term(exact)];
+                        for t in self.expand(&token.term, prefix, fuzzy) {
+                            if t != token.term {
+                                let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
+                                group.push(Node::Term(id));
+                            }
+                        }
+                        parts.push(either(group));
+                    }
+                    if let Some(node) = combine(parts, required) {
+                        alternatives.push(node);
+                    }
+                }
+                match alternatives.len() {
+                    0 => None,
+                    1 => alternatives.pop(),
+                    _ => Some(either(alternatives)),
+                }
+            }
+            Query::Phrase {
+                field,
+                text,
+                slop,
+                boost: b,
+            } => {
+                let mask = self.field_mask(field);
+                let mut alternatives = Vec::new();
+                for (tokens, fields) in self.analyze(text, mask) {
+                    if tokens.len() <= 1 {
+                        let parts = tokens
+                            .into_iter()
+                            .map(|t| Node::Term(self.add_term(t.term, fields, boost * b)))
+                            .collect();
+                        alternatives.extend(combine(parts, true));
+                        continue;
+                    }
+                    let first = tokens[0].position;
+                    let mut idf = 0.0;
+                    let mut terms = Vec::new();
+                    for t in tokens {
+                        let id = self.add_term(t.term, fields, boost * b);
+                        idf += self.terms[id].idf;
+                        terms.push((id, t.position - first));
+                    }
+                    alternatives.push(Node::Phrase {
+                        terms,
+                        slop: *slop,
+                        fields,
+                        boost: boost * b,
+                        idf,
+                    });
+                }
+                match alternatives.len() {
+                    0 => None,
+                    1 => alternatives.pop(),
+                    _ => Some(either(alternatives)),
+                }
+            }
+            Query::Bool { clauses, boost: b } => {
+                let (mut must, mut should, mut must_not) = (Vec::new(), Vec::new(), Vec::new());
+                for Clause { occur, query } in clauses {
+                    let occur = match occur {
+                        Occur::Default if self.opts.and_mode => Occur::Must,
+                        Occur::Default => Occur::Should,
+                        other => *other,
+                    };
+                    let child = self.lower(query, boost * b, occur == Occur::Must);
+                    // Clauses that analyze to nothing (stopwords) are dropped.
+                    let Some(child) = child else { continue };
+                    match (occur, child) {
+                        (Occur::Must, child) => must.push(child),
+                        (Occur::MustNot, child) => must_not.push(child),
+                        // A nested pure disjunction scores the same flattened,
+                        // and flat disjunctions take the MaxScore path.
+                        (
+                            _,
+                            Node::Bool {
+                                must: m,
+                                should: s,
+                                must_not: n,
+                            },
+                        ) if m.is_empty() && n.is_empty() => should.extend(s),
+                        (_, child) => should.push(child),
+                    }
+                }
+                if must.is_empty() && should.is_empty() {
+                    return None;
+                }
+                if must_not.is_empty() && must.is_empty() && should.len() == 1 {
+                    return should.pop();
+                }
+                if must_not.is_empty() && should.is_empty() && must.len() == 1 {
+                    return must.pop();
+                }
+                Some(Node::Bool {
+                    must,
+                    should,
+                    must_not,
+                })
+            }
+        }
+    }
+}
+
+/// A disjunction of nodes (a single node stays itself).
+fn either(mut nodes: Vec<Node>) -> Node {
+    if nodes.len() == 1 {
+        return nodes.pop().expect("one node");
+    }
+    Node::Bool {
+        must: Vec::new(),
+        should: nodes,
+        must_not: Vec::new(),
+    }
+}
+
+/// Tokens of one word: all required (AND) or any (OR).
+fn combine(mut parts: Vec<Node>, required: bool) -> Option<Node> {
+    match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        _ if required => Some(Node::Bool {
+            must: parts,
+            should: Vec::new(),
+            must_not: Vec::new(),
+        }),
+        _ => Some(either(parts)),
+    }
+}

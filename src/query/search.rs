@@ -1,0 +1,517 @@
+//! Running a search: options -> plan -> per-segment scoring into one top-k
+//! -> hits with stored fields, matched terms, snippets and explanations.
+
+use std::collections::HashSet;
+
+use crate::error::{Error, Result};
+use crate::index::document::FieldRef;
+use crate::index::segment::Segment;
+use crate::index::{Index, SegmentEntry};
+use crate::postings::TERMINATED;
+use crate::schema::NAMESPACE_KEY;
+
+use super::ast::{Clause, Occur, Query};
+use super::bm25::FieldNorm;
+use super::filter::{allowed, Filter};
+use super::options::{Hit, Mode, SearchOptions, SearchResults, Syntax, TermExplanation};
+use super::plan::{Node, Plan, PlanOptions, Planner};
+use super::scorer::{
+    EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
+    Scorer, TermScorer, TermWeight, UnionScorer,
+};
+use super::topk::{Candidate, TopK};
+
+/// Largest `offset + limit` a search may ask for.
+pub const MAX_RESULTS: usize = 10_000;
+/// Longest accepted query, in bytes.
+pub const MAX_QUERY_BYTES: usize = 64 * 1024;
+
+impl Index {
+    /// Searches the index. Buffered writes are flushed first, so every
+    /// acknowledged `add`/`delete` is visible.
+    pub fn search(&mut self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
+        self.flush();
+        self.search_flushed(query, opts)
+    }
+
+    /// Search over the flushed segments only (no buffered writes).
+    pub fn search_flushed(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
+        validate(self, query, opts)?;
+        let ast = self.parse_query(query, opts.syntax)?;
+        let filter = match &opts.filter {
+            Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
+            _ => None,
+        };
+        let (and_first, fallback) = match opts.mode {
+            Mode::Or => (false, false),
+            Mode::And => (true, false),
+            Mode::Fallback => (true, true),
+        };
+        let mut hits = self.run(&ast, opts, filter.as_ref(), and_first)?;
+        let mut mode = if and_first { Mode::And } else { Mode::Or };
+        if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
+            hits = self.run(&ast, opts, filter.as_ref(), false)?;
+            mode = Mode::Or;
+        }
+        Ok(SearchResults { hits, mode })
+    }
+
+    fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
+        let _ = syntax;
+        // Plain terms until the query-language parser lands.
+        let clauses = query
+            .split_whitespace()
+            .map(|w| Clause {
+                occur: Occur::Default,
+                query: Query::Term {
+                    field: None,
+                    text: w.to_string(),
+                    boost: 1.0,
+                    prefix: false,
+                    fuzzy: 0,
+                },
+            })
+            .collect();
+        Ok(Query::Bool {
+            clauses,
+            boost: 1.0,
+        })
+    }
+
+    fn run(
+        &self,
+        ast: &Query,
+        opts: &SearchOptions,
+        filter: Option<&Filter>,
+        and_mode: bool,
+    ) -> Result<Vec<Hit>> {
+        let plan = Planner::new(
+            self,
+            PlanOptions {
+                and_mode,
+                fields: opts.fields.as_ref(),
+                prefix: opts.prefix,
+                fuzzy: opts.fuzzy,
+            },
+        )
+        .plan(ast);
+        let Some(root) = &plan.root else {
+            return Ok(Vec::new());
+        };
+        let params = self.score_params(opts);
+        let k = opts.offset + opts.limit;
+        let mut top = TopK::new(k);
+        let flat = plan.flat_terms();
+        for (si, entry) in self.segments.iter().enumerate() {
+            let allow = filter.and_then(|f| f.evaluate(&entry.segment));
+            let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
+            match &flat {
+                Some(terms) => maxscore(&plan, terms, entry, si, &params, &live, &mut top),
+                None => {
+                    let mut scorer = build_scorer(root, &plan, &entry.segment, &params);
+                    collect(scorer.as_mut(), entry, si, &live, &mut top);
+                }
+            }
+        }
+        let ranked = top.into_sorted();
+        Ok(ranked
+            .into_iter()
+            .skip(opts.offset)
+            .map(|c| self.make_hit(&c, &plan, &params, opts))
+            .collect())
+    }
+
+    fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
+        let b = opts.b.unwrap_or(self.config().b);
+        let n = self.live_docs.max(1) as f64;
+        let norms = self
+            .schema
+            .text
+            .iter()
+            .enumerate()
+            .map(|(f, field)| {
+                let weight = match &opts.fields {
+                    Some(map) => map.get(&field.name).copied().unwrap_or(0.0),
+                    None => field.weight,
+                };
+                FieldNorm::new(weight, b, (self.live_field_len[f] as f64 / n) as f32)
+            })
+            .collect();
+        ScoreParams {
+            k1: opts.k1.unwrap_or(self.config().k1),
+            norms,
+        }
+    }
+
+    fn make_hit(
+        &self,
+        c: &Candidate<'_>,
+        plan: &Plan,
+        params: &ScoreParams,
+        opts: &SearchOptions,
+    ) -> Hit {
+        let entry = &self.segments[c.segment];
+        let seg = &entry.segment;
+        let mut fields = seg.docs.stored(c.doc);
+        let namespace = match fields.remove(NAMESPACE_KEY) {
+            Some(serde_json::Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let mut matched_terms = Vec::new();
+        let mut explanation = Vec::new();
+        let mut seen = HashSet::new();
+        for qt in &plan.terms {
+            let Some(info) = seg.term(&qt.term) else {
+                continue;
+            };
+            let mut cursor = seg.postings.cursor(info);
+            if cursor.seek(c.doc) != c.doc || cursor.field_mask() & qt.fields == 0 {
+                continue;
+            }
+            if seen.insert(qt.term.as_str()) {
+                matched_terms.push(qt.term.clone());
+            }
+            if opts.explain {
+                let weight = TermWeight {
+                    fields: qt.fields,
+                    idf_boost: qt.idf * qt.boost,
+                };
+                cursor.for_each_field_tf(|f, tf| {
+                    if qt.fields & (1 << f) == 0 {
+                        return;
+                    }
+                    let norm = &params.norms[f];
+                    let len = seg.field_len(c.doc, f);
+                    let one = TermWeight {
+                        fields: 1 << f,
+                        ..weight.clone()
+                    };
+                    explanation.push(TermExplanation {
+                        term: qt.term.clone(),
+                        field: self.schema.text[f].name.clone(),
+                        idf: qt.idf,
+                        tf: tf as f32,
+                        field_length: len as f32,
+                        avg_field_length: if norm.c > 0.0 {
+                            (1.0 - norm.a) / norm.c
+                        } else {
+                            0.0
+                        },
+                        weight: norm.weight * qt.boost,
+                        score: one.score_doc(params, seg, c.doc, &cursor),
+                    });
+                });
+            }
+        }
+        Hit {
+            id: c.id.to_string(),
+            score: c.score,
+            namespace,
+            fields,
+            matched_terms,
+            snippets: Default::default(),
+            explanation: opts.explain.then_some(explanation),
+        }
+    }
+}
+
+fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(Error::Limit {
+            what: "query bytes",
+            limit: MAX_QUERY_BYTES,
+            got: query.len(),
+        });
+    }
+    let wanted = opts.offset.saturating_add(opts.limit);
+    if wanted > MAX_RESULTS {
+        return Err(Error::Limit {
+            what: "offset + limit",
+            limit: MAX_RESULTS,
+            got: wanted,
+        });
+    }
+    if opts.fuzzy > 2 {
+        return Err(Error::schema("fuzzy", "edit distance must be 0, 1 or 2"));
+    }
+    if let Some(k1) = opts.k1 {
+        if !k1.is_finite() || k1 < 0.0 {
+            return Err(Error::schema("k1", "must be a finite number >= 0"));
+        }
+    }
+    if let Some(b) = opts.b {
+        if !(0.0..=1.0).contains(&b) {
+            return Err(Error::schema("b", "must be between 0 and 1"));
+        }
+    }
+    if let Some(fields) = &opts.fields {
+        for (name, w) in fields {
+            if !matches!(index.schema.by_name.get(name), Some(FieldRef::Text(_))) {
+                return Err(Error::schema(name, "is not a text field"));
+            }
+            if !w.is_finite() || *w < 0.0 {
+                return Err(Error::schema(name, "weight must be a finite number >= 0"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn term_scorer<'a>(
+    plan: &Plan,
+    t: usize,
+    seg: &'a Segment,
+    params: &'a ScoreParams,
+) -> Option<TermScorer<'a>> {
+    let qt = &plan.terms[t];
+    let weight = TermWeight {
+        fields: qt.fields,
+        idf_boost: qt.idf * qt.boost,
+    };
+    TermScorer::new(seg, &qt.term, weight, params)
+}
+
+fn build_scorer<'a>(
+    node: &Node,
+    plan: &Plan,
+    seg: &'a Segment,
+    params: &'a ScoreParams,
+) -> Box<dyn Scorer + 'a> {
+    match node {
+        Node::Term(t) => match term_scorer(plan, *t, seg, params) {
+            Some(s) => Box::new(s),
+            None => Box::new(EmptyScorer),
+        },
+        Node::Phrase {
+            terms,
+            slop,
+            fields,
+            boost,
+            idf,
+        } => {
+            let mut scorers = Vec::new();
+            for &(t, offset) in terms {
+                match term_scorer(plan, t, seg, params) {
+                    Some(s) => scorers.push((s, offset)),
+                    None => return Box::new(EmptyScorer),
+                }
+            }
+            Box::new(PhraseScorer::new(
+                seg,
+                scorers,
+                *slop,
+                *fields,
+                idf * boost,
+                params,
+            ))
+        }
+        Node::Bool {
+            must,
+            should,
+            must_not,
+        } => {
+            let build_all = |nodes: &[Node]| -> Vec<Box<dyn Scorer + 'a>> {
+                nodes
+                    .iter()
+                    .map(|n| build_scorer(n, plan, seg, params))
+                    .collect()
+            };
+            let mut positive: Box<dyn Scorer + 'a> = if !must.is_empty() {
+                let req = one_or(build_all(must), |c| Box::new(IntersectionScorer::new(c)));
+                if should.is_empty() {
+                    req
+                } else {
+                    Box::new(ReqOptScorer {
+                        required: req,
+                        optional: one_or(build_all(should), |c| Box::new(UnionScorer::new(c))),
+                    })
+                }
+            } else {
+                one_or(build_all(should), |c| Box::new(UnionScorer::new(c)))
+            };
+            if !must_not.is_empty() {
+                let negative = one_or(build_all(must_not), |c| Box::new(UnionScorer::new(c)));
+                positive = Box::new(ExclusionScorer::new(positive, negative));
+            }
+            positive
+        }
+    }
+}
+
+fn one_or<'a>(
+    mut scorers: Vec<Box<dyn Scorer + 'a>>,
+    many: impl FnOnce(Vec<Box<dyn Scorer + 'a>>) -> Box<dyn Scorer + 'a>,
+) -> Box<dyn Scorer + 'a> {
+    if scorers.len() == 1 {
+        scorers.pop().unwrap_or_else(|| Box::new(EmptyScorer))
+    } else if scorers.is_empty() {
+        Box::new(EmptyScorer)
+    } else {
+        many(scorers)
+    }
+}
+
+/// Exhaustive document-at-a-time collection (complex queries).
+fn collect<'a>(
+    scorer: &mut dyn Scorer,
+    entry: &'a SegmentEntry,
+    si: usize,
+    live: &impl Fn(u32) -> bool,
+    top: &mut TopK<'a>,
+) {
+    let mut doc = scorer.doc();
+    while doc != TERMINATED {
+        if live(doc) {
+            let score = scorer.score();
+            top.offer(Candidate {
+                score,
+                id: entry.segment.docs.id(doc),
+                segment: si,
+                doc,
+            });
+        }
+        doc = scorer.advance();
+    }
+}
+
+/// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
+/// cumulative upper bound cannot beat the current k-th score are
+/// "non-essential" — they never generate candidates, and are only probed for
+/// candidates that might still make it.
+fn maxscore<'a>(
+    plan: &Plan,
+    terms: &[usize],
+    entry: &'a SegmentEntry,
+    si: usize,
+    params: &ScoreParams,
+    live: &impl Fn(u32) -> bool,
+    top: &mut TopK<'a>,
+) {
+    let seg = &entry.segment;
+    // (scorer, upper bound, slot in `terms`)
+    let mut scorers: Vec<(TermScorer<'_>, f32, usize)> = Vec::new();
+    for (slot, &t) in terms.iter().enumerate() {
+        if let Some(s) = term_scorer(plan, t, seg, params) {
+            let info = seg.term(&plan.terms[t].term).unwrap_or_default();
+            let blocks = info.first_block as usize..(info.first_block + info.n_blocks) as usize;
+            let ub = s.max_score(blocks);
+            scorers.push((s, ub, slot));
+        }
+    }
+    if scorers.is_empty() {
+        return;
+    }
+    scorers.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut prefix = Vec::with_capacity(scorers.len());
+    let mut acc = 0.0f32;
+    for s in &scorers {
+        acc += s.1;
+        prefix.push(acc);
+    }
+    let mut contrib = vec![0.0f32; terms.len()];
+    let mut first_essential = 0;
+    loop {
+        let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
+        while first_essential < scorers.len() && prefix[first_essential] < threshold {
+            first_essential += 1;
+        }
+        if first_essential == scorers.len() {
+            break;
+        }
+        let candidate = scorers[first_essential..]
+            .iter()
+            .map(|s| s.0.doc())
+            .min()
+            .unwrap_or(TERMINATED);
+        if candidate == TERMINATED {
+            break;
+        }
+        if !live(candidate) {
+            for s in &mut scorers[first_essential..] {
+                if s.0.doc() == candidate {
+                    s.0.advance();
+                }
+            }
+            continue;
+        }
+        contrib.iter_mut().for_each(|c| *c = 0.0);
+        let mut partial = 0.0f32;
+        for s in &mut scorers[first_essential..] {
+            if s.0.doc() == candidate {
+                let v = s.0.score();
+                contrib[s.2] = v;
+                partial += v;
+                s.0.advance();
+            }
+        }
+        let mut competitive = true;
+        for i in (0..first_essential).rev() {
+            if partial + prefix[i] < threshold {
+                competitive = false;
+                break;
+            }
+            let s = &mut scorers[i];
+            if s.0.seek(candidate) == candidate {
+                let v = s.0.score();
+                contrib[s.2] = v;
+                partial += v;
+            }
+        }
+        if competitive {
+            // Canonical summation order: scores do not depend on pruning.
+            let score: f32 = contrib.iter().sum();
+            top.offer(Candidate {
+                score,
+                id: seg.docs.id(candidate),
+                segment: si,
+                doc: candidate,
+            });
+        }
+    }
+}
+
+/// One autocomplete suggestion.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suggestion {
+    pub term: String,
+    /// Documents containing the term (tombstones included).
+    pub doc_freq: u64,
+}
+
+impl Index {
+    /// Index terms starting with `prefix` (lowercased), most frequent first.
+    pub fn suggest(&mut self, prefix: &str, limit: usize) -> Vec<Suggestion> {
+        self.flush();
+        let prefix = prefix.trim().to_lowercase();
+        if prefix.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        let mut found: std::collections::BTreeMap<String, u64> = Default::default();
+        for entry in &self.segments {
+            for (term, ord) in entry
+                .segment
+                .terms
+                .prefix(&prefix, crate::termdict::MAX_EXPANSIONS)
+            {
+                let df = entry
+                    .segment
+                    .term_infos
+                    .get(ord as usize)
+                    .map_or(0, |i| i.doc_freq);
+                *found.entry(term).or_default() += df as u64;
+            }
+        }
+        let mut out: Vec<Suggestion> = found
+            .into_iter()
+            .map(|(term, doc_freq)| Suggestion { term, doc_freq })
+            .collect();
+        out.sort_by(|a, b| {
+            b.doc_freq
+                .cmp(&a.doc_freq)
+                .then_with(|| a.term.cmp(&b.term))
+        });
+        out.truncate(limit);
+        out
+    }
+}

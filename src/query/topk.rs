@@ -1,0 +1,98 @@
+//! Top-k collection with deterministic ties: higher score first, then the
+//! smaller external id. Ids (not segment-local doc ids) break ties so results
+//! do not depend on how documents are split into segments.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+#[derive(Debug, Clone)]
+pub struct Candidate<'a> {
+    pub score: f32,
+    pub id: &'a str,
+    pub segment: usize,
+    pub doc: u32,
+}
+
+impl Candidate<'_> {
+    /// `Less` when `self` ranks before `other`.
+    fn rank_cmp(&self, other: &Self) -> Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then_with(|| self.id.cmp(other.id))
+    }
+}
+
+/// Heap entry ordered so the worst-ranked candidate is at the top.
+struct Worst<'a>(Candidate<'a>);
+
+impl PartialEq for Worst<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Worst<'_> {}
+impl PartialOrd for Worst<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Worst<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.rank_cmp(&other.0)
+    }
+}
+
+pub struct TopK<'a> {
+    k: usize,
+    heap: BinaryHeap<Worst<'a>>,
+}
+
+impl<'a> TopK<'a> {
+    pub fn new(k: usize) -> Self {
+        TopK {
+            k,
+            heap: BinaryHeap::with_capacity(k + 1),
+        }
+    }
+
+    /// Score a candidate must reach to possibly enter (ties may still enter
+    /// by id), or `None` while the heap is not full.
+    #[inline]
+    pub fn threshold(&self) -> Option<f32> {
+        if self.k == 0 {
+            return Some(f32::INFINITY);
+        }
+        (self.heap.len() >= self.k)
+            .then(|| self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.0.score))
+    }
+
+    pub fn offer(&mut self, c: Candidate<'a>) {
+        if self.k == 0 {
+            return;
+        }
+        if self.heap.len() < self.k {
+            self.heap.push(Worst(c));
+        } else if let Some(worst) = self.heap.peek() {
+            if c.rank_cmp(&worst.0) == Ordering::Less {
+                self.heap.pop();
+                self.heap.push(Worst(c));
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Best first.
+    pub fn into_sorted(self) -> Vec<Candidate<'a>> {
+        let mut v: Vec<Candidate<'a>> = self.heap.into_iter().map(|w| w.0).collect();
+        v.sort_by(|a, b| a.rank_cmp(b));
+        v
+    }
+}
