@@ -134,3 +134,12 @@ test('custom schema through create(options)', async () => {
   index.add({ id: 'd1', body: 'rust compiled to webassembly', tag: 'x' });
   assert.equal(index.search('webassembly').hits[0].id, 'd1');
 });
+
+test('scripts/demo.mjs (terminal half of `make demo`) prints ranked, highlighted results', () => {
+  const out = execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url))], {
+    encoding: 'utf8',
+  });
+  assert.match(out, new RegExp(`${memories.length} agent memories indexed`));
+  // Not a TTY here, so highlights are [brackets]; the top hit comes first.
+  assert.match(out, /search: "deploying on friday"[^\n]*\n {2}1\. Never \[deploy\][^\n]*\[Fridays\]/);
+});
