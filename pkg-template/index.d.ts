@@ -142,10 +142,16 @@ export interface SearchResults {
 }
 
 export interface Stats {
+  /** Live documents. */
   documents: number;
+  /** Distinct terms summed over segments (an upper bound). */
   terms: number;
+  /** Immutable segments (the write buffer is not counted). */
   segments: number;
+  /** Approximate heap bytes of all segments. */
   bytes: number;
+  /** Documents in the write buffer, not yet flushed into a segment. */
+  buffered: number;
 }
 
 /** An in-memory full-text index. */
@@ -163,6 +169,7 @@ export class Memdex {
   get(id: string): MemdexDocument | undefined;
   /** Ranked search. Never throws on user text unless `syntax: 'strict'`. */
   search(query: string, options?: SearchOptions): SearchResults;
+  /** Index statistics. */
   stats(): Stats;
   /** Releases the wasm memory of this index. */
   free(): void;
