@@ -10,7 +10,9 @@
 pub mod deletes;
 pub mod document;
 pub mod merge;
+pub mod persist;
 pub mod segment;
+pub mod serialize;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,6 +81,7 @@ pub struct Index {
     pub(crate) live_docs: u64,
     pub(crate) live_field_len: Vec<u64>,
     next_segment_id: u64,
+    persist: persist::PersistState,
 }
 
 impl Index {
@@ -98,6 +101,7 @@ impl Index {
             ids: HashMap::new(),
             live_docs: 0,
             next_segment_id: 0,
+            persist: Default::default(),
         })
     }
 
