@@ -1,2 +1,4 @@
 //! Query side: options, parsing, scoring, top-k, filters, snippets.
+pub mod ast;
 pub mod options;
+pub mod parser;
