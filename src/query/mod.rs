@@ -2,3 +2,4 @@
 pub mod ast;
 pub mod options;
 pub mod parser;
+pub mod snippet;
