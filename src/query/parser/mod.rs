@@ -423,6 +423,18 @@ impl<'a> Parser<'a, '_> {
                 self.pos += 1;
                 return Ok(s);
             }
+            // Lenient reads a malformed modifier as a separate word.
+            if self.strict {
+                let reason = match w.chars().next() {
+                    Some('~') if allow_slop => "expected a slop number after `~`",
+                    Some('~') => "`~` applies to terms and phrases, not groups",
+                    Some('^') => "boost must be a positive number",
+                    _ => "",
+                };
+                if !reason.is_empty() {
+                    return Err(invalid(start, reason));
+                }
+            }
         }
         Ok(modifiers::Suffix {
             slop: 0,
