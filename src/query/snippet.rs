@@ -17,6 +17,20 @@
 //!    moves the cuts to word boundaries when one is near, and marks cuts
 //!    with `…`;
 //! 4. text is escaped (`& < > " '`), tags are inserted verbatim.
+//!
+//! ```
+//! use memdex::analysis::{Analyzer, AnalyzerOptions};
+//! use memdex::query::options::HighlightOptions;
+//! use memdex::query::snippet::snippet;
+//!
+//! let text = "Never <b>deploy</b> on Fridays";
+//! let analyzer = Analyzer::new(&AnalyzerOptions::default()).unwrap();
+//! let tokens = analyzer.analyze(text);
+//! let query_terms = analyzer.analyze("deploying");
+//! let is_match = |t: &memdex::analysis::Token| query_terms.iter().any(|q| q.term == t.term);
+//! let s = snippet(text, &tokens, is_match, &HighlightOptions::default());
+//! assert_eq!(s.as_deref(), Some("Never &lt;b&gt;<mark>deploy</mark>&lt;/b&gt; on Fridays"));
+//! ```
 
 use std::collections::HashMap;
 

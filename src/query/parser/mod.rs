@@ -16,11 +16,27 @@
 //! | `title:deploy`, `title:"dry run"`, `title:(a b)` | field restriction (known fields only) |
 //! | `deploy^2`, `"dry run"^1.5`, `(a b)^2` | boost (positive number) |
 //!
+//! Field names match the known fields exactly (case-sensitive); a field
+//! restriction inside `title:( ... )` can be overridden per term.
 //! Operators are uppercase only: `and`, `or`, `not` are ordinary words.
 //! `!` is an ordinary character (agents paste code such as `!isValid`). A
 //! `+`/`-` is an operator only at the start of a word and before text:
 //! `C++`, `foo-bar`, `--release`, `-5` and `+1` are plain text. There are no
 //! escapes; quote text to take it literally (`"title:x"`).
+//!
+//! ```
+//! use memdex::query::parser::{parse_lenient, parse_strict};
+//!
+//! let fields = ["title", "text"];
+//! let q = parse_lenient("title:deploy* friday OR weekend -\"dry run\"", &fields);
+//! assert_eq!(q.to_string(), "(title:deploy* (?friday ?weekend) -\"dry run\")");
+//! // Agents' raw text never fails in lenient mode...
+//! assert_eq!(parse_lenient("see http://x.org (a AND", &fields).to_string(), "(see http://x.org a)");
+//! // ...while strict mode says what is wrong and where.
+//! let err = parse_strict("see http://x.org (a AND", &fields).unwrap_err();
+//! assert_eq!(err.to_string().split(" (use").next().unwrap(),
+//!     "invalid query at position 4: unknown field `http`; known fields: title, text");
+//! ```
 //!
 //! # Precedence (tightest first)
 //!
