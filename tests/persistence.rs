@@ -266,7 +266,7 @@ fn second_writer_gets_conflict_then_reloads() {
     let err = block_on(b.commit(&storage, "idx")).unwrap_err();
     assert_eq!(err.code(), "CONFLICT");
     // Storage still holds A's commit only.
-    let mut check = block_on(Index::open(&storage, "idx", None)).unwrap();
+    let check = block_on(Index::open(&storage, "idx", None)).unwrap();
     assert_eq!(check.len(), 1);
     assert!(check.get("m1").is_some());
     block_on(b.reload(&storage, "idx")).unwrap();

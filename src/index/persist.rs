@@ -303,7 +303,7 @@ impl Index {
             // A later segment holding the same id wins (cannot happen with a
             // consistent manifest; keeps stats exact if it does).
             if self.ids.contains_key(segment.docs.id(doc)) {
-                self.delete(&segment.docs.id(doc).to_string());
+                self.delete(segment.docs.id(doc));
             }
             self.ids.insert(
                 segment.docs.id(doc).to_string(),

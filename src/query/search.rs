@@ -10,15 +10,17 @@ use crate::index::{Index, SegmentEntry};
 use crate::postings::TERMINATED;
 use crate::schema::NAMESPACE_KEY;
 
-use super::ast::{Clause, Occur, Query};
+use super::ast::Query;
 use super::bm25::FieldNorm;
 use super::filter::{allowed, Filter};
 use super::options::{Hit, Mode, SearchOptions, SearchResults, Syntax, TermExplanation};
+use super::parser;
 use super::plan::{Node, Plan, PlanOptions, Planner};
 use super::scorer::{
     EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
     Scorer, TermScorer, TermWeight, UnionScorer,
 };
+use super::snippet;
 use super::topk::{Candidate, TopK};
 
 /// Largest `offset + limit` a search may ask for.
@@ -57,25 +59,13 @@ impl Index {
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
-        let _ = syntax;
-        // Plain terms until the query-language parser lands.
-        let clauses = query
-            .split_whitespace()
-            .map(|w| Clause {
-                occur: Occur::Default,
-                query: Query::Term {
-                    field: None,
-                    text: w.to_string(),
-                    boost: 1.0,
-                    prefix: false,
-                    fuzzy: 0,
-                },
-            })
-            .collect();
-        Ok(Query::Bool {
-            clauses,
-            boost: 1.0,
-        })
+        // Only text fields are addressable with `field:`; anything else
+        // degrades to plain text (lenient) or is reported (strict).
+        let fields: Vec<&str> = self.schema.text.iter().map(|f| f.name.as_str()).collect();
+        match syntax {
+            Syntax::Lenient => Ok(parser::parse_lenient(query, &fields)),
+            Syntax::Strict => parser::parse_strict(query, &fields),
+        }
     }
 
     fn run(
@@ -203,15 +193,45 @@ impl Index {
                 });
             }
         }
+        let snippets = match &opts.highlight {
+            Some(h) => self.snippets(&fields, &matched_terms, h),
+            None => Default::default(),
+        };
         Hit {
             id: c.id.to_string(),
             score: c.score,
             namespace,
             fields,
             matched_terms,
-            snippets: Default::default(),
+            snippets,
             explanation: opts.explain.then_some(explanation),
         }
+    }
+}
+
+impl Index {
+    /// Highlighted snippets of the stored text fields that contain a
+    /// matched term (re-analyzed: positions are not needed at query time).
+    fn snippets(
+        &self,
+        fields: &serde_json::Map<String, serde_json::Value>,
+        matched: &[String],
+        opts: &super::options::HighlightOptions,
+    ) -> std::collections::BTreeMap<String, String> {
+        let matched: HashSet<&str> = matched.iter().map(String::as_str).collect();
+        let mut out = std::collections::BTreeMap::new();
+        for field in &self.schema.text {
+            let Some(serde_json::Value::String(text)) = fields.get(&field.name) else {
+                continue;
+            };
+            let tokens = field.analyzer.analyze(text);
+            if let Some(s) =
+                snippet::snippet(text, &tokens, |t| matched.contains(t.term.as_str()), opts)
+            {
+                out.insert(field.name.clone(), s);
+            }
+        }
+        out
     }
 }
 
