@@ -7,7 +7,9 @@ use memdex::{Index, IndexConfig};
 use serde_json::json;
 
 fn main() {
-    let dir = std::env::args().nth(1).expect("usage: make_format_fixture DIR");
+    let dir = std::env::args()
+        .nth(1)
+        .expect("usage: make_format_fixture DIR");
     let storage = FsStorage::new(&dir);
     let mut index = Index::new(IndexConfig::default()).expect("default config is valid");
     for (i, (title, text)) in fixture_docs().iter().enumerate() {

@@ -332,3 +332,29 @@ fn schema_mismatch_on_open_is_an_error() {
         .unwrap();
     assert_eq!(err.code(), "SCHEMA");
 }
+
+#[test]
+fn snapshot_export_import_round_trip() {
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..50 {
+        index.add(&doc(i)).unwrap();
+    }
+    index.delete("m3");
+    let bytes = index.export_snapshot();
+    let mut copy = Index::import_snapshot(&bytes).unwrap();
+    assert_eq!(fingerprint(&mut copy), fingerprint(&mut index));
+    let mut bad = bytes.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 1;
+    assert_eq!(
+        Index::import_snapshot(&bad).err().unwrap().code(),
+        "CORRUPT"
+    );
+    // Exporting does not disturb later commits.
+    let storage = MemoryStorage::new();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    assert_eq!(
+        block_on(Index::open(&storage, "idx", None)).unwrap().len(),
+        49
+    );
+}

@@ -24,6 +24,8 @@ pub enum BlobKind {
     Manifest = 1,
     SegmentChunk = 2,
     Deletes = 3,
+    /// A whole index exported as one byte array.
+    Snapshot = 4,
 }
 
 /// Frames `payload` as a blob of `kind`.

@@ -29,7 +29,7 @@ use crate::codec::blob::{self, BlobKind};
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
 use crate::schema::IndexConfig;
-use crate::storage::Storage;
+use crate::storage::{MemoryStorage, Storage};
 
 use super::deletes::DeleteSet;
 use super::serialize::{read_segment, write_segment};
@@ -217,8 +217,8 @@ impl Index {
     }
 
     /// Step 3: remember what was committed.
-    pub fn finish_commit(&mut self, plan: CommitPlan) {
-        self.persist = plan.new_state;
+    pub fn finish_commit(&mut self, plan: &CommitPlan) {
+        self.persist = plan.new_state.clone();
     }
 
     /// Commits all writes to `storage` under `name`. On error nothing
@@ -227,7 +227,7 @@ impl Index {
     pub async fn commit<S: Storage>(&mut self, storage: &S, name: &str) -> Result<CommitInfo> {
         let plan = self.prepare_commit(name);
         let info = plan.execute(storage).await?;
-        self.finish_commit(plan);
+        self.finish_commit(&plan);
         Ok(info)
     }
 
@@ -419,4 +419,58 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
         segments.push((record.clone(), segment, deletes));
     }
     Ok(Some(LoadedIndex { manifest, segments }))
+}
+
+/// Name under which snapshots store the index.
+const SNAPSHOT_NAME: &str = "snapshot";
+
+impl Index {
+    /// The whole committed index as one self-contained byte array (the same
+    /// blobs a commit writes, framed with a version and checksum).
+    pub fn export_snapshot(&mut self) -> Vec<u8> {
+        // Prepared against a fresh name so every blob is included, and never
+        // finished: exporting does not change what was committed where.
+        let saved = std::mem::take(&mut self.persist);
+        let plan = self.prepare_commit(SNAPSHOT_NAME);
+        self.persist = saved;
+        let mut w = ByteWriter::default();
+        w.u64(plan.blobs.len() as u64 + 1);
+        for (key, blob) in plan.blobs.iter().chain(std::iter::once(&(
+            manifest_key(SNAPSHOT_NAME),
+            plan.manifest.clone(),
+        ))) {
+            w.str(key);
+            w.bytes(blob);
+        }
+        blob::seal(BlobKind::Snapshot, &w.buf)
+    }
+
+    /// Rebuilds an index from [`Index::export_snapshot`] bytes.
+    pub fn import_snapshot(bytes: &[u8]) -> Result<Index> {
+        let key = "snapshot";
+        let payload = blob::open(key, BlobKind::Snapshot, bytes)?;
+        let mut r = ByteReader::new(key, payload);
+        let storage = MemoryStorage::new();
+        let n = r.len(16)?;
+        for _ in 0..n {
+            let k = r.str()?.to_string();
+            let v = r.bytes()?.to_vec();
+            storage.with_map(|m| m.insert(k, v));
+        }
+        let loaded =
+            crate::storage::run_ready(load(&storage, SNAPSHOT_NAME)).ok_or_else(|| {
+                Error::Corrupt {
+                    key: key.to_string(),
+                    reason: "snapshot did not load synchronously".into(),
+                }
+            })??;
+        let loaded = loaded.ok_or_else(|| Error::Corrupt {
+            key: key.to_string(),
+            reason: "snapshot has no manifest".into(),
+        })?;
+        let mut index = Index::from_loaded(loaded, None)?;
+        // A snapshot is not a commit of any storage: start uncommitted.
+        index.persist = PersistState::default();
+        Ok(index)
+    }
 }

@@ -52,3 +52,14 @@ impl<S: Storage> Storage for &S {
         (**self).list(prefix).await
     }
 }
+
+/// Runs a future that never waits (memory storage) to completion without an
+/// executor; `None` if it would block.
+pub fn run_ready<F: std::future::Future>(future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
+}
