@@ -207,3 +207,32 @@ fn write_one_then_flush_keeps_segments_logarithmic() {
     }
     assert_eq!(index.len(), n);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Dynamic pruning (MaxScore + block skipping) returns exactly the
+    /// exhaustive top-k: same ids in the same order, same scores.
+    #[test]
+    fn pruned_top_k_equals_exhaustive(texts in prop::collection::vec(doc_text(), 150..600), query in query_text(),
+                                      k in 1usize..8) {
+        let docs: Vec<(String, String)> = texts.into_iter().enumerate().map(|(i, t)| (format!("d{i:04}"), t)).collect();
+        let mut index = Index::new(single_field_config()).unwrap();
+        for (id, text) in &docs {
+            index.add(&json!({"id": id, "text": text})).unwrap();
+        }
+        let top = index.search(&query, &SearchOptions { limit: k, ..Default::default() }).unwrap().hits;
+        let mut reference: Vec<(String, f64)> = reference_scores(&docs, &query, 1.2, 0.75).into_iter().collect();
+        reference.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        reference.truncate(k);
+        prop_assert_eq!(top.len(), reference.len());
+        for (hit, (id, score)) in top.iter().zip(&reference) {
+            prop_assert!((hit.score as f64 - score).abs() < 1e-4);
+            // Ids agree unless two reference scores tie within float noise.
+            if &hit.id != id {
+                let other = reference.iter().find(|r| r.0 == hit.id).map(|r| r.1);
+                prop_assert!(other.is_some_and(|o| (o - score).abs() < 1e-5), "{} vs {}", hit.id, id);
+            }
+        }
+    }
+}

@@ -300,6 +300,21 @@ fn hits_carry_fields_snippets_and_explanations() {
         "explanation sums to the score"
     );
     assert!(explanation.iter().all(|e| e.idf > 0.0 && e.tf >= 1.0));
+    // A term in both fields: parts still sum to the BM25F score.
+    let r = ix
+        .search(
+            "friday",
+            &SearchOptions {
+                explain: true,
+                ..opts()
+            },
+        )
+        .unwrap();
+    let hit = r.hits.iter().find(|h| h.id == "d5").unwrap();
+    let parts = hit.explanation.as_ref().unwrap();
+    assert_eq!(parts.len(), 2, "title and text");
+    let total: f32 = parts.iter().map(|e| e.score).sum();
+    assert!((total - hit.score).abs() < 1e-4, "{total} vs {}", hit.score);
 }
 
 #[test]

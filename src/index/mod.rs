@@ -14,7 +14,7 @@ pub mod persist;
 pub mod segment;
 pub mod serialize;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -98,7 +98,7 @@ impl Index {
             segments: Vec::new(),
             buffer_deletes: DeleteSet::default(),
             buffer_field_lens: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             live_docs: 0,
             next_segment_id: 0,
             persist: Default::default(),
