@@ -468,3 +468,27 @@ mod tests {
         assert_eq!(parts("URLSession"), ["URL", "Session"]);
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn collect(f: impl FnOnce(&mut dyn FnMut(Segment))) -> Vec<Segment> {
+        let mut v = Vec::new();
+        f(&mut |s| v.push(s));
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The ASCII byte scanner agrees with unicode-segmentation.
+        #[test]
+        fn ascii_fast_path_matches_uax(text in "[a-zA-Z0-9_.,;:'@/\\-!?#]{0,24}") {
+            let fast = collect(|f| ascii_segments(text.as_bytes(), 0, &mut |s| f(s)));
+            let uax = collect(|f| uax_segments(&text, 0, &mut |s| f(s)));
+            prop_assert_eq!(fast, uax);
+        }
+    }
+}
