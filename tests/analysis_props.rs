@@ -2,6 +2,8 @@
 //! bounds and on UTF-16 char boundaries, positions never decrease, and the
 //! same text always analyzes the same way (index time == query time).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use memdex::analysis::{Analyzer, AnalyzerOptions, Language};
 use proptest::prelude::*;
 

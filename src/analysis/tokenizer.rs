@@ -469,7 +469,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod props {
     use super::*;
     use proptest::prelude::*;
