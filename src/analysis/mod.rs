@@ -70,8 +70,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use std::borrow::Cow;
-
 use rust_stemmers::Stemmer;
 
 use crate::error::Result;
@@ -197,6 +195,7 @@ pub struct AnalyzeStats {
 pub struct Analyzer {
     language: Language,
     stemmer: Option<Stemmer>,
+    stem_cache: stem::StemCache,
     stopwords: StopSet,
     fold: bool,
     turkish: bool,
@@ -233,6 +232,27 @@ impl State {
     }
 }
 
+/// Fast path for the common case, a plain ASCII word (`hello`, `Hello`,
+/// `utf8`): exactly the one part [`split_parts`] would find.
+#[inline]
+fn single_ascii_word(g: &str) -> Option<Part> {
+    let b = g.as_bytes();
+    let (first, rest) = b.split_first()?;
+    let plain = first.is_ascii_alphanumeric()
+        && rest
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    plain.then(|| Part {
+        start: 0,
+        end: b.len(),
+        start16: 0,
+        end16: b.len() as u32,
+        chars: b.len(),
+        has_digit: b.iter().any(u8::is_ascii_digit),
+        apostrophe: None,
+    })
+}
+
 #[inline]
 fn utf16_len(s: &str) -> u32 {
     s.chars().map(|c| c.len_utf16() as u32).sum()
@@ -250,6 +270,7 @@ impl Analyzer {
         Ok(Analyzer {
             language: options.language,
             stemmer,
+            stem_cache: stem::StemCache::new(),
             stopwords: stopwords::build(options),
             fold: options.fold_diacritics,
             turkish: options.language == Language::Turkish,
@@ -324,7 +345,14 @@ impl Analyzer {
         let g16 = st.advance(text, start);
         let g = &text[start..end];
         let mut parts = std::mem::take(&mut st.parts);
-        let (nchars, len16) = split_parts(g, &mut parts);
+        let (nchars, len16) = match single_ascii_word(g) {
+            Some(part) => {
+                parts.clear();
+                parts.push(part);
+                (g.len(), g.len() as u32)
+            }
+            None => split_parts(g, &mut parts),
+        };
         if parts.len() >= 2 {
             if nchars <= MAX_TOKEN_CHARS {
                 self.whole(g, g16, g16 + len16, st, out);
@@ -419,11 +447,12 @@ impl Analyzer {
                 return;
             }
         }
-        let stemmed = match &self.stemmer {
-            Some(s) if !part.has_digit => s.stem(&st.buf),
-            _ => Cow::Borrowed(st.buf.as_str()),
+        let term = match &self.stemmer {
+            Some(s) if !part.has_digit => {
+                self.stem_cache.get_or(&st.buf, |w| self.folded(&s.stem(w)))
+            }
+            _ => self.folded(&st.buf),
         };
-        let term = self.folded(&stemmed);
         if term.len() > MAX_TERM_BYTES || term.is_empty() {
             st.stats.too_long += (!term.is_empty()) as usize;
             return;

@@ -24,10 +24,9 @@ pub(crate) fn is_ignorable(c: char) -> bool {
 pub(crate) fn lower_nfkc_into(src: &str, turkish: bool, out: &mut String) {
     if src.is_ascii() && !(turkish && src.bytes().any(|b| b == b'I')) {
         // Fast path: ASCII is already NFKC; lowercase byte-wise.
-        out.reserve(src.len());
-        for b in src.bytes() {
-            out.push(b.to_ascii_lowercase() as char);
-        }
+        let from = out.len();
+        out.push_str(src);
+        out.as_mut_str()[from..].make_ascii_lowercase();
         return;
     }
     if is_nfkc_quick(src.chars()) == IsNormalized::Yes {

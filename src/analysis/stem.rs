@@ -4,8 +4,13 @@
 //! other stemming language is rejected by [`super::Analyzer::new`] so an
 //! index never silently analyzes with the wrong stemmer.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::Mutex;
+
 use rust_stemmers::{Algorithm, Stemmer};
 
+use super::stopwords::Fnv;
 use super::Language;
 use crate::error::{Error, Result};
 
@@ -55,4 +60,42 @@ fn algorithm(language: Language) -> Option<Algorithm> {
 #[cfg(not(feature = "all-languages"))]
 fn algorithm(_language: Language) -> Option<Algorithm> {
     None
+}
+
+/// Memo of `word -> stemmed and folded term`. Snowball stemming costs
+/// several hundred ns per word, and word frequencies are Zipfian, so a
+/// small cache removes most of it. It is a pure memo: output never depends
+/// on its state. Bounded by clearing when full; shared behind a mutex that
+/// is only `try_lock`ed, so concurrent analyzers never wait (they stem
+/// directly instead).
+pub(crate) struct StemCache {
+    map: Mutex<HashMap<Box<str>, Box<str>, BuildHasherDefault<Fnv>>>,
+}
+
+/// Entries kept before the cache is cleared (a few MB at most).
+const STEM_CACHE_ENTRIES: usize = 1 << 15;
+
+impl StemCache {
+    pub(crate) fn new() -> StemCache {
+        StemCache {
+            map: Mutex::new(HashMap::default()),
+        }
+    }
+
+    /// `compute(word)` through the cache.
+    #[inline]
+    pub(crate) fn get_or(&self, word: &str, compute: impl FnOnce(&str) -> String) -> String {
+        let Ok(mut map) = self.map.try_lock() else {
+            return compute(word);
+        };
+        if let Some(term) = map.get(word) {
+            return term.to_string();
+        }
+        let term = compute(word);
+        if map.len() >= STEM_CACHE_ENTRIES {
+            map.clear();
+        }
+        map.insert(word.into(), term.as_str().into());
+        term
+    }
 }
