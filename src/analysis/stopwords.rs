@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::normalize::{fold_into, lower_nfkc_into};
 use super::{AnalyzerOptions, Language};
 
+#[cfg_attr(not(feature = "all-languages"), allow(dead_code))]
 #[path = "stopwords_data.rs"]
 mod data;
 
