@@ -27,6 +27,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "v1.2.3 release 2.0 pi 3.14 and 1,000,000 at 10:30",
     ),
     (
+        "paths",
+        r#"{}"#,
+        r"C:\Users\dev\app.rs std::collections::HashMap App\Models\User",
+    ),
+    (
         "email-url",
         r#"{}"#,
         "mail user@example.com or see https://host/path?q=1#frag",

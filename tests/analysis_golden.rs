@@ -533,3 +533,29 @@ fn turkish() {
 fn cjk_tokyo() {
     check("{}", "東京都", &[("東京", 0, 0, 2), ("京都", 1, 1, 3)]);
 }
+
+/// Windows paths, Rust paths and PHP namespaces are compounds too.
+#[test]
+fn paths() {
+    check(
+        "{}",
+        r"C:\Users\dev\app.rs std::collections::HashMap App\Models\User",
+        &[
+            ("c:\\users\\dev\\app.rs", 0, 0, 19),
+            ("c", 0, 0, 1),
+            ("user", 1, 3, 8),
+            ("dev", 2, 9, 12),
+            ("app", 3, 13, 16),
+            ("rs", 4, 17, 19),
+            ("std::collections::hashmap", 5, 20, 45),
+            ("std", 5, 20, 23),
+            ("collect", 6, 25, 36),
+            ("hash", 7, 38, 42),
+            ("map", 8, 42, 45),
+            ("app\\models\\user", 9, 46, 61),
+            ("app", 9, 46, 49),
+            ("model", 10, 50, 56),
+            ("user", 11, 57, 61),
+        ],
+    );
+}

@@ -4,7 +4,7 @@
 //!
 //! 1. **Segmentation** (`tokenizer.rs`): UAX #29 words (`unicode-segmentation`;
 //!    pure-ASCII stretches use an equivalent byte scanner). Adjacent words
-//!    joined by connectors `_ - . / @ :` form one *compound group*
+//!    joined by connectors `_ - . / \ @ :` form one *compound group*
 //!    (`src/lib/auth.ts`, `user@example.com`, `https://host/path`,
 //!    `v1.2.3`). Runs of Han, Kana and Hangul form *CJK runs*. Everything
 //!    else (spaces, punctuation, emoji, symbols) separates tokens and is not

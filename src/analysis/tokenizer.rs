@@ -3,7 +3,7 @@
 //! Three layers, each linear in the input:
 //!
 //! 1. [`for_each_segment`] yields UAX #29 word segments (via
-//!    `unicode-segmentation`) classified as word, connector (`_ - . / @ :`)
+//!    `unicode-segmentation`) classified as word, connector (`_ - . / \ @ :`)
 //!    or CJK. Text is first cut at ASCII whitespace (no UAX #29 word spans
 //!    whitespace); pure-ASCII pieces take a byte scanner that reproduces the
 //!    UAX #29 rules for ASCII (checked against the library by a property
@@ -36,10 +36,11 @@ pub(crate) struct Segment {
     pub kind: SegKind,
 }
 
-/// Characters that glue words into one compound token.
+/// Characters that glue words into one compound token (`\` for Windows
+/// paths and PHP namespaces, `::` for Rust/C++ paths).
 #[inline]
 fn is_connector(c: char) -> bool {
-    matches!(c, '_' | '-' | '.' | '/' | '@' | ':')
+    matches!(c, '_' | '-' | '.' | '/' | '\\' | '@' | ':')
 }
 
 /// Han, Hiragana, Katakana and Hangul (incl. half-width Katakana, Jamo,
@@ -485,7 +486,7 @@ mod props {
 
         /// The ASCII byte scanner agrees with unicode-segmentation.
         #[test]
-        fn ascii_fast_path_matches_uax(text in "[a-zA-Z0-9_.,;:'@/\\-!?#]{0,24}") {
+        fn ascii_fast_path_matches_uax(text in "[a-zA-Z0-9_.,;:'@/\\\\\\-!?# ]{0,24}") {
             let fast = collect(|f| ascii_segments(text.as_bytes(), 0, &mut |s| f(s)));
             let uax = collect(|f| uax_segments(&text, 0, &mut |s| f(s)));
             prop_assert_eq!(fast, uax);
