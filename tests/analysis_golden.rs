@@ -559,3 +559,48 @@ fn paths() {
         ],
     );
 }
+
+/// AND-mode matching as the analyzer's contract intends it: tokens sharing
+/// a position are alternatives (a compound's whole token and its first
+/// part), so every query position needs one of its terms in `doc`.
+fn matches(options: &str, doc: &str, query: &str) -> bool {
+    let opts: AnalyzerOptions = serde_json::from_str(options).unwrap();
+    let a = Analyzer::new(&opts).unwrap();
+    let doc: Vec<String> = a.analyze(doc).into_iter().map(|t| t.term).collect();
+    let query = a.analyze(query);
+    let found = |p: u32| {
+        query
+            .iter()
+            .any(|t| t.position == p && doc.contains(&t.term))
+    };
+    !query.is_empty() && query.iter().all(|t| found(t.position))
+}
+
+#[test]
+fn queries_match_documents() {
+    let en = "{}";
+    assert!(matches(en, "call getUserById first", "get user"));
+    assert!(matches(en, "call getUserById first", "getUserById"));
+    assert!(matches(en, "call get_user_by_id first", "user id"));
+    assert!(matches(en, "the HTTPServer crashed", "http server"));
+    assert!(matches(en, "see src/lib/auth.ts", "auth.ts"));
+    assert!(matches(en, "see src/lib/auth.ts", "src/lib/auth.ts"));
+    assert!(matches(en, "released v1.2.3 today", "1.2.3"));
+    assert!(matches(en, "mail user@example.com", "example"));
+    assert!(matches(en, "Café au lait", "cafe"));
+    assert!(matches(en, "ＦＵＬＬ width", "full"));
+    assert!(matches(en, "running dogs", "run dog"));
+    assert!(matches(en, "東京都に住んでいます", "東京"));
+    assert!(matches(en, "東京都に住んでいます", "住んで"));
+    assert!(matches(
+        r#"{"language": "french"}"#,
+        "L'avion est arrivé",
+        "avions"
+    ));
+    assert!(matches(
+        r#"{"language": "turkish"}"#,
+        "İstanbul'da",
+        "istanbul"
+    ));
+    assert!(!matches(en, "call getUserById first", "delete user"));
+}

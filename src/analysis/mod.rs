@@ -38,6 +38,12 @@
 //! match. A version `v1.2.3` additionally yields `1.2.3` at the same
 //! position, so `1.2.3` finds it; numbers like `3.14` yield `3.14 3 14`.
 //!
+//! Contract for the query side: tokens that share a position are
+//! *alternatives* (like synonyms). A query position is satisfied by any of
+//! its terms, so the query `auth.ts` (`auth.ts@0 auth@0 ts@1`) matches a
+//! document containing `src/lib/auth.ts` through its parts, and the query
+//! `getUserById` matches an exact identifier through the whole token.
+//!
 //! # CJK
 //!
 //! A CJK run of n >= 2 characters yields its n-1 overlapping bigrams at
