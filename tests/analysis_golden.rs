@@ -589,6 +589,7 @@ fn queries_match_documents() {
     assert!(matches(en, "mail user@example.com", "example"));
     assert!(matches(en, "Café au lait", "cafe"));
     assert!(matches(en, "ＦＵＬＬ width", "full"));
+    assert!(matches(en, "ΟΔΟΣ ΑΘΗΝΑΣ", "οδος"));
     assert!(matches(en, "running dogs", "run dog"));
     assert!(matches(en, "東京都に住んでいます", "東京"));
     assert!(matches(en, "東京都に住んでいます", "住んで"));

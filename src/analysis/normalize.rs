@@ -40,6 +40,9 @@ fn push_lower(chars: impl Iterator<Item = char>, turkish: bool, out: &mut String
     for c in chars {
         match c {
             '\u{2019}' => out.push('\''),
+            // Case folding: final sigma is a position-dependent form of σ,
+            // and `ΟΔΟΣ` must match `οδος`.
+            'ς' => out.push('σ'),
             c if is_ignorable(c) => {}
             'I' if turkish => out.push('ı'),
             '\u{0130}' if turkish => out.push('i'),
@@ -118,6 +121,7 @@ mod tests {
         assert_eq!(lower("soft\u{00AD}ware", false), "software");
         assert_eq!(lower("DİYARBAKIR", true), "diyarbakır");
         assert_eq!(lower("ΟΔΟΣ", false), "οδοσ");
+        assert_eq!(lower("οδος", false), "οδοσ");
     }
 
     #[test]

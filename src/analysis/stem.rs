@@ -72,8 +72,9 @@ pub(crate) struct StemCache {
     map: Mutex<HashMap<Box<str>, Box<str>, BuildHasherDefault<Fnv>>>,
 }
 
-/// Entries kept before the cache is cleared (a few MB at most).
-const STEM_CACHE_ENTRIES: usize = 1 << 15;
+/// Entries kept before the cache is cleared (about 1 MB at most; most text
+/// uses far fewer distinct words).
+const STEM_CACHE_ENTRIES: usize = 1 << 14;
 
 impl StemCache {
     pub(crate) fn new() -> StemCache {
