@@ -447,17 +447,19 @@ impl Analyzer {
         if st.buf.is_empty() {
             return;
         }
-        if self.stopwords.contains(st.buf.as_str()) {
-            st.stats.stopwords += 1;
-            if !st.keep_stopwords {
-                return;
+        let keep = st.keep_stopwords;
+        let (stop, term) = match &self.stemmer {
+            Some(s) if !part.has_digit => self.stem_cache.get_or(&st.buf, keep, |w| {
+                (self.stopwords.contains(w), self.folded(&s.stem(w)))
+            }),
+            _ => {
+                let stop = self.stopwords.contains(st.buf.as_str());
+                (stop, (!stop || keep).then(|| self.folded(&st.buf)))
             }
-        }
-        let term = match &self.stemmer {
-            Some(s) if !part.has_digit => {
-                self.stem_cache.get_or(&st.buf, |w| self.folded(&s.stem(w)))
-            }
-            _ => self.folded(&st.buf),
+        };
+        st.stats.stopwords += stop as usize;
+        let Some(term) = term.filter(|_| !stop || keep) else {
+            return;
         };
         if term.len() > MAX_TERM_BYTES || term.is_empty() {
             st.stats.too_long += (!term.is_empty()) as usize;

@@ -62,14 +62,14 @@ fn algorithm(_language: Language) -> Option<Algorithm> {
     None
 }
 
-/// Memo of `word -> stemmed and folded term`. Snowball stemming costs
-/// several hundred ns per word, and word frequencies are Zipfian, so a
-/// small cache removes most of it. It is a pure memo: output never depends
-/// on its state. Bounded by clearing when full; shared behind a mutex that
-/// is only `try_lock`ed, so concurrent analyzers never wait (they stem
-/// directly instead).
+/// Memo of `word -> (is stopword, stemmed and folded term)`, one hash
+/// lookup per word. Snowball stemming costs several hundred ns per word and
+/// word frequencies are Zipfian, so a small cache removes most of it. It is
+/// a pure memo: output never depends on its state. Bounded by clearing when
+/// full; shared behind a mutex that is only `try_lock`ed, so concurrent
+/// analyzers never wait (they compute directly instead).
 pub(crate) struct StemCache {
-    map: Mutex<HashMap<Box<str>, Box<str>, BuildHasherDefault<Fnv>>>,
+    map: Mutex<HashMap<Box<str>, (bool, Box<str>), BuildHasherDefault<Fnv>>>,
 }
 
 /// Entries kept before the cache is cleared (about 1 MB at most; most text
@@ -83,20 +83,30 @@ impl StemCache {
         }
     }
 
-    /// `compute(word)` through the cache.
+    /// `compute(word)` through the cache; the term is left out (`None`) for
+    /// a cached stopword unless `want_stopword_term`.
     #[inline]
-    pub(crate) fn get_or(&self, word: &str, compute: impl FnOnce(&str) -> String) -> String {
+    pub(crate) fn get_or(
+        &self,
+        word: &str,
+        want_stopword_term: bool,
+        compute: impl FnOnce(&str) -> (bool, String),
+    ) -> (bool, Option<String>) {
         let Ok(mut map) = self.map.try_lock() else {
-            return compute(word);
+            let (stop, term) = compute(word);
+            return (stop, Some(term));
         };
-        if let Some(term) = map.get(word) {
-            return term.to_string();
+        if let Some((stop, term)) = map.get(word) {
+            return (
+                *stop,
+                (!*stop || want_stopword_term).then(|| term.to_string()),
+            );
         }
-        let term = compute(word);
+        let (stop, term) = compute(word);
         if map.len() >= STEM_CACHE_ENTRIES {
             map.clear();
         }
-        map.insert(word.into(), term.as_str().into());
-        term
+        map.insert(word.into(), (stop, term.as_str().into()));
+        (stop, Some(term))
     }
 }
