@@ -215,7 +215,6 @@ struct State {
     /// monotonically so offsets cost O(n) over the whole text.
     cursor: usize,
     cursor16: u32,
-    parts: Vec<Part>,
     buf: String,
     prev: String,
     keep_stopwords: bool,
@@ -329,7 +328,6 @@ impl Analyzer {
             position: 0,
             cursor: 0,
             cursor16: 0,
-            parts: Vec::new(),
             buf: String::new(),
             prev: String::new(),
             keep_stopwords,
@@ -347,30 +345,46 @@ impl Analyzer {
         st.stats
     }
 
+    /// A compound group: the whole token (if it has 2+ parts and fits the
+    /// limit) at the first part's position, then the parts. Parts stream
+    /// from the splitter; only the first is held back until the second
+    /// shows whether a whole token is due.
     fn group(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
         let g16 = st.advance(text, start);
         let g = &text[start..end];
-        let mut parts = std::mem::take(&mut st.parts);
-        let (nchars, len16) = match single_ascii_word(g) {
-            Some(part) => {
-                parts.clear();
-                parts.push(part);
-                (g.len(), g.len() as u32)
-            }
-            None => split_parts(g, &mut parts),
-        };
-        if parts.len() >= 2 {
-            if nchars <= MAX_TOKEN_CHARS {
-                self.whole(g, g16, g16 + len16, st, out);
-            } else {
-                st.stats.too_long += 1;
-            }
-        }
-        for part in &parts {
+        let mut emit = |part: &Part, st: &mut State, out: &mut Vec<Token>| {
             self.part(g, part, g16, st, out);
             st.position = st.position.saturating_add(1);
+        };
+        if let Some(part) = single_ascii_word(g) {
+            emit(&part, st, out);
+        } else {
+            // A char is at most 4 bytes: longer groups can't fit the limit.
+            let whole_fits = g.len() <= 4 * MAX_TOKEN_CHARS && g.chars().count() <= MAX_TOKEN_CHARS;
+            let mut first = None;
+            let mut count = 0usize;
+            split_parts(g, |part| {
+                count += 1;
+                if count == 1 {
+                    first = Some(part);
+                    return;
+                }
+                if count == 2 {
+                    if whole_fits {
+                        self.whole(g, g16, g16 + utf16_len(g), st, out);
+                    } else {
+                        st.stats.too_long += 1;
+                    }
+                    if let Some(f) = first.take() {
+                        emit(&f, st, out);
+                    }
+                }
+                emit(&part, st, out);
+            });
+            if let Some(f) = first {
+                emit(&f, st, out);
+            }
         }
-        st.parts = parts;
         st.advance(text, end);
     }
 

@@ -324,20 +324,17 @@ fn is_apostrophe(c: char) -> bool {
     c == '\'' || c == '\u{2019}'
 }
 
-/// Splits `group` into parts, appending them to `parts` (cleared first).
-/// Returns the group's length in characters and UTF-16 units.
-pub(crate) fn split_parts(group: &str, parts: &mut Vec<Part>) -> (usize, u32) {
-    parts.clear();
+/// Splits `group` into parts, calling `emit` for each in order. Streams, so
+/// a 10 MB group never materializes millions of parts at once.
+pub(crate) fn split_parts(group: &str, mut emit: impl FnMut(Part)) {
     let mut cur: Option<Part> = None;
     let mut prev = Class::Other;
     // Length of the current uppercase run, and whether it began the part.
     let mut upper_run = 0usize;
     let mut upper_run_at_start = false;
     let mut u16 = 0u32;
-    let mut nchars = 0usize;
     let mut iter = group.char_indices().peekable();
     while let Some((i, c)) = iter.next() {
-        nchars += 1;
         let w = c.len_utf16() as u32;
         let next = iter.peek().map(|&(_, n)| n);
         if c.is_alphanumeric() {
@@ -360,7 +357,7 @@ pub(crate) fn split_parts(group: &str, parts: &mut Vec<Part>) -> (usize, u32) {
             };
             if camel_break {
                 if let Some(p) = cur.take() {
-                    parts.push(p);
+                    emit(p);
                 }
             }
             let part = cur.get_or_insert(Part {
@@ -402,7 +399,7 @@ pub(crate) fn split_parts(group: &str, parts: &mut Vec<Part>) -> (usize, u32) {
             part.chars += 1;
         } else {
             if let Some(p) = cur.take() {
-                parts.push(p);
+                emit(p);
             }
             prev = Class::Other;
             upper_run = 0;
@@ -410,9 +407,8 @@ pub(crate) fn split_parts(group: &str, parts: &mut Vec<Part>) -> (usize, u32) {
         u16 += w;
     }
     if let Some(p) = cur.take() {
-        parts.push(p);
+        emit(p);
     }
-    (nchars, u16)
 }
 
 #[cfg(test)]
@@ -433,7 +429,7 @@ mod tests {
 
     fn parts(group: &str) -> Vec<&str> {
         let mut v = Vec::new();
-        split_parts(group, &mut v);
+        split_parts(group, |p| v.push(p));
         v.iter().map(|p| &group[p.start..p.end]).collect()
     }
 
