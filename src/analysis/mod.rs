@@ -352,7 +352,7 @@ impl Analyzer {
     fn group(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
         let g16 = st.advance(text, start);
         let g = &text[start..end];
-        let mut emit = |part: &Part, st: &mut State, out: &mut Vec<Token>| {
+        let emit = |part: &Part, st: &mut State, out: &mut Vec<Token>| {
             self.part(g, part, g16, st, out);
             st.position = st.position.saturating_add(1);
         };

@@ -69,8 +69,11 @@ fn algorithm(_language: Language) -> Option<Algorithm> {
 /// full; shared behind a mutex that is only `try_lock`ed, so concurrent
 /// analyzers never wait (they compute directly instead).
 pub(crate) struct StemCache {
-    map: Mutex<HashMap<Box<str>, (bool, Box<str>), BuildHasherDefault<Fnv>>>,
+    map: Mutex<CacheMap>,
 }
+
+/// word -> (is stopword, term).
+type CacheMap = HashMap<Box<str>, (bool, Box<str>), BuildHasherDefault<Fnv>>;
 
 /// Entries kept before the cache is cleared (about 1 MB at most; most text
 /// uses far fewer distinct words).
