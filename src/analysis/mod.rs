@@ -569,6 +569,26 @@ mod tests {
     }
 
     #[test]
+    fn analyzer_is_shareable_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Analyzer>();
+    }
+
+    #[test]
+    fn custom_stopwords_replace_add_remove() {
+        let opts = AnalyzerOptions {
+            stopwords: Some(vec!["Über".into(), "foo".into()]),
+            add_stopwords: vec!["bar".into()],
+            remove_stopwords: vec!["FOO".into()],
+            ..AnalyzerOptions::default()
+        };
+        let a = Analyzer::new(&opts).unwrap();
+        // Folded variants match too; the default list is replaced.
+        assert!(a.is_stopword("uber") && a.is_stopword("ÜBER") && a.is_stopword("bar"));
+        assert!(!a.is_stopword("foo") && !a.is_stopword("the"));
+    }
+
+    #[test]
     fn stopword_only_query() {
         let a = Analyzer::new(&AnalyzerOptions::default()).unwrap();
         let mut out = Vec::new();
