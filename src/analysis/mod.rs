@@ -195,6 +195,11 @@ pub struct AnalyzeStats {
     pub stopwords: usize,
     /// Parts or whole tokens skipped for exceeding the length limits.
     pub too_long: usize,
+    /// Positions consumed (one past the last position, counting removed
+    /// stopwords and skipped parts). Use this, not `tokens`, as the field
+    /// length for BM25: whole compound tokens share a position with their
+    /// first part and should not lengthen the field.
+    pub positions: u32,
 }
 
 /// A configured analyzer. Cheap to share by reference; `analyze` takes `&self`.
@@ -342,6 +347,7 @@ impl Analyzer {
         for_each_segment(text, |seg| grouper.push(seg, &mut emit));
         grouper.finish(&mut emit);
         st.stats.tokens = out.len() - before;
+        st.stats.positions = st.position;
         st.stats
     }
 
@@ -595,6 +601,7 @@ mod tests {
         let stats = a.analyze_with("The Who", false, &mut out);
         assert!(out.is_empty());
         assert_eq!(stats.stopwords, 2);
+        assert_eq!(stats.positions, 2);
         let kept = a.analyze_keep_stopwords("The Who");
         assert_eq!(kept.len(), 2);
         assert!(a.is_stopword("THE"));
