@@ -6,14 +6,14 @@
 use unicode_normalization::char::decompose_canonical;
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
-/// Format characters that may sit inside a word and carry no meaning for
-/// search (soft hyphen, zero-width joiners, word joiner, BOM). They stay in
-/// a token's span but are dropped from its term.
+/// Characters that may sit inside a word and carry no meaning for search
+/// (soft hyphen, zero-width joiners, word joiner, BOM, Arabic tatweel).
+/// They stay in a token's span but are dropped from its term.
 #[inline]
 pub(crate) fn is_ignorable(c: char) -> bool {
     matches!(
         c,
-        '\u{00AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+        '\u{00AD}' | '\u{0640}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
     )
 }
 
@@ -119,6 +119,7 @@ mod tests {
         assert_eq!(lower("ﬁle", false), "file");
         assert_eq!(lower("l’Avion", false), "l'avion");
         assert_eq!(lower("soft\u{00AD}ware", false), "software");
+        assert_eq!(lower("كتـــاب", false), "كتاب");
         assert_eq!(lower("DİYARBAKIR", true), "diyarbakır");
         assert_eq!(lower("ΟΔΟΣ", false), "οδοσ");
         assert_eq!(lower("οδος", false), "οδοσ");
