@@ -10,9 +10,37 @@ use proptest::prelude::*;
 use serde_json::json;
 
 const WORDS: &[&str] = &[
-    "agent", "memory", "search", "index", "deploy", "friday", "rule", "user", "prefers", "dark",
-    "mode", "python", "rust", "wasm", "browser", "storage", "commit", "segment", "merge", "query",
-    "token", "budget", "note", "tabs",
+    "agent",
+    "memory",
+    "search",
+    "index",
+    "deploy",
+    "friday",
+    "rule",
+    "user",
+    "prefers",
+    "dark",
+    "mode",
+    "python",
+    "rust",
+    "wasm",
+    "browser",
+    "storage",
+    "commit",
+    "segment",
+    "merge",
+    "query",
+    "token",
+    "budget",
+    "note",
+    "tabs",
+    "the",
+    "getUserById",
+    "src/lib/auth.ts",
+    "東京都",
+    "v1.2.3",
+    "snake_case_name",
+    "user@example.com",
 ];
 
 fn single_field_config() -> IndexConfig {
@@ -39,24 +67,29 @@ fn reference_scores(
     b: f64,
 ) -> HashMap<String, f64> {
     let analyzer = Analyzer::new(&AnalyzerOptions::default()).unwrap();
-    let analyzed: Vec<(String, Vec<String>)> = docs
+    // (id, terms, length = distinct positions)
+    let analyzed: Vec<(String, Vec<String>, f64)> = docs
         .iter()
         .map(|(id, text)| {
+            let tokens = analyzer.analyze(text);
+            let mut positions: Vec<u32> = tokens.iter().map(|t| t.position).collect();
+            positions.dedup();
             (
                 id.clone(),
-                analyzer.analyze(text).into_iter().map(|t| t.term).collect(),
+                tokens.into_iter().map(|t| t.term).collect(),
+                positions.len() as f64,
             )
         })
         .collect();
     let n = analyzed.len() as f64;
-    let avg = analyzed.iter().map(|(_, t)| t.len() as f64).sum::<f64>() / n;
+    let avg = analyzed.iter().map(|(_, _, len)| len).sum::<f64>() / n;
     let qterms: Vec<String> = analyzer
         .analyze(query)
         .into_iter()
         .map(|t| t.term)
         .collect();
     let mut out = HashMap::new();
-    for (id, terms) in &analyzed {
+    for (id, terms, len) in &analyzed {
         let mut score = 0.0;
         let mut matched = false;
         for q in &qterms {
@@ -65,9 +98,9 @@ fn reference_scores(
                 continue;
             }
             matched = true;
-            let df = analyzed.iter().filter(|(_, t)| t.contains(q)).count() as f64;
+            let df = analyzed.iter().filter(|(_, t, _)| t.contains(q)).count() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * terms.len() as f64 / avg));
+            score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg));
         }
         if matched {
             out.insert(id.clone(), score);

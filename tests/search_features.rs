@@ -409,3 +409,40 @@ proptest! {
         prop_assert!(ix.search(&q, &SearchOptions::default()).is_ok());
     }
 }
+
+#[test]
+fn code_identifiers_match_whole_and_by_parts() {
+    let mut ix = Index::new(IndexConfig::default()).unwrap();
+    ix.add(&json!({"id": "a", "text": "auth lives in src/lib/auth.ts and calls getUserById"}))
+        .unwrap();
+    ix.add(&json!({"id": "b", "text": "get the user by their id from the cache"}))
+        .unwrap();
+    ix.add(&json!({"id": "c", "text": "東京都の天気"})).unwrap();
+    let mut q = |q: &str, o: SearchOptions| -> Vec<String> {
+        let mut v = ix
+            .search(q, &o)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| h.id)
+            .collect::<Vec<_>>();
+        v.sort();
+        v
+    };
+    let and_opts = || SearchOptions {
+        mode: Mode::And,
+        ..opts()
+    };
+    assert_eq!(q("auth.ts", and_opts()), ["a"]);
+    assert_eq!(
+        q("getUserById", and_opts()),
+        ["a", "b"],
+        "parts match prose"
+    );
+    assert_eq!(q("get user", and_opts()), ["a", "b"]);
+    assert_eq!(q("東京", and_opts()), ["c"]);
+    assert_eq!(q("東京都", and_opts()), ["c"]);
+    // The exact identifier ranks first.
+    let ranked = ix.search("getUserById", &opts()).unwrap().hits;
+    assert_eq!(ranked[0].id, "a");
+}

@@ -115,9 +115,9 @@ impl Index {
         let prepared = self.schema.prepare(doc)?;
         self.delete(&prepared.id);
         let local = self.buffer.add(&prepared);
-        for (f, tokens) in prepared.text.iter().enumerate() {
-            self.live_field_len[f] += tokens.len() as u64;
-            self.buffer_field_lens.push(tokens.len() as u32);
+        for (f, &len) in prepared.lens.iter().enumerate() {
+            self.live_field_len[f] += len as u64;
+            self.buffer_field_lens.push(len);
         }
         self.live_docs += 1;
         self.ids.insert(

@@ -161,7 +161,7 @@ impl SegmentWriter {
                 };
                 self.scratch.push((id, field as u32, token.position));
             }
-            self.parts.field_lens.push(tokens.len() as u32);
+            self.parts.field_lens.push(doc.lens[field]);
         }
         self.scratch.sort_unstable();
         let lens_start = local as usize * n_fields;
