@@ -21,6 +21,7 @@ pub mod index;
 pub mod postings;
 pub mod query;
 pub mod schema;
+pub mod storage;
 pub mod store;
 pub mod termdict;
 

@@ -10,9 +10,37 @@ use proptest::prelude::*;
 use serde_json::json;
 
 const WORDS: &[&str] = &[
-    "agent", "memory", "search", "index", "deploy", "friday", "rule", "user", "prefers", "dark",
-    "mode", "python", "rust", "wasm", "browser", "storage", "commit", "segment", "merge", "query",
-    "token", "budget", "note", "tabs",
+    "agent",
+    "memory",
+    "search",
+    "index",
+    "deploy",
+    "friday",
+    "rule",
+    "user",
+    "prefers",
+    "dark",
+    "mode",
+    "python",
+    "rust",
+    "wasm",
+    "browser",
+    "storage",
+    "commit",
+    "segment",
+    "merge",
+    "query",
+    "token",
+    "budget",
+    "note",
+    "tabs",
+    "the",
+    "getUserById",
+    "src/lib/auth.ts",
+    "東京都",
+    "v1.2.3",
+    "snake_case_name",
+    "user@example.com",
 ];
 
 fn single_field_config() -> IndexConfig {
@@ -39,24 +67,29 @@ fn reference_scores(
     b: f64,
 ) -> HashMap<String, f64> {
     let analyzer = Analyzer::new(&AnalyzerOptions::default()).unwrap();
-    let analyzed: Vec<(String, Vec<String>)> = docs
+    // (id, terms, length = distinct positions)
+    let analyzed: Vec<(String, Vec<String>, f64)> = docs
         .iter()
         .map(|(id, text)| {
+            let tokens = analyzer.analyze(text);
+            let mut positions: Vec<u32> = tokens.iter().map(|t| t.position).collect();
+            positions.dedup();
             (
                 id.clone(),
-                analyzer.analyze(text).into_iter().map(|t| t.term).collect(),
+                tokens.into_iter().map(|t| t.term).collect(),
+                positions.len() as f64,
             )
         })
         .collect();
     let n = analyzed.len() as f64;
-    let avg = analyzed.iter().map(|(_, t)| t.len() as f64).sum::<f64>() / n;
+    let avg = analyzed.iter().map(|(_, _, len)| len).sum::<f64>() / n;
     let qterms: Vec<String> = analyzer
         .analyze(query)
         .into_iter()
         .map(|t| t.term)
         .collect();
     let mut out = HashMap::new();
-    for (id, terms) in &analyzed {
+    for (id, terms, len) in &analyzed {
         let mut score = 0.0;
         let mut matched = false;
         for q in &qterms {
@@ -65,9 +98,9 @@ fn reference_scores(
                 continue;
             }
             matched = true;
-            let df = analyzed.iter().filter(|(_, t)| t.contains(q)).count() as f64;
+            let df = analyzed.iter().filter(|(_, t, _)| t.contains(q)).count() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * terms.len() as f64 / avg));
+            score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg));
         }
         if matched {
             out.insert(id.clone(), score);
@@ -206,4 +239,33 @@ fn write_one_then_flush_keeps_segments_logarithmic() {
         );
     }
     assert_eq!(index.len(), n);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Dynamic pruning (MaxScore + block skipping) returns exactly the
+    /// exhaustive top-k: same ids in the same order, same scores.
+    #[test]
+    fn pruned_top_k_equals_exhaustive(texts in prop::collection::vec(doc_text(), 150..600), query in query_text(),
+                                      k in 1usize..8) {
+        let docs: Vec<(String, String)> = texts.into_iter().enumerate().map(|(i, t)| (format!("d{i:04}"), t)).collect();
+        let mut index = Index::new(single_field_config()).unwrap();
+        for (id, text) in &docs {
+            index.add(&json!({"id": id, "text": text})).unwrap();
+        }
+        let top = index.search(&query, &SearchOptions { limit: k, ..Default::default() }).unwrap().hits;
+        let mut reference: Vec<(String, f64)> = reference_scores(&docs, &query, 1.2, 0.75).into_iter().collect();
+        reference.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        reference.truncate(k);
+        prop_assert_eq!(top.len(), reference.len());
+        for (hit, (id, score)) in top.iter().zip(&reference) {
+            prop_assert!((hit.score as f64 - score).abs() < 1e-4);
+            // Ids agree unless two reference scores tie within float noise.
+            if &hit.id != id {
+                let other = reference.iter().find(|r| r.0 == hit.id).map(|r| r.1);
+                prop_assert!(other.is_some_and(|o| (o - score).abs() < 1e-5), "{} vs {}", hit.id, id);
+            }
+        }
+    }
 }

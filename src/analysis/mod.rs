@@ -1,8 +1,71 @@
 //! Text analysis: text -> terms with positions and UTF-16 offsets.
 //!
-//! PLACEHOLDER implementation (UAX#29 words, lowercase, stemming); the full
-//! analyzer (folding, stopwords, code identifiers, CJK) replaces the internals
-//! of [`Analyzer`] without changing this interface.
+//! # Pipeline
+//!
+//! 1. **Segmentation** (`tokenizer.rs`): UAX #29 words (`unicode-segmentation`;
+//!    pure-ASCII stretches use an equivalent byte scanner). Adjacent words
+//!    joined by connectors `_ - . / \ @ :` form one *compound group*
+//!    (`src/lib/auth.ts`, `user@example.com`, `https://host/path`,
+//!    `v1.2.3`). Runs of Han, Kana and Hangul form *CJK runs*. Everything
+//!    else (spaces, punctuation, emoji, symbols) separates tokens and is not
+//!    indexed.
+//! 2. **Parts**: a group is cut into letter/digit runs, and those at
+//!    camelCase boundaries: `getUserById` -> `get user by id`,
+//!    `HTTPServer` -> `http server`, `snake_case_name` -> `snake case name`.
+//!    Letter/digit transitions do not split (`base64`, `sha256`, `v1`).
+//! 3. **Normalization** per part: NFKC (full-width forms, ligatures),
+//!    lowercase (Turkish dotted/dotless i for [`Language::Turkish`]),
+//!    apostrophes: French/Italian elisions are dropped (`l'avion` ->
+//!    `avion`), Turkish suffixes after an apostrophe are dropped
+//!    (`Ankara'da` -> `ankara`), other languages keep the word whole
+//!    (`O'Reilly` -> `o'reilly`; English stemming strips `'s`).
+//! 4. **Stopwords** are checked on the normalized, unstemmed word and
+//!    removed; their position is still consumed so phrases keep their gaps.
+//! 5. **Stemming** with the Snowball stemmer of the language; parts
+//!    containing a digit are not stemmed (numbers, versions, `utf8`).
+//! 6. **Diacritic folding** (optional, on by default) runs *after*
+//!    stemming, so stemmers see the real letters (`й` vs `и` matters to the
+//!    Russian stemmer) while search stays accent-insensitive.
+//!
+//! # Compound tokens
+//!
+//! A group with two or more parts also yields its *whole* token: the group
+//! text NFKC-lowercased and folded but **not stemmed** and not
+//! stopword-filtered (`getuserbyid`, `src/lib/auth.ts`). The whole token has
+//! the position of the group's first part; parts take consecutive positions.
+//! So `getUserById` yields `getuserbyid@0 get@0 user@1 id@3` (`by` is an
+//! English stopword at position 2), and both `get user` and `getUserById`
+//! match. A version `v1.2.3` additionally yields `1.2.3` at the same
+//! position, so `1.2.3` finds it; numbers like `3.14` yield `3.14 3 14`.
+//!
+//! Contract for the query side: tokens that share a position are
+//! *alternatives* (like synonyms). A query position is satisfied by any of
+//! its terms, so the query `auth.ts` (`auth.ts@0 auth@0 ts@1`) matches a
+//! document containing `src/lib/auth.ts` through its parts, and the query
+//! `getUserById` matches an exact identifier through the whole token.
+//!
+//! # CJK
+//!
+//! A CJK run of n >= 2 characters yields its n-1 overlapping bigrams at
+//! consecutive positions (`東京都` -> `東京@0 京都@1`); a single character
+//! yields itself. Queries are analyzed the same way, so unspaced queries
+//! match. No stemming, stopwords or folding apply to CJK.
+//!
+//! # Limits
+//!
+//! Parts and whole tokens over [`MAX_TOKEN_CHARS`] characters, and terms
+//! over [`MAX_TERM_BYTES`] bytes, are skipped (not truncated); a skipped
+//! part still consumes its position. Analysis is linear in the input
+//! (UTF-16 offsets are computed incrementally) and never panics on any
+//! input.
+//!
+//! # Queries made only of stopwords
+//!
+//! [`Analyzer::analyze`] drops stopwords, so `the who` may yield nothing.
+//! That is not an error: the query side calls [`Analyzer::analyze_with`]
+//! and reads [`AnalyzeStats::stopwords`], or calls
+//! [`Analyzer::analyze_keep_stopwords`] to get the stopword terms back and
+//! search for them anyway.
 //!
 //! Invariants every implementation keeps:
 //! - the same text yields the same terms at index and at query time;
@@ -12,9 +75,26 @@
 //!   boundaries, `start < end`.
 
 use serde::{Deserialize, Serialize};
-use unicode_segmentation::UnicodeSegmentation;
+
+use rust_stemmers::Stemmer;
 
 use crate::error::Result;
+use normalize::{fold_into, lower_nfkc_into};
+use stopwords::StopSet;
+use tokenizer::{for_each_segment, split_parts, Grouper, Part, Unit};
+
+mod normalize;
+mod stem;
+pub mod stopwords;
+mod tokenizer;
+
+/// Parts and whole tokens longer than this many characters (of the
+/// original text) are skipped, not truncated: such strings are hashes,
+/// base64 blobs or long URLs nobody types into a search box.
+pub const MAX_TOKEN_CHARS: usize = 64;
+/// Terms longer than this many UTF-8 bytes after normalization are skipped
+/// (NFKC can expand a character into many).
+pub const MAX_TERM_BYTES: usize = 255;
 
 /// One analyzed term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +110,8 @@ pub struct Token {
 }
 
 /// Stemming language. `None` disables stemming (and default stopwords).
+/// Snowball has no stop list for arabic, greek, romanian, tamil and turkish:
+/// those stem but remove no stopwords unless a custom list is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -85,46 +167,142 @@ impl Default for AnalyzerOptions {
     }
 }
 
+/// How a language treats a word-internal apostrophe.
+#[derive(Clone, Copy)]
+enum Apostrophe {
+    /// Keep the word whole.
+    Keep,
+    /// Drop these elided articles/pronouns before the apostrophe.
+    Elide(&'static [&'static str]),
+    /// Drop everything from the apostrophe on (Turkish proper-name suffixes).
+    StripSuffix,
+}
+
+const FRENCH_ELISIONS: &[&str] = &[
+    "l", "m", "t", "qu", "n", "s", "j", "d", "c", "jusqu", "quoiqu", "lorsqu", "puisqu",
+];
+const ITALIAN_ELISIONS: &[&str] = &[
+    "c", "l", "all", "dall", "dell", "nell", "sull", "coll", "pell", "gl", "agl", "dagl", "degl",
+    "negl", "sugl", "un", "m", "t", "s", "v", "d",
+];
+
+/// Counts of what one analysis produced and dropped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AnalyzeStats {
+    /// Tokens appended to the output.
+    pub tokens: usize,
+    /// Stopwords seen (dropped unless `keep_stopwords`).
+    pub stopwords: usize,
+    /// Parts or whole tokens skipped for exceeding the length limits.
+    pub too_long: usize,
+    /// Positions consumed (one past the last position, counting removed
+    /// stopwords and skipped parts). Use this, not `tokens`, as the field
+    /// length for BM25: whole compound tokens share a position with their
+    /// first part and should not lengthen the field.
+    pub positions: u32,
+}
+
 /// A configured analyzer. Cheap to share by reference; `analyze` takes `&self`.
 pub struct Analyzer {
-    stemmer: Option<rust_stemmers::Stemmer>,
+    language: Language,
+    stemmer: Option<Stemmer>,
+    stem_cache: stem::StemCache,
+    stopwords: StopSet,
+    fold: bool,
+    turkish: bool,
+    apostrophe: Apostrophe,
+}
+
+/// Per-call state: position counter, UTF-16 cursor, reusable buffers.
+struct State {
+    position: u32,
+    /// Byte offset and UTF-16 offset of the same point, advanced
+    /// monotonically so offsets cost O(n) over the whole text.
+    cursor: usize,
+    cursor16: u32,
+    buf: String,
+    prev: String,
+    keep_stopwords: bool,
+    stats: AnalyzeStats,
+}
+
+impl State {
+    /// UTF-16 offset of byte `to` (>= the cursor, on a char boundary).
+    #[inline]
+    fn advance(&mut self, text: &str, to: usize) -> u32 {
+        let skipped = &text.as_bytes()[self.cursor..to];
+        // A UTF-16 unit per non-continuation byte, two for 4-byte sequences.
+        let units = skipped
+            .iter()
+            .map(|&b| ((b & 0xC0) != 0x80) as u32 + (b >= 0xF0) as u32)
+            .sum::<u32>();
+        self.cursor = to;
+        self.cursor16 += units;
+        self.cursor16
+    }
+}
+
+/// Fast path for the common case, a plain ASCII word (`hello`, `Hello`,
+/// `utf8`): exactly the one part [`split_parts`] would find.
+#[inline]
+fn single_ascii_word(g: &str) -> Option<Part> {
+    let b = g.as_bytes();
+    let (first, rest) = b.split_first()?;
+    let plain = first.is_ascii_alphanumeric()
+        && rest
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    plain.then(|| Part {
+        start: 0,
+        end: b.len(),
+        start16: 0,
+        end16: b.len() as u32,
+        chars: b.len(),
+        has_digit: b.iter().any(u8::is_ascii_digit),
+        apostrophe: None,
+    })
+}
+
+#[inline]
+fn utf16_len(s: &str) -> u32 {
+    s.chars().map(|c| c.len_utf16() as u32).sum()
 }
 
 impl Analyzer {
     pub fn new(options: &AnalyzerOptions) -> Result<Analyzer> {
-        let stemmer = match options.language {
-            Language::English => Some(rust_stemmers::Stemmer::create(
-                rust_stemmers::Algorithm::English,
-            )),
-            _ => None,
+        let stemmer = stem::stemmer_for(options.language)?;
+        let apostrophe = match options.language {
+            Language::French => Apostrophe::Elide(FRENCH_ELISIONS),
+            Language::Italian => Apostrophe::Elide(ITALIAN_ELISIONS),
+            Language::Turkish => Apostrophe::StripSuffix,
+            _ => Apostrophe::Keep,
         };
-        Ok(Analyzer { stemmer })
+        Ok(Analyzer {
+            language: options.language,
+            stemmer,
+            stem_cache: stem::StemCache::new(),
+            stopwords: stopwords::build(options),
+            fold: options.fold_diacritics,
+            turkish: options.language == Language::Turkish,
+            apostrophe,
+        })
+    }
+
+    /// The stemming language.
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// True if `word` (any case, unstemmed) is a stopword of this analyzer.
+    pub fn is_stopword(&self, word: &str) -> bool {
+        let mut buf = String::new();
+        lower_nfkc_into(word, self.turkish, &mut buf);
+        self.stopwords.contains(buf.as_str())
     }
 
     /// Appends the tokens of `text` to `out` (which is not cleared).
     pub fn analyze_into(&self, text: &str, out: &mut Vec<Token>) {
-        let mut position = 0u32;
-        let mut utf16_pos = 0u32;
-        let mut byte_pos = 0usize;
-        #[allow(clippy::explicit_counter_loop)]
-        for (byte_start, word) in text.unicode_word_indices() {
-            utf16_pos += text[byte_pos..byte_start].encode_utf16().count() as u32;
-            let len16 = word.encode_utf16().count() as u32;
-            let lower = word.to_lowercase();
-            let term = match &self.stemmer {
-                Some(s) => s.stem(&lower).into_owned(),
-                None => lower,
-            };
-            out.push(Token {
-                term,
-                position,
-                start: utf16_pos,
-                end: utf16_pos + len16,
-            });
-            position += 1;
-            utf16_pos += len16;
-            byte_pos = byte_start + word.len();
-        }
+        self.analyze_with(text, false, out);
     }
 
     /// Convenience wrapper around [`Analyzer::analyze_into`].
@@ -132,5 +310,300 @@ impl Analyzer {
         let mut out = Vec::new();
         self.analyze_into(text, &mut out);
         out
+    }
+
+    /// Like [`Analyzer::analyze`] but stopwords are kept (stemmed and folded
+    /// like other words), for queries made only of stopwords.
+    pub fn analyze_keep_stopwords(&self, text: &str) -> Vec<Token> {
+        let mut out = Vec::new();
+        self.analyze_with(text, true, &mut out);
+        out
+    }
+
+    /// Appends the tokens of `text` to `out`, keeping stopwords if asked,
+    /// and reports what was produced and dropped. Positions are the same
+    /// whether or not stopwords are kept.
+    pub fn analyze_with(
+        &self,
+        text: &str,
+        keep_stopwords: bool,
+        out: &mut Vec<Token>,
+    ) -> AnalyzeStats {
+        let mut st = State {
+            position: 0,
+            cursor: 0,
+            cursor16: 0,
+            buf: String::new(),
+            prev: String::new(),
+            keep_stopwords,
+            stats: AnalyzeStats::default(),
+        };
+        let before = out.len();
+        let mut emit = |u: Unit| match u {
+            Unit::Group { start, end } => self.group(text, start, end, &mut st, out),
+            Unit::Cjk { start, end } => self.cjk(text, start, end, &mut st, out),
+        };
+        let mut grouper = Grouper::default();
+        for_each_segment(text, |seg| grouper.push(seg, &mut emit));
+        grouper.finish(&mut emit);
+        st.stats.tokens = out.len() - before;
+        st.stats.positions = st.position;
+        st.stats
+    }
+
+    /// A compound group: the whole token (if it has 2+ parts and fits the
+    /// limit) at the first part's position, then the parts. Parts stream
+    /// from the splitter; only the first is held back until the second
+    /// shows whether a whole token is due.
+    fn group(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
+        let g16 = st.advance(text, start);
+        let g = &text[start..end];
+        let emit = |part: &Part, st: &mut State, out: &mut Vec<Token>| {
+            self.part(g, part, g16, st, out);
+            st.position = st.position.saturating_add(1);
+        };
+        if let Some(part) = single_ascii_word(g) {
+            emit(&part, st, out);
+        } else {
+            // A char is at most 4 bytes: longer groups can't fit the limit.
+            let whole_fits = g.len() <= 4 * MAX_TOKEN_CHARS && g.chars().count() <= MAX_TOKEN_CHARS;
+            let mut first = None;
+            let mut count = 0usize;
+            split_parts(g, |part| {
+                count += 1;
+                if count == 1 {
+                    first = Some(part);
+                    return;
+                }
+                if count == 2 {
+                    if whole_fits {
+                        self.whole(g, g16, g16 + utf16_len(g), st, out);
+                    } else {
+                        st.stats.too_long += 1;
+                    }
+                    if let Some(f) = first.take() {
+                        emit(&f, st, out);
+                    }
+                }
+                emit(&part, st, out);
+            });
+            if let Some(f) = first {
+                emit(&f, st, out);
+            }
+        }
+        st.advance(text, end);
+    }
+
+    /// The whole compound: normalized and folded, never stemmed.
+    fn whole(&self, g: &str, start16: u32, end16: u32, st: &mut State, out: &mut Vec<Token>) {
+        st.buf.clear();
+        lower_nfkc_into(g, self.turkish, &mut st.buf);
+        let term = self.folded(&st.buf);
+        if term.len() > MAX_TERM_BYTES {
+            st.stats.too_long += 1;
+            return;
+        }
+        // `v1.2.3` is also findable as `1.2.3`.
+        let version = term.strip_prefix('v').filter(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_digit())
+                && rest.contains('.')
+                && rest.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        });
+        let version = version.map(|v| v.to_string());
+        out.push(Token {
+            term,
+            position: st.position,
+            start: start16,
+            end: end16,
+        });
+        if let Some(v) = version {
+            out.push(Token {
+                term: v,
+                position: st.position,
+                start: start16 + 1,
+                end: end16,
+            });
+        }
+    }
+
+    fn folded(&self, s: &str) -> String {
+        if self.fold {
+            let mut t = String::with_capacity(s.len());
+            fold_into(s, &mut t);
+            t
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn part(&self, g: &str, part: &Part, g16: u32, st: &mut State, out: &mut Vec<Token>) {
+        if part.chars > MAX_TOKEN_CHARS {
+            st.stats.too_long += 1;
+            return;
+        }
+        let mut word = &g[part.start..part.end];
+        let mut start16 = g16 + part.start16;
+        let mut end16 = g16 + part.end16;
+        if let Some(a) = part.apostrophe {
+            let prefix = &g[part.start..a];
+            // Both apostrophes (' and ’) are one UTF-16 unit.
+            let apos_len = g[a..].chars().next().map_or(1, char::len_utf8);
+            match self.apostrophe {
+                Apostrophe::Keep => {}
+                Apostrophe::Elide(list) => {
+                    if list.iter().any(|e| e.eq_ignore_ascii_case(prefix)) {
+                        word = &g[a + apos_len..part.end];
+                        start16 += utf16_len(prefix) + 1;
+                    }
+                }
+                Apostrophe::StripSuffix => {
+                    word = prefix;
+                    end16 = start16 + utf16_len(prefix);
+                }
+            }
+        }
+        st.buf.clear();
+        lower_nfkc_into(word, self.turkish, &mut st.buf);
+        if st.buf.is_empty() {
+            return;
+        }
+        let keep = st.keep_stopwords;
+        let (stop, term) = match &self.stemmer {
+            Some(s) if !part.has_digit => self.stem_cache.get_or(&st.buf, keep, |w| {
+                (self.stopwords.contains(w), self.folded(&s.stem(w)))
+            }),
+            _ => {
+                let stop = self.stopwords.contains(st.buf.as_str());
+                (stop, (!stop || keep).then(|| self.folded(&st.buf)))
+            }
+        };
+        st.stats.stopwords += stop as usize;
+        let Some(term) = term.filter(|_| !stop || keep) else {
+            return;
+        };
+        if term.len() > MAX_TERM_BYTES || term.is_empty() {
+            st.stats.too_long += (!term.is_empty()) as usize;
+            return;
+        }
+        out.push(Token {
+            term,
+            position: st.position,
+            start: start16,
+            end: end16,
+        });
+    }
+
+    /// Overlapping bigrams of a CJK run (a lone character stays a unigram).
+    /// Combining marks and half-width sound marks stay with their base.
+    fn cjk(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
+        let mut c16 = st.advance(text, start);
+        let run = &text[start..end];
+        let mut prev = std::mem::take(&mut st.prev);
+        let mut cur = std::mem::take(&mut st.buf);
+        let mut prev_start16 = c16;
+        let mut prev_end16 = c16;
+        let mut count = 0usize;
+        let mut iter = run.char_indices().peekable();
+        while let Some((i, c)) = iter.next() {
+            let mut j = i + c.len_utf8();
+            let cluster_start16 = c16;
+            c16 += c.len_utf16() as u32;
+            while let Some(&(k, n)) = iter.peek() {
+                let attaches = unicode_normalization::char::is_combining_mark(n)
+                    || normalize::is_ignorable(n)
+                    || matches!(n, '\u{FF9E}' | '\u{FF9F}');
+                if !attaches {
+                    break;
+                }
+                iter.next();
+                j = k + n.len_utf8();
+                c16 += n.len_utf16() as u32;
+            }
+            cur.clear();
+            lower_nfkc_into(&run[i..j], false, &mut cur);
+            if count >= 1 {
+                let mut term = String::with_capacity(prev.len() + cur.len());
+                term.push_str(&prev);
+                term.push_str(&cur);
+                out.push(Token {
+                    term,
+                    position: st.position,
+                    start: prev_start16,
+                    end: c16,
+                });
+                st.position = st.position.saturating_add(1);
+            }
+            std::mem::swap(&mut prev, &mut cur);
+            prev_start16 = cluster_start16;
+            prev_end16 = c16;
+            count += 1;
+        }
+        if count == 1 && !prev.is_empty() {
+            out.push(Token {
+                term: prev.clone(),
+                position: st.position,
+                start: prev_start16,
+                end: prev_end16,
+            });
+            st.position = st.position.saturating_add(1);
+        }
+        st.prev = prev;
+        st.buf = cur;
+        st.advance(text, end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(opts: &AnalyzerOptions, text: &str) -> Vec<(String, u32)> {
+        Analyzer::new(opts)
+            .unwrap()
+            .analyze(text)
+            .into_iter()
+            .map(|t| (t.term, t.position))
+            .collect()
+    }
+
+    #[test]
+    fn compound_identifier() {
+        let t = terms(&AnalyzerOptions::default(), "getUserById");
+        let want = [("getuserbyid", 0), ("get", 0), ("user", 1), ("id", 3)];
+        let want: Vec<_> = want.iter().map(|(a, b)| (a.to_string(), *b)).collect();
+        assert_eq!(t, want);
+    }
+
+    #[test]
+    fn analyzer_is_shareable_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Analyzer>();
+    }
+
+    #[test]
+    fn custom_stopwords_replace_add_remove() {
+        let opts = AnalyzerOptions {
+            stopwords: Some(vec!["Über".into(), "foo".into()]),
+            add_stopwords: vec!["bar".into()],
+            remove_stopwords: vec!["FOO".into()],
+            ..AnalyzerOptions::default()
+        };
+        let a = Analyzer::new(&opts).unwrap();
+        // Folded variants match too; the default list is replaced.
+        assert!(a.is_stopword("uber") && a.is_stopword("ÜBER") && a.is_stopword("bar"));
+        assert!(!a.is_stopword("foo") && !a.is_stopword("the"));
+    }
+
+    #[test]
+    fn stopword_only_query() {
+        let a = Analyzer::new(&AnalyzerOptions::default()).unwrap();
+        let mut out = Vec::new();
+        let stats = a.analyze_with("The Who", false, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(stats.stopwords, 2);
+        assert_eq!(stats.positions, 2);
+        let kept = a.analyze_keep_stopwords("The Who");
+        assert_eq!(kept.len(), 2);
+        assert!(a.is_stopword("THE"));
     }
 }

@@ -1,2 +1,5 @@
-//! Shared low-level encodings. Nothing here knows about documents or terms.
+//! Shared low-level encodings: varints, byte sections, blob framing with
+//! version and CRC32C. Nothing here knows about documents or terms.
+pub mod blob;
+pub mod bytes;
 pub mod varint;

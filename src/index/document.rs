@@ -67,6 +67,10 @@ pub struct PreparedDoc {
     pub stored_json: Vec<u8>,
     /// Tokens per text field.
     pub text: Vec<Vec<Token>>,
+    /// BM25 length per text field: the number of distinct token positions
+    /// (tokens sharing a position — a compound and its first part — count
+    /// once, as Lucene's discounted overlaps; removed stopwords not at all).
+    pub lens: Vec<u32>,
     pub filters: Vec<FilterValue>,
 }
 
@@ -186,14 +190,30 @@ impl ResolvedSchema {
             stored.insert(NAMESPACE_KEY.to_string(), Value::String(ns.clone()));
         }
         let stored_json = serde_json::to_vec(&stored).unwrap_or_default();
+        let lens = text.iter().map(|tokens| field_length(tokens)).collect();
         Ok(PreparedDoc {
             id,
             namespace,
             stored_json,
             text,
+            lens,
             filters,
         })
     }
+}
+
+/// Number of distinct positions among `tokens` (which come ordered by
+/// position).
+pub fn field_length(tokens: &[Token]) -> u32 {
+    let mut len = 0;
+    let mut last = None;
+    for t in tokens {
+        if last != Some(t.position) {
+            len += 1;
+            last = Some(t.position);
+        }
+    }
+    len
 }
 
 fn push_filter(filters: &mut Vec<FilterField>, name: &str, kind: FilterKind) -> FieldRef {

@@ -10,9 +10,11 @@
 pub mod deletes;
 pub mod document;
 pub mod merge;
+pub mod persist;
 pub mod segment;
+pub mod serialize;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -79,6 +81,7 @@ pub struct Index {
     pub(crate) live_docs: u64,
     pub(crate) live_field_len: Vec<u64>,
     next_segment_id: u64,
+    persist: persist::PersistState,
 }
 
 impl Index {
@@ -95,9 +98,10 @@ impl Index {
             segments: Vec::new(),
             buffer_deletes: DeleteSet::default(),
             buffer_field_lens: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             live_docs: 0,
             next_segment_id: 0,
+            persist: Default::default(),
         })
     }
 
@@ -111,9 +115,9 @@ impl Index {
         let prepared = self.schema.prepare(doc)?;
         self.delete(&prepared.id);
         let local = self.buffer.add(&prepared);
-        for (f, tokens) in prepared.text.iter().enumerate() {
-            self.live_field_len[f] += tokens.len() as u64;
-            self.buffer_field_lens.push(tokens.len() as u32);
+        for (f, &len) in prepared.lens.iter().enumerate() {
+            self.live_field_len[f] += len as u64;
+            self.buffer_field_lens.push(len);
         }
         self.live_docs += 1;
         self.ids.insert(

@@ -2,7 +2,7 @@
 //! immutable [`Segment`] it freezes into (term dictionary, postings, field
 //! lengths, document store, filter columns).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::postings::{encoder::FieldOccurrences, PostingsStore, TermInfo, TermPostingsEncoder};
 use crate::store::{Column, DocStore, KeywordColumn};
@@ -121,7 +121,7 @@ impl SegmentWriter {
     pub fn new(n_fields: usize, filter_kinds: &[FilterKind]) -> SegmentWriter {
         SegmentWriter {
             parts: SegmentParts::new(n_fields, filter_kinds),
-            term_ids: HashMap::new(),
+            term_ids: HashMap::default(),
             encoders: Vec::new(),
             scratch: Vec::new(),
             positions: Vec::new(),
@@ -161,7 +161,7 @@ impl SegmentWriter {
                 };
                 self.scratch.push((id, field as u32, token.position));
             }
-            self.parts.field_lens.push(tokens.len() as u32);
+            self.parts.field_lens.push(doc.lens[field]);
         }
         self.scratch.sort_unstable();
         let lens_start = local as usize * n_fields;

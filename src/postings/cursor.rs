@@ -87,6 +87,24 @@ impl<'a> PostingsCursor<'a> {
         self.doc
     }
 
+    /// Moves to the next document for which `competitive(block)` holds of
+    /// its block: blocks that fail the test are skipped without decoding.
+    /// `competitive` must be a property of whole blocks (a score upper bound
+    /// under the current threshold), so skipped documents cannot matter.
+    pub fn advance_competitive(&mut self, competitive: impl Fn(usize) -> bool) -> u32 {
+        self.idx += 1;
+        if self.idx < self.len {
+            self.doc = self.docs[self.idx];
+            return self.doc;
+        }
+        self.block += 1;
+        while self.block < self.end_block && !competitive(self.block) {
+            self.block += 1;
+        }
+        self.load_block();
+        self.doc
+    }
+
     /// Index of the current block (for block-max bounds), if any.
     #[inline]
     pub fn block_index(&self) -> Option<usize> {

@@ -112,7 +112,8 @@ impl<'a> Planner<'a> {
     }
 
     pub fn plan(mut self, query: &Query) -> Plan {
-        let root = self.lower(query, 1.0, true);
+        let and_mode = self.opts.and_mode;
+        let root = self.lower(query, 1.0, and_mode);
         Plan {
             root,
             terms: self.terms,
@@ -224,20 +225,28 @@ impl<'a> Planner<'a> {
                 let fuzzy = (*fuzzy).max(self.opts.fuzzy).min(2);
                 let mut alternatives = Vec::new();
                 for (tokens, fields) in self.analyze(text, mask) {
-                    let mut parts = Vec::new();
+                    // Tokens sharing a position are alternatives (a compound
+                    // and its first part); positions are what AND requires.
+                    let mut parts: Vec<Node> = Vec::new();
+                    let mut last_position = None;
+                    let mut group: Vec<Node> = Vec::new();
                     for token in tokens {
-                        let exact = self.add_term(token.term.clone(), fields, boost * b);
-                        if !prefix && fuzzy == 0 {
-                            parts.push(Node::Term(exact));
-                            continue;
+                        if last_position != Some(token.position) && !group.is_empty() {
+                            parts.push(either(std::mem::take(&mut group)));
                         }
-                        let mut group = vec![Node::Term(exact)];
-                        for t in self.expand(&token.term, prefix, fuzzy) {
-                            if t != token.term {
-                                let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
-                                group.push(Node::Term(id));
+                        last_position = Some(token.position);
+                        let exact = self.add_term(token.term.clone(), fields, boost * b);
+                        group.push(Node::Term(exact));
+                        if prefix || fuzzy > 0 {
+                            for t in self.expand(&token.term, prefix, fuzzy) {
+                                if t != token.term {
+                                    let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
+                                    group.push(Node::Term(id));
+                                }
                             }
                         }
+                    }
+                    if !group.is_empty() {
                         parts.push(either(group));
                     }
                     if let Some(node) = combine(parts, required) {

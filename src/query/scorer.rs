@@ -113,6 +113,17 @@ impl<'a> TermScorer<'a> {
         }
     }
 
+    /// Advances, skipping blocks whose score bound plus `others` (an upper
+    /// bound of everything the other terms can add) stays below `threshold`.
+    #[inline]
+    pub fn advance_competitive(&mut self, others: f32, threshold: f32) -> u32 {
+        let (weight, params, seg) = (&self.weight, self.params, self.seg);
+        self.cursor
+            .advance_competitive(|b| weight.block_bound(params, seg, b) + others >= threshold);
+        self.skip_other_fields();
+        self.cursor.doc()
+    }
+
     /// Upper bound of this term's score in the whole segment.
     pub fn max_score(&self, info_blocks: std::ops::Range<usize>) -> f32 {
         info_blocks

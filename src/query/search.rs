@@ -10,15 +10,17 @@ use crate::index::{Index, SegmentEntry};
 use crate::postings::TERMINATED;
 use crate::schema::NAMESPACE_KEY;
 
-use super::ast::{Clause, Occur, Query};
+use super::ast::Query;
 use super::bm25::FieldNorm;
 use super::filter::{allowed, Filter};
 use super::options::{Hit, Mode, SearchOptions, SearchResults, Syntax, TermExplanation};
+use super::parser;
 use super::plan::{Node, Plan, PlanOptions, Planner};
 use super::scorer::{
     EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
     Scorer, TermScorer, TermWeight, UnionScorer,
 };
+use super::snippet;
 use super::topk::{Candidate, TopK};
 
 /// Largest `offset + limit` a search may ask for.
@@ -57,25 +59,13 @@ impl Index {
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
-        let _ = syntax;
-        // Plain terms until the query-language parser lands.
-        let clauses = query
-            .split_whitespace()
-            .map(|w| Clause {
-                occur: Occur::Default,
-                query: Query::Term {
-                    field: None,
-                    text: w.to_string(),
-                    boost: 1.0,
-                    prefix: false,
-                    fuzzy: 0,
-                },
-            })
-            .collect();
-        Ok(Query::Bool {
-            clauses,
-            boost: 1.0,
-        })
+        // Only text fields are addressable with `field:`; anything else
+        // degrades to plain text (lenient) or is reported (strict).
+        let fields: Vec<&str> = self.schema.text.iter().map(|f| f.name.as_str()).collect();
+        match syntax {
+            Syntax::Lenient => Ok(parser::parse_lenient(query, &fields)),
+            Syntax::Strict => parser::parse_strict(query, &fields),
+        }
     }
 
     fn run(
@@ -113,12 +103,8 @@ impl Index {
                 }
             }
         }
-        let ranked = top.into_sorted();
-        Ok(ranked
-            .into_iter()
-            .skip(opts.offset)
-            .map(|c| self.make_hit(&c, &plan, &params, opts))
-            .collect())
+        let ranked: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(opts.offset).collect();
+        Ok(self.make_hits(&ranked, &plan, &params, opts))
     }
 
     fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
@@ -143,75 +129,143 @@ impl Index {
         }
     }
 
-    fn make_hit(
+    /// Turns ranked candidates into hits. Term matches and explanations are
+    /// read with one cursor per (segment, term), visiting hits in doc order.
+    fn make_hits(
         &self,
-        c: &Candidate<'_>,
+        ranked: &[Candidate<'_>],
         plan: &Plan,
         params: &ScoreParams,
         opts: &SearchOptions,
-    ) -> Hit {
-        let entry = &self.segments[c.segment];
-        let seg = &entry.segment;
-        let mut fields = seg.docs.stored(c.doc);
-        let namespace = match fields.remove(NAMESPACE_KEY) {
-            Some(serde_json::Value::String(s)) => Some(s),
-            _ => None,
+    ) -> Vec<Hit> {
+        let mut order: Vec<usize> = (0..ranked.len()).collect();
+        order.sort_by_key(|&i| (ranked[i].segment, ranked[i].doc));
+        let mut annotations: Vec<(Vec<String>, Vec<TermExplanation>)> =
+            vec![Default::default(); ranked.len()];
+        let mut cursors: Vec<Option<crate::postings::PostingsCursor<'_>>> = Vec::new();
+        let mut current_segment = usize::MAX;
+        for &i in &order {
+            let c = &ranked[i];
+            let seg = &self.segments[c.segment].segment;
+            if c.segment != current_segment {
+                current_segment = c.segment;
+                cursors = plan
+                    .terms
+                    .iter()
+                    .map(|qt| seg.term(&qt.term).map(|info| seg.postings.cursor(info)))
+                    .collect();
+            }
+            let (matched, explanation) = &mut annotations[i];
+            for (qt, cursor) in plan.terms.iter().zip(cursors.iter_mut()) {
+                let Some(cursor) = cursor else { continue };
+                if cursor.seek(c.doc) != c.doc || cursor.field_mask() & qt.fields == 0 {
+                    continue;
+                }
+                if !matched.contains(&qt.term) {
+                    matched.push(qt.term.clone());
+                }
+                if opts.explain {
+                    self.explain_term(qt, seg, c.doc, cursor, params, explanation);
+                }
+            }
+        }
+        ranked
+            .iter()
+            .zip(annotations)
+            .map(|(c, (matched_terms, explanation))| {
+                let mut fields = self.segments[c.segment].segment.docs.stored(c.doc);
+                let namespace = match fields.remove(NAMESPACE_KEY) {
+                    Some(serde_json::Value::String(s)) => Some(s),
+                    _ => None,
+                };
+                let snippets = match &opts.highlight {
+                    Some(h) => self.snippets(&fields, &matched_terms, h),
+                    None => Default::default(),
+                };
+                Hit {
+                    id: c.id.to_string(),
+                    score: c.score,
+                    namespace,
+                    fields,
+                    matched_terms,
+                    snippets,
+                    explanation: opts.explain.then_some(explanation),
+                }
+            })
+            .collect()
+    }
+
+    /// Per-field parts of one term's BM25F score; the parts of a term sum to
+    /// its contribution (saturation is shared across fields, so each field
+    /// gets its share of the weighted, normalized tf).
+    fn explain_term(
+        &self,
+        qt: &super::plan::QueryTerm,
+        seg: &Segment,
+        doc: u32,
+        cursor: &crate::postings::PostingsCursor<'_>,
+        params: &ScoreParams,
+        out: &mut Vec<TermExplanation>,
+    ) {
+        let weight = TermWeight {
+            fields: qt.fields,
+            idf_boost: qt.idf * qt.boost,
         };
-        let mut matched_terms = Vec::new();
-        let mut explanation = Vec::new();
-        let mut seen = HashSet::new();
-        for qt in &plan.terms {
-            let Some(info) = seg.term(&qt.term) else {
+        let total = weight.score_doc(params, seg, doc, cursor);
+        let mut parts = Vec::new();
+        cursor.for_each_field_tf(|f, tf| {
+            if qt.fields & (1 << f) != 0 {
+                parts.push((f, tf, params.norms[f].tf(tf, seg.field_len(doc, f))));
+            }
+        });
+        let sum: f32 = parts.iter().map(|p| p.2).sum();
+        for (f, tf, norm_tf) in parts {
+            let norm = &params.norms[f];
+            out.push(TermExplanation {
+                term: qt.term.clone(),
+                field: self.schema.text[f].name.clone(),
+                idf: qt.idf,
+                tf: tf as f32,
+                field_length: seg.field_len(doc, f) as f32,
+                avg_field_length: if norm.c > 0.0 {
+                    (1.0 - norm.a) / norm.c
+                } else {
+                    0.0
+                },
+                weight: norm.weight * qt.boost,
+                score: if sum > 0.0 {
+                    total * norm_tf / sum
+                } else {
+                    0.0
+                },
+            });
+        }
+    }
+}
+
+impl Index {
+    /// Highlighted snippets of the stored text fields that contain a
+    /// matched term (re-analyzed: positions are not needed at query time).
+    fn snippets(
+        &self,
+        fields: &serde_json::Map<String, serde_json::Value>,
+        matched: &[String],
+        opts: &super::options::HighlightOptions,
+    ) -> std::collections::BTreeMap<String, String> {
+        let matched: HashSet<&str> = matched.iter().map(String::as_str).collect();
+        let mut out = std::collections::BTreeMap::new();
+        for field in &self.schema.text {
+            let Some(serde_json::Value::String(text)) = fields.get(&field.name) else {
                 continue;
             };
-            let mut cursor = seg.postings.cursor(info);
-            if cursor.seek(c.doc) != c.doc || cursor.field_mask() & qt.fields == 0 {
-                continue;
-            }
-            if seen.insert(qt.term.as_str()) {
-                matched_terms.push(qt.term.clone());
-            }
-            if opts.explain {
-                let weight = TermWeight {
-                    fields: qt.fields,
-                    idf_boost: qt.idf * qt.boost,
-                };
-                cursor.for_each_field_tf(|f, tf| {
-                    if qt.fields & (1 << f) == 0 {
-                        return;
-                    }
-                    let norm = &params.norms[f];
-                    let len = seg.field_len(c.doc, f);
-                    let one = TermWeight {
-                        fields: 1 << f,
-                        ..weight.clone()
-                    };
-                    explanation.push(TermExplanation {
-                        term: qt.term.clone(),
-                        field: self.schema.text[f].name.clone(),
-                        idf: qt.idf,
-                        tf: tf as f32,
-                        field_length: len as f32,
-                        avg_field_length: if norm.c > 0.0 {
-                            (1.0 - norm.a) / norm.c
-                        } else {
-                            0.0
-                        },
-                        weight: norm.weight * qt.boost,
-                        score: one.score_doc(params, seg, c.doc, &cursor),
-                    });
-                });
+            let tokens = field.analyzer.analyze(text);
+            if let Some(s) =
+                snippet::snippet(text, &tokens, |t| matched.contains(t.term.as_str()), opts)
+            {
+                out.insert(field.name.clone(), s);
             }
         }
-        Hit {
-            id: c.id.to_string(),
-            score: c.score,
-            namespace,
-            fields,
-            matched_terms,
-            snippets: Default::default(),
-            explanation: opts.explain.then_some(explanation),
-        }
+        out
     }
 }
 
@@ -408,6 +462,7 @@ fn maxscore<'a>(
         acc += s.1;
         prefix.push(acc);
     }
+    let total = acc;
     let mut contrib = vec![0.0f32; terms.len()];
     let mut first_essential = 0;
     loop {
@@ -429,7 +484,8 @@ fn maxscore<'a>(
         if !live(candidate) {
             for s in &mut scorers[first_essential..] {
                 if s.0.doc() == candidate {
-                    s.0.advance();
+                    let others = total - s.1;
+                    s.0.advance_competitive(others, threshold);
                 }
             }
             continue;
@@ -441,7 +497,8 @@ fn maxscore<'a>(
                 let v = s.0.score();
                 contrib[s.2] = v;
                 partial += v;
-                s.0.advance();
+                let others = total - s.1;
+                s.0.advance_competitive(others, threshold);
             }
         }
         let mut competitive = true;

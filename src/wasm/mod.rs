@@ -2,8 +2,16 @@
 //! algorithms. The TypeScript layer in `pkg-template/` owns the public API;
 //! this is its private engine handle.
 
+use std::rc::Rc;
+
+use js_sys::Promise;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::index::persist::{load, CommitPlan, LoadedIndex};
+use crate::storage::conformance;
+use crate::storage::js::JsStorage;
 
 use crate::error::Error;
 use crate::index::Index;
@@ -113,5 +121,126 @@ impl Engine {
 
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.index.stats())
+    }
+}
+
+/// A prepared commit: `await handle.execute(storage)`, then
+/// `engine.finishCommit(handle)`. Holds no borrow of the engine, so the
+/// engine stays usable while storage is written.
+#[wasm_bindgen(js_name = CommitHandle)]
+pub struct CommitHandle {
+    plan: Rc<CommitPlan>,
+}
+
+#[wasm_bindgen(js_class = CommitHandle)]
+impl CommitHandle {
+    /// Writes the commit to a JS storage adapter; resolves to `CommitInfo`.
+    pub fn execute(&self, storage: JsValue) -> Result<Promise, JsValue> {
+        let storage = JsStorage::new(storage).map_err(to_js_error)?;
+        let plan = self.plan.clone();
+        Ok(future_to_promise(async move {
+            let info = plan.execute(&storage).await.map_err(to_js_error)?;
+            to_js(&info)
+        }))
+    }
+
+    /// Bytes this commit writes (blobs and manifest).
+    #[wasm_bindgen(getter, js_name = bytesToWrite)]
+    pub fn bytes_to_write(&self) -> usize {
+        self.plan.bytes_to_write()
+    }
+}
+
+/// A committed index read from storage, to be turned into an [`Engine`].
+#[wasm_bindgen(js_name = LoadedIndex)]
+pub struct Loaded {
+    inner: Option<LoadedIndex>,
+}
+
+/// Reads the index stored under `name`; resolves to a `LoadedIndex`, or
+/// `undefined` when nothing is stored there.
+#[wasm_bindgen(js_name = loadIndex)]
+pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
+    let storage = JsStorage::new(storage).map_err(to_js_error)?;
+    Ok(future_to_promise(async move {
+        match load(&storage, &name).await.map_err(to_js_error)? {
+            Some(loaded) => Ok(Loaded {
+                inner: Some(loaded),
+            }
+            .into()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }))
+}
+
+/// Runs the storage conformance suite against a JS adapter, using keys under
+/// `prefix`; resolves to the number of checks passed or rejects with the
+/// first failure.
+#[wasm_bindgen(js_name = runStorageConformance)]
+pub fn run_storage_conformance(storage: JsValue, prefix: String) -> Result<Promise, JsValue> {
+    let storage = JsStorage::new(storage).map_err(to_js_error)?;
+    Ok(future_to_promise(async move {
+        let passed = conformance::run(&storage, &prefix)
+            .await
+            .map_err(to_js_error)?;
+        Ok(JsValue::from(passed))
+    }))
+}
+
+#[wasm_bindgen(js_class = Engine)]
+impl Engine {
+    /// Engine over a loaded index; `config`, when given, must equal the
+    /// stored one.
+    #[wasm_bindgen(js_name = fromLoaded)]
+    pub fn from_loaded(loaded: &mut Loaded, config: JsValue) -> Result<Engine, JsValue> {
+        let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
+            None
+        } else {
+            Some(serde_wasm_bindgen::from_value(config).map_err(|e| bad_argument("config", e))?)
+        };
+        let inner = loaded.inner.take().ok_or_else(|| {
+            to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
+        })?;
+        let index = Index::from_loaded(inner, config.as_ref()).map_err(to_js_error)?;
+        Ok(Engine { index })
+    }
+
+    /// Flushes and prepares a commit of everything new under `name`.
+    #[wasm_bindgen(js_name = prepareCommit)]
+    pub fn prepare_commit(&mut self, name: &str) -> CommitHandle {
+        CommitHandle {
+            plan: Rc::new(self.index.prepare_commit(name)),
+        }
+    }
+
+    /// Records a successfully executed commit.
+    #[wasm_bindgen(js_name = finishCommit)]
+    pub fn finish_commit(&mut self, handle: &CommitHandle) {
+        self.index.finish_commit(&handle.plan);
+    }
+
+    /// Generation of the last commit (0 = never committed).
+    #[wasm_bindgen(getter)]
+    pub fn generation(&self) -> f64 {
+        self.index.generation() as f64
+    }
+
+    /// The whole index as one byte array.
+    #[wasm_bindgen(js_name = exportSnapshot)]
+    pub fn export_snapshot(&mut self) -> Vec<u8> {
+        self.index.export_snapshot()
+    }
+
+    /// An engine rebuilt from `exportSnapshot` bytes.
+    #[wasm_bindgen(js_name = importSnapshot)]
+    pub fn import_snapshot(bytes: &[u8]) -> Result<Engine, JsValue> {
+        let index = Index::import_snapshot(bytes).map_err(to_js_error)?;
+        Ok(Engine { index })
+    }
+
+    /// Number of live documents.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.index.len()
     }
 }

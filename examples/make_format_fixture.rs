@@ -1,0 +1,39 @@
+//! Writes the frozen format fixture: `cargo run --example make_format_fixture -- tests/fixtures/format-v1`.
+//! Run once per format version; the committed output must never be
+//! regenerated for an existing version (tests/format_fixture.rs reopens it).
+
+use memdex::storage::FsStorage;
+use memdex::{Index, IndexConfig};
+use serde_json::json;
+
+fn main() {
+    let dir = std::env::args()
+        .nth(1)
+        .expect("usage: make_format_fixture DIR");
+    let storage = FsStorage::new(&dir);
+    let mut index = Index::new(IndexConfig::default()).expect("default config is valid");
+    for (i, (title, text)) in fixture_docs().iter().enumerate() {
+        index
+            .add(&json!({"id": format!("f{i}"), "namespace": if i % 2 == 0 { "even" } else { "odd" },
+                         "title": title, "text": text, "kind": "note", "timestamp": 1_700_000_000_000u64 + i as u64}))
+            .expect("fixture docs are valid");
+        if i % 3 == 2 {
+            index.flush();
+        }
+    }
+    index.delete("f4");
+    pollster::block_on(index.commit(&storage, "fixture")).expect("commit");
+}
+
+fn fixture_docs() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("Deploy rule", "Never deploy on Fridays."),
+        ("Editor", "The user prefers dark mode."),
+        ("Build", "The wasm build runs wasm-opt -Oz."),
+        ("Storage", "Segments persist to IndexedDB in the browser."),
+        ("Deleted", "This memory was deleted before the commit."),
+        ("Edge", "Workers KV keeps values under 25 MiB."),
+        ("Ranking", "BM25 with k1 1.2 and b 0.75."),
+        ("Merge", "The merge policy keeps segments logarithmic."),
+    ]
+}

@@ -1,0 +1,476 @@
+//! Persistence: commits and reopening over an async [`Storage`].
+//!
+//! Layout under an index `name`:
+//! - `name/blob/<xxh3-128 hex>`: immutable, content-addressed blobs — segment
+//!   chunks (a serialized segment split into pieces of at most
+//!   [`MAX_CHUNK_BYTES`]) and tombstone sets;
+//! - `name/manifest`: the commit point — generation, config, and for each
+//!   segment its chunk keys and tombstone key.
+//!
+//! A commit writes the blobs that are new since the last commit, then the
+//! manifest, then deletes blobs no manifest references. A crash (or a failed
+//! put) anywhere before the manifest leaves the previous manifest — the last
+//! committed state — intact; after it, the new state is committed and stray
+//! blobs are collected by a later commit. Only new segments and changed
+//! tombstones are written, so committing one document into a large index
+//! writes bytes proportional to the change.
+//!
+//! Commits run in three steps so that no borrow of the index is held across
+//! an `await` (the wasm layer needs that): [`Index::prepare_commit`] (sync),
+//! [`CommitPlan::execute`] (async, storage only), [`Index::finish_commit`]
+//! (sync). [`Index::commit`] chains them.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::blob::{self, BlobKind};
+use crate::codec::bytes::{ByteReader, ByteWriter};
+use crate::error::{Error, Result};
+use crate::schema::IndexConfig;
+use crate::storage::{MemoryStorage, Storage};
+
+use super::deletes::DeleteSet;
+use super::serialize::{read_segment, write_segment};
+use super::{Index, SegmentEntry};
+
+/// Largest blob memdex writes: far below Workers KV's 25 MiB value limit
+/// and small enough for one IndexedDB put to stay responsive.
+pub const MAX_CHUNK_BYTES: usize = 4 * 1024 * 1024;
+
+pub fn manifest_key(name: &str) -> String {
+    format!("{name}/manifest")
+}
+
+fn blob_prefix(name: &str) -> String {
+    format!("{name}/blob/")
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SegmentRecord {
+    id: u64,
+    docs: u32,
+    chunks: Vec<String>,
+    deletes: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Manifest {
+    generation: u64,
+    config: IndexConfig,
+    next_segment_id: u64,
+    segments: Vec<SegmentRecord>,
+}
+
+/// What the index remembers of its last commit.
+#[derive(Debug, Clone, Default)]
+pub struct PersistState {
+    pub generation: u64,
+    /// Segment id -> (chunk keys, tombstone key) as last committed.
+    records: HashMap<u64, (Vec<String>, Option<String>)>,
+}
+
+/// Everything a commit will write, prepared without touching storage.
+pub struct CommitPlan {
+    name: String,
+    expected_generation: u64,
+    /// New blobs, in write order.
+    blobs: Vec<(String, Vec<u8>)>,
+    manifest: Vec<u8>,
+    new_state: PersistState,
+    referenced: HashSet<String>,
+}
+
+/// Outcome of a commit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitInfo {
+    pub generation: u64,
+    /// Blobs written (manifest included).
+    pub blobs_written: usize,
+    /// Bytes written (manifest included).
+    pub bytes_written: usize,
+    /// Unreferenced blobs deleted afterwards.
+    pub blobs_collected: usize,
+}
+
+/// A committed state read from storage, ready to become an [`Index`].
+pub struct LoadedIndex {
+    manifest: Manifest,
+    segments: Vec<(SegmentRecord, super::segment::Segment, DeleteSet)>,
+}
+
+fn encode_deletes(set: &DeleteSet, n_docs: u32) -> Vec<u8> {
+    let mut w = ByteWriter::default();
+    w.u32(n_docs);
+    w.u64(set.len() as u64);
+    let mut prev = 0;
+    for d in (0..n_docs).filter(|&d| set.contains(d)) {
+        w.varint(d - prev);
+        prev = d;
+    }
+    blob::seal(BlobKind::Deletes, &w.buf)
+}
+
+fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<DeleteSet> {
+    let payload = blob::open(key, BlobKind::Deletes, bytes)?;
+    let mut r = ByteReader::new(key, payload);
+    if r.u32()? != n_docs {
+        return Err(r.corrupt("tombstones belong to a segment of another size"));
+    }
+    let n = r.len(1)?;
+    let mut set = DeleteSet::default();
+    let mut prev = 0u32;
+    for i in 0..n {
+        let delta = r.varint()?;
+        let d = prev
+            .checked_add(delta)
+            .filter(|&d| d < n_docs && (i == 0 || delta > 0));
+        let d = d.ok_or_else(|| r.corrupt("tombstone out of range"))?;
+        set.insert(d);
+        prev = d;
+    }
+    Ok(set)
+}
+
+impl Index {
+    /// Generation of the last commit this index saw (0 = never committed).
+    pub fn generation(&self) -> u64 {
+        self.persist.generation
+    }
+
+    /// Step 1: flush, serialize what is new since the last commit.
+    pub fn prepare_commit(&mut self, name: &str) -> CommitPlan {
+        self.flush();
+        let mut blobs = Vec::new();
+        let mut records = Vec::new();
+        let mut new_state = PersistState {
+            generation: self.persist.generation + 1,
+            records: HashMap::new(),
+        };
+        let mut referenced = HashSet::new();
+        for entry in &self.segments {
+            let chunks = match self.persist.records.get(&entry.id) {
+                Some((chunks, _)) => chunks.clone(),
+                None => {
+                    let bytes = write_segment(&entry.segment);
+                    let mut keys = Vec::new();
+                    for piece in bytes
+                        .chunks(MAX_CHUNK_BYTES - 64)
+                        .chain(bytes.is_empty().then_some(&[][..]))
+                    {
+                        let sealed = blob::seal(BlobKind::SegmentChunk, piece);
+                        let key = format!("{}{}", blob_prefix(name), blob::content_key(&sealed));
+                        keys.push(key.clone());
+                        blobs.push((key, sealed));
+                    }
+                    keys
+                }
+            };
+            let deletes = (!entry.deletes.is_empty()).then(|| {
+                let sealed = encode_deletes(&entry.deletes, entry.segment.n_docs);
+                let key = format!("{}{}", blob_prefix(name), blob::content_key(&sealed));
+                let known = self
+                    .persist
+                    .records
+                    .get(&entry.id)
+                    .and_then(|r| r.1.as_ref())
+                    == Some(&key);
+                if !known {
+                    blobs.push((key.clone(), sealed));
+                }
+                key
+            });
+            referenced.extend(chunks.iter().cloned());
+            referenced.extend(deletes.iter().cloned());
+            new_state
+                .records
+                .insert(entry.id, (chunks.clone(), deletes.clone()));
+            records.push(SegmentRecord {
+                id: entry.id,
+                docs: entry.segment.n_docs,
+                chunks,
+                deletes,
+            });
+        }
+        // The same blob can be produced twice (identical segments); write once.
+        let mut seen = HashSet::new();
+        blobs.retain(|(k, _)| seen.insert(k.clone()));
+        let manifest = Manifest {
+            generation: new_state.generation,
+            config: self.config().clone(),
+            next_segment_id: self.next_segment_id,
+            segments: records,
+        };
+        let json = serde_json::to_vec(&manifest).unwrap_or_default();
+        CommitPlan {
+            name: name.to_string(),
+            expected_generation: self.persist.generation,
+            blobs,
+            manifest: blob::seal(BlobKind::Manifest, &json),
+            new_state,
+            referenced,
+        }
+    }
+
+    /// Step 3: remember what was committed.
+    pub fn finish_commit(&mut self, plan: &CommitPlan) {
+        self.persist = plan.new_state.clone();
+    }
+
+    /// Commits all writes to `storage` under `name`. On error nothing
+    /// committed changes (the previous commit stays the durable state) and
+    /// the in-memory index keeps its writes, so the commit can be retried.
+    pub async fn commit<S: Storage>(&mut self, storage: &S, name: &str) -> Result<CommitInfo> {
+        let plan = self.prepare_commit(name);
+        let info = plan.execute(storage).await?;
+        self.finish_commit(&plan);
+        Ok(info)
+    }
+
+    /// Opens the index stored under `name`, or creates an empty one with
+    /// `config` (default schema if `None`) when nothing is stored.
+    pub async fn open<S: Storage>(
+        storage: &S,
+        name: &str,
+        config: Option<IndexConfig>,
+    ) -> Result<Index> {
+        match load(storage, name).await? {
+            Some(loaded) => Index::from_loaded(loaded, config.as_ref()),
+            None => Index::new(config.unwrap_or_default()),
+        }
+    }
+
+    /// Replaces this index's state with the last committed one (picks up
+    /// other writers' commits). Uncommitted writes are discarded.
+    pub async fn reload<S: Storage>(&mut self, storage: &S, name: &str) -> Result<()> {
+        let fresh = match load(storage, name).await? {
+            Some(loaded) => Index::from_loaded(loaded, None)?,
+            None => Index::new(self.config().clone())?,
+        };
+        *self = fresh;
+        Ok(())
+    }
+
+    /// Builds an index from a loaded committed state. A `config` that differs
+    /// from the stored one is a `SCHEMA` error.
+    pub fn from_loaded(loaded: LoadedIndex, config: Option<&IndexConfig>) -> Result<Index> {
+        let manifest = loaded.manifest;
+        if let Some(c) = config {
+            if *c != manifest.config {
+                return Err(Error::schema(
+                    "config",
+                    "differs from the configuration stored with this index; open it without a config or use a new name",
+                ));
+            }
+        }
+        let mut index = Index::new(manifest.config.clone())?;
+        let n_fields = index.schema.text.len();
+        let mut records = HashMap::new();
+        for (record, segment, deletes) in loaded.segments {
+            if segment.n_fields != n_fields {
+                return Err(Error::Corrupt {
+                    key: record.chunks.first().cloned().unwrap_or_default(),
+                    reason: "segment has a different number of text fields than the schema".into(),
+                });
+            }
+            index.adopt_segment(record.id, Arc::new(segment), deletes.clone());
+            records.insert(record.id, (record.chunks, record.deletes));
+        }
+        index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
+        index.persist = PersistState {
+            generation: manifest.generation,
+            records,
+        };
+        Ok(index)
+    }
+
+    /// Adds a loaded segment with its tombstones, updating ids and stats.
+    fn adopt_segment(
+        &mut self,
+        id: u64,
+        segment: Arc<super::segment::Segment>,
+        deletes: DeleteSet,
+    ) {
+        let n_fields = self.schema.text.len();
+        for doc in 0..segment.n_docs {
+            if deletes.contains(doc) {
+                continue;
+            }
+            // A later segment holding the same id wins (cannot happen with a
+            // consistent manifest; keeps stats exact if it does).
+            if self.ids.contains_key(segment.docs.id(doc)) {
+                self.delete(segment.docs.id(doc));
+            }
+            self.ids.insert(
+                segment.docs.id(doc).to_string(),
+                super::DocAddr { segment: id, doc },
+            );
+            self.live_docs += 1;
+            for f in 0..n_fields {
+                self.live_field_len[f] += segment.field_len(doc, f) as u64;
+            }
+        }
+        self.next_segment_id = self.next_segment_id.max(id + 1);
+        self.segments.push(SegmentEntry {
+            id,
+            segment,
+            deletes,
+        });
+    }
+}
+
+impl CommitPlan {
+    /// Step 2: write blobs, check the generation, write the manifest, then
+    /// collect unreferenced blobs. Holds no borrow of the index.
+    pub async fn execute<S: Storage>(&self, storage: &S) -> Result<CommitInfo> {
+        let mkey = manifest_key(&self.name);
+        let found = match storage.get(&mkey).await? {
+            None => 0,
+            Some(bytes) => parse_manifest(&mkey, &bytes)?.generation,
+        };
+        if found != self.expected_generation {
+            return Err(Error::Conflict {
+                expected: self.expected_generation,
+                found,
+            });
+        }
+        let mut bytes_written = 0;
+        for (key, blob) in &self.blobs {
+            storage.put(key, blob).await?;
+            bytes_written += blob.len();
+        }
+        storage.put(&mkey, &self.manifest).await?;
+        bytes_written += self.manifest.len();
+        // Committed. Garbage collection is best effort: a failure leaves
+        // stray blobs that the next commit collects.
+        let mut collected = 0;
+        if let Ok(keys) = storage.list(&blob_prefix(&self.name)).await {
+            for key in keys {
+                if !self.referenced.contains(&key) && storage.delete(&key).await.is_ok() {
+                    collected += 1;
+                }
+            }
+        }
+        Ok(CommitInfo {
+            generation: self.new_state.generation,
+            blobs_written: self.blobs.len() + 1,
+            bytes_written,
+            blobs_collected: collected,
+        })
+    }
+
+    /// Bytes this commit will write.
+    pub fn bytes_to_write(&self) -> usize {
+        self.blobs.iter().map(|b| b.1.len()).sum::<usize>() + self.manifest.len()
+    }
+}
+
+fn parse_manifest(key: &str, bytes: &[u8]) -> Result<Manifest> {
+    let payload = blob::open(key, BlobKind::Manifest, bytes)?;
+    serde_json::from_slice(payload).map_err(|e| Error::Corrupt {
+        key: key.to_string(),
+        reason: format!("manifest does not decode: {e}"),
+    })
+}
+
+/// Reads the committed state under `name` (`None` if nothing is stored).
+pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIndex>> {
+    let mkey = manifest_key(name);
+    let Some(bytes) = storage.get(&mkey).await? else {
+        return Ok(None);
+    };
+    let manifest = parse_manifest(&mkey, &bytes)?;
+    let mut segments = Vec::with_capacity(manifest.segments.len());
+    for record in &manifest.segments {
+        let mut data = Vec::new();
+        for key in &record.chunks {
+            let blob = storage.get(key).await?.ok_or_else(|| Error::Corrupt {
+                key: key.clone(),
+                reason: "blob referenced by the manifest is missing".into(),
+            })?;
+            data.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
+        }
+        let first = record
+            .chunks
+            .first()
+            .cloned()
+            .unwrap_or_else(|| mkey.clone());
+        let segment = read_segment(&first, &data)?;
+        if segment.n_docs != record.docs {
+            return Err(Error::Corrupt {
+                key: first,
+                reason: "segment size differs from the manifest".into(),
+            });
+        }
+        let deletes = match &record.deletes {
+            None => DeleteSet::default(),
+            Some(key) => {
+                let blob = storage.get(key).await?.ok_or_else(|| Error::Corrupt {
+                    key: key.clone(),
+                    reason: "tombstone blob referenced by the manifest is missing".into(),
+                })?;
+                decode_deletes(key, &blob, segment.n_docs)?
+            }
+        };
+        segments.push((record.clone(), segment, deletes));
+    }
+    Ok(Some(LoadedIndex { manifest, segments }))
+}
+
+/// Name under which snapshots store the index.
+const SNAPSHOT_NAME: &str = "snapshot";
+
+impl Index {
+    /// The whole committed index as one self-contained byte array (the same
+    /// blobs a commit writes, framed with a version and checksum).
+    pub fn export_snapshot(&mut self) -> Vec<u8> {
+        // Prepared against a fresh name so every blob is included, and never
+        // finished: exporting does not change what was committed where.
+        let saved = std::mem::take(&mut self.persist);
+        let plan = self.prepare_commit(SNAPSHOT_NAME);
+        self.persist = saved;
+        let mut w = ByteWriter::default();
+        w.u64(plan.blobs.len() as u64 + 1);
+        for (key, blob) in plan.blobs.iter().chain(std::iter::once(&(
+            manifest_key(SNAPSHOT_NAME),
+            plan.manifest.clone(),
+        ))) {
+            w.str(key);
+            w.bytes(blob);
+        }
+        blob::seal(BlobKind::Snapshot, &w.buf)
+    }
+
+    /// Rebuilds an index from [`Index::export_snapshot`] bytes.
+    pub fn import_snapshot(bytes: &[u8]) -> Result<Index> {
+        let key = "snapshot";
+        let payload = blob::open(key, BlobKind::Snapshot, bytes)?;
+        let mut r = ByteReader::new(key, payload);
+        let storage = MemoryStorage::new();
+        let n = r.len(16)?;
+        for _ in 0..n {
+            let k = r.str()?.to_string();
+            let v = r.bytes()?.to_vec();
+            storage.with_map(|m| m.insert(k, v));
+        }
+        let loaded =
+            crate::storage::run_ready(load(&storage, SNAPSHOT_NAME)).ok_or_else(|| {
+                Error::Corrupt {
+                    key: key.to_string(),
+                    reason: "snapshot did not load synchronously".into(),
+                }
+            })??;
+        let loaded = loaded.ok_or_else(|| Error::Corrupt {
+            key: key.to_string(),
+            reason: "snapshot has no manifest".into(),
+        })?;
+        let mut index = Index::from_loaded(loaded, None)?;
+        // A snapshot is not a commit of any storage: start uncommitted.
+        index.persist = PersistState::default();
+        Ok(index)
+    }
+}

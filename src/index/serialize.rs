@@ -1,0 +1,230 @@
+//! Segment serializer and reader (the persisted layout is in docs/FORMAT.md).
+//!
+//! The reader validates every structural invariant the search code relies
+//! on (offsets inside their buffers, block ranges inside the block table,
+//! lengths consistent with the doc count), so a blob that passes its CRC but
+//! was crafted or written by a buggy build is `CORRUPT`, never a panic.
+
+use std::collections::HashMap;
+
+use crate::codec::bytes::{ByteReader, ByteWriter};
+use crate::error::Result;
+use crate::postings::{BlockMeta, FieldBound, PostingsStore, TermInfo, BLOCK_LEN, MAX_TEXT_FIELDS};
+use crate::store::{Column, DocStore, KeywordColumn};
+use crate::termdict::TermDict;
+
+use super::segment::Segment;
+
+const COL_KEYWORD: u8 = 1;
+const COL_NUMBER: u8 = 2;
+const COL_BOOLEAN: u8 = 3;
+
+pub fn write_segment(seg: &Segment) -> Vec<u8> {
+    let mut w = ByteWriter::default();
+    w.u32(seg.n_docs);
+    w.u32(seg.n_fields as u32);
+    w.bytes(seg.terms.as_bytes());
+    w.u64(seg.term_infos.len() as u64);
+    for t in &seg.term_infos {
+        w.u32(t.doc_freq);
+        w.u32(t.first_block);
+        w.u32(t.n_blocks);
+    }
+    w.bytes(&seg.postings.bytes);
+    w.bytes(&seg.postings.positions);
+    w.u64(seg.postings.blocks.len() as u64);
+    for b in &seg.postings.blocks {
+        w.u32(b.last_doc);
+        w.u32(b.offset);
+        w.u32(b.pos_offset);
+        w.u32(b.len);
+    }
+    w.u64(seg.postings.bounds.len() as u64);
+    for b in &seg.postings.bounds {
+        w.u32(b.max_tf);
+        w.u32(b.min_len);
+    }
+    w.u32s(&seg.field_lens);
+    w.u64(seg.docs.len() as u64);
+    for d in 0..seg.n_docs {
+        w.str(seg.docs.id(d));
+        w.bytes(seg.docs.stored_bytes(d));
+    }
+    write_keywords(&mut w, &seg.namespaces);
+    w.u64(seg.columns.len() as u64);
+    for c in &seg.columns {
+        match c {
+            Column::Keyword(k) => {
+                w.u8(COL_KEYWORD);
+                write_keywords(&mut w, k);
+            }
+            Column::Number(v) => {
+                w.u8(COL_NUMBER);
+                w.u64(v.len() as u64);
+                v.iter().for_each(|&x| w.f64(x));
+            }
+            Column::Boolean(v) => {
+                w.u8(COL_BOOLEAN);
+                w.bytes(v);
+            }
+        }
+    }
+    w.buf
+}
+
+fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
+    // Sorted so equal segments serialize to equal bytes (content addressing).
+    let mut values: Vec<(&String, &Vec<u32>)> = col.values.iter().collect();
+    values.sort();
+    w.u64(values.len() as u64);
+    for (value, docs) in values {
+        w.str(value);
+        w.u64(docs.len() as u64);
+        let mut prev = 0;
+        for &d in docs {
+            w.varint(d - prev);
+            prev = d;
+        }
+    }
+}
+
+pub fn read_segment(key: &str, bytes: &[u8]) -> Result<Segment> {
+    let mut r = ByteReader::new(key, bytes);
+    let n_docs = r.u32()?;
+    let n_fields = r.u32()? as usize;
+    if n_fields == 0 || n_fields > MAX_TEXT_FIELDS {
+        return Err(r.corrupt(format!("invalid text field count {n_fields}")));
+    }
+    let terms = TermDict::from_bytes(r.bytes()?.to_vec())
+        .ok_or_else(|| r.corrupt("term dictionary does not decode"))?;
+    let n_terms = r.len(12)?;
+    let mut term_infos = Vec::with_capacity(n_terms);
+    for _ in 0..n_terms {
+        term_infos.push(TermInfo {
+            doc_freq: r.u32()?,
+            first_block: r.u32()?,
+            n_blocks: r.u32()?,
+        });
+    }
+    let postings_bytes = r.bytes()?.to_vec();
+    let positions = r.bytes()?.to_vec();
+    let n_blocks = r.len(16)?;
+    let mut blocks = Vec::with_capacity(n_blocks);
+    for _ in 0..n_blocks {
+        let b = BlockMeta {
+            last_doc: r.u32()?,
+            offset: r.u32()?,
+            pos_offset: r.u32()?,
+            len: r.u32()?,
+        };
+        if b.offset as usize > postings_bytes.len()
+            || b.pos_offset as usize > positions.len()
+            || b.len as usize > BLOCK_LEN
+            || b.len == 0
+            || b.last_doc >= n_docs
+        {
+            return Err(r.corrupt("block entry out of range"));
+        }
+        blocks.push(b);
+    }
+    let n_bounds = r.len(8)?;
+    if n_bounds != n_blocks * n_fields {
+        return Err(r.corrupt("block bounds do not match the block table"));
+    }
+    let mut bounds = Vec::with_capacity(n_bounds);
+    for _ in 0..n_bounds {
+        bounds.push(FieldBound {
+            max_tf: r.u32()?,
+            min_len: r.u32()?,
+        });
+    }
+    for t in &term_infos {
+        let end = t.first_block as u64 + t.n_blocks as u64;
+        if end > n_blocks as u64 || t.n_blocks == 0 {
+            return Err(r.corrupt("term points outside the block table"));
+        }
+    }
+    if terms.len() != term_infos.len() {
+        return Err(r.corrupt("term dictionary and term table differ in size"));
+    }
+    let field_lens = r.u32s()?;
+    if field_lens.len() != n_docs as usize * n_fields {
+        return Err(r.corrupt("field length table does not match the document count"));
+    }
+    let n_stored = r.len(16)?;
+    if n_stored != n_docs as usize {
+        return Err(r.corrupt("document store does not match the document count"));
+    }
+    let mut docs = DocStore::new();
+    for _ in 0..n_stored {
+        let id = r.str()?.to_string();
+        let stored = r.bytes()?;
+        docs.push(id, stored);
+    }
+    let namespaces = read_keywords(&mut r, n_docs)?;
+    let n_columns = r.len(1)?;
+    let mut columns = Vec::with_capacity(n_columns);
+    for _ in 0..n_columns {
+        columns.push(match r.u8()? {
+            COL_KEYWORD => Column::Keyword(read_keywords(&mut r, n_docs)?),
+            COL_NUMBER => {
+                let n = r.len(8)?;
+                let v = (0..n).map(|_| r.f64()).collect::<Result<Vec<_>>>()?;
+                if v.len() != n_docs as usize {
+                    return Err(r.corrupt("number column does not match the document count"));
+                }
+                Column::Number(v)
+            }
+            COL_BOOLEAN => {
+                let v = r.bytes()?.to_vec();
+                if v.len() != n_docs as usize {
+                    return Err(r.corrupt("boolean column does not match the document count"));
+                }
+                Column::Boolean(v)
+            }
+            other => return Err(r.corrupt(format!("unknown column kind {other}"))),
+        });
+    }
+    if !r.is_at_end() {
+        return Err(r.corrupt("trailing bytes after the segment"));
+    }
+    Ok(Segment {
+        n_docs,
+        n_fields,
+        terms,
+        term_infos,
+        postings: PostingsStore {
+            n_fields,
+            bytes: postings_bytes,
+            positions,
+            blocks,
+            bounds,
+        },
+        field_lens,
+        docs,
+        namespaces,
+        columns,
+    })
+}
+
+fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
+    let n = r.len(9)?;
+    let mut values = HashMap::with_capacity(n);
+    for _ in 0..n {
+        let value = r.str()?.to_string();
+        let count = r.len(1)?;
+        let mut docs = Vec::with_capacity(count);
+        let mut prev = 0u32;
+        for i in 0..count {
+            let delta = r.varint()?;
+            let d = prev
+                .checked_add(delta)
+                .filter(|&d| d < n_docs && (i == 0 || delta > 0));
+            let d = d.ok_or_else(|| r.corrupt("keyword doc list out of range"))?;
+            docs.push(d);
+            prev = d;
+        }
+        values.insert(value, docs);
+    }
+    Ok(KeywordColumn { values })
+}

@@ -1,0 +1,122 @@
+//! The storage conformance suite. One suite, every adapter: native tests run
+//! it on memory and filesystem storage, the browser tests on IndexedDB, the
+//! Worker tests on Workers KV (through the wasm export `runStorageConformance`).
+//!
+//! Uses keys under `prefix` only and removes them afterwards.
+
+use super::Storage;
+use crate::error::{Error, Result};
+
+fn fail(check: &str, detail: String) -> Error {
+    Error::Storage {
+        key: check.to_string(),
+        reason: format!("conformance check failed: {detail}"),
+    }
+}
+
+macro_rules! ensure {
+    ($cond:expr, $check:expr, $($fmt:tt)*) => {
+        if !$cond {
+            return Err(fail($check, format!($($fmt)*)));
+        }
+    };
+}
+
+/// Runs every check; returns the number of checks passed.
+pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
+    let k = |s: &str| format!("{prefix}/{s}");
+    let mut passed = 0;
+
+    ensure!(
+        storage.get(&k("missing")).await?.is_none(),
+        "get-missing",
+        "missing key returned a value"
+    );
+    passed += 1;
+
+    storage.put(&k("a"), b"alpha").await?;
+    let got = storage.get(&k("a")).await?;
+    ensure!(
+        got.as_deref() == Some(&b"alpha"[..]),
+        "put-get",
+        "got {got:?}"
+    );
+    passed += 1;
+
+    storage.put(&k("a"), b"beta").await?;
+    let got = storage.get(&k("a")).await?;
+    ensure!(
+        got.as_deref() == Some(&b"beta"[..]),
+        "overwrite",
+        "got {got:?}"
+    );
+    passed += 1;
+
+    // Binary values survive untouched, including zero bytes and all 256 values.
+    let binary: Vec<u8> = (0..=255u8).chain([0, 0, 255]).collect();
+    storage.put(&k("bin"), &binary).await?;
+    ensure!(
+        storage.get(&k("bin")).await?.as_deref() == Some(&binary[..]),
+        "binary",
+        "binary value changed"
+    );
+    passed += 1;
+
+    storage.put(&k("empty"), b"").await?;
+    let got = storage.get(&k("empty")).await?;
+    ensure!(
+        got.as_deref() == Some(&b""[..]),
+        "empty-value",
+        "got {got:?}"
+    );
+    passed += 1;
+
+    // A larger value (1 MiB) round-trips.
+    let big: Vec<u8> = (0..1 << 20)
+        .map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    storage.put(&k("blob/big"), &big).await?;
+    ensure!(
+        storage.get(&k("blob/big")).await?.as_deref() == Some(&big[..]),
+        "large-value",
+        "1 MiB value changed"
+    );
+    passed += 1;
+
+    storage.put(&k("blob/x1"), b"1").await?;
+    storage.put(&k("blob/x2"), b"2").await?;
+    storage.put(&k("blobby"), b"3").await?;
+    let listed = storage.list(&k("blob/")).await?;
+    let want = vec![k("blob/big"), k("blob/x1"), k("blob/x2")];
+    ensure!(
+        listed == want,
+        "list-prefix",
+        "listed {listed:?}, want {want:?}"
+    );
+    passed += 1;
+
+    storage.delete(&k("blob/x1")).await?;
+    ensure!(
+        storage.get(&k("blob/x1")).await?.is_none(),
+        "delete",
+        "deleted key still readable"
+    );
+    storage.delete(&k("blob/x1")).await?;
+    passed += 1;
+
+    let listed = storage.list(&k("blob/")).await?;
+    ensure!(
+        listed == vec![k("blob/big"), k("blob/x2")],
+        "list-after-delete",
+        "listed {listed:?}"
+    );
+    passed += 1;
+
+    for key in storage.list(&format!("{prefix}/")).await? {
+        storage.delete(&key).await?;
+    }
+    let left = storage.list(&format!("{prefix}/")).await?;
+    ensure!(left.is_empty(), "cleanup", "left {left:?}");
+    passed += 1;
+    Ok(passed)
+}

@@ -1,0 +1,109 @@
+//! Bridge to a storage object implemented in JavaScript (IndexedDB, Workers
+//! KV, Node's filesystem, or any user object) with the shape
+//!
+//! ```ts
+//! interface StorageAdapter {
+//!   get(key: string): Promise<Uint8Array | null | undefined>;
+//!   put(key: string, value: Uint8Array): Promise<void>;
+//!   delete(key: string): Promise<void>;
+//!   list(prefix: string): Promise<string[]>;   // sorted
+//! }
+//! ```
+//!
+//! A rejected promise or a wrong return type becomes `Error::Storage`.
+
+use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use super::Storage;
+use crate::error::{Error, Result};
+
+#[derive(Clone)]
+pub struct JsStorage {
+    object: JsValue,
+}
+
+fn describe(v: &JsValue) -> String {
+    if let Some(e) = v.dyn_ref::<js_sys::Error>() {
+        return String::from(e.message());
+    }
+    v.as_string().unwrap_or_else(|| format!("{v:?}"))
+}
+
+impl JsStorage {
+    pub fn new(object: JsValue) -> Result<JsStorage> {
+        for method in ["get", "put", "delete", "list"] {
+            let f = Reflect::get(&object, &method.into()).unwrap_or(JsValue::UNDEFINED);
+            if !f.is_function() {
+                return Err(Error::schema(
+                    "storage",
+                    format!("storage adapter has no `{method}` method"),
+                ));
+            }
+        }
+        Ok(JsStorage { object })
+    }
+
+    async fn call(&self, method: &str, key: &str, args: &[JsValue]) -> Result<JsValue> {
+        let err = |reason: String| Error::Storage {
+            key: key.to_string(),
+            reason,
+        };
+        let f: Function = Reflect::get(&self.object, &method.into())
+            .map_err(|e| err(describe(&e)))?
+            .dyn_into()
+            .map_err(|_| err(format!("`{method}` is not a function")))?;
+        let list = Array::new();
+        for a in args {
+            list.push(a);
+        }
+        let ret = f
+            .apply(&self.object, &list)
+            .map_err(|e| err(describe(&e)))?;
+        let promise = Promise::resolve(&ret);
+        JsFuture::from(promise).await.map_err(|e| err(describe(&e)))
+    }
+}
+
+impl Storage for JsStorage {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        let v = self.call("get", key, &[key.into()]).await?;
+        if v.is_null() || v.is_undefined() {
+            return Ok(None);
+        }
+        if let Some(bytes) = v.dyn_ref::<Uint8Array>() {
+            return Ok(Some(bytes.to_vec()));
+        }
+        if let Some(buf) = v.dyn_ref::<js_sys::ArrayBuffer>() {
+            return Ok(Some(Uint8Array::new(buf).to_vec()));
+        }
+        Err(Error::Storage {
+            key: key.to_string(),
+            reason: "adapter `get` must resolve to a Uint8Array, ArrayBuffer, null or undefined"
+                .into(),
+        })
+    }
+
+    async fn put(&self, key: &str, value: &[u8]) -> Result<()> {
+        let bytes = Uint8Array::from(value);
+        self.call("put", key, &[key.into(), bytes.into()])
+            .await
+            .map(|_| ())
+    }
+
+    async fn delete(&self, key: &str) -> Result<()> {
+        self.call("delete", key, &[key.into()]).await.map(|_| ())
+    }
+
+    async fn list(&self, prefix: &str) -> Result<Vec<String>> {
+        let v = self.call("list", prefix, &[prefix.into()]).await?;
+        let arr: Array = v.dyn_into().map_err(|_| Error::Storage {
+            key: prefix.to_string(),
+            reason: "adapter `list` must resolve to an array of strings".into(),
+        })?;
+        let mut keys: Vec<String> = arr.iter().filter_map(|k| k.as_string()).collect();
+        keys.sort();
+        Ok(keys)
+    }
+}

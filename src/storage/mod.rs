@@ -1,0 +1,65 @@
+//! Async key-value storage: the only thing persistence needs from a backend.
+//!
+//! Storage knows bytes and keys, nothing else. Keys are `/`-separated ASCII
+//! paths (`<index>/manifest`, `<index>/blob/<hash>`). Adapters: [`MemoryStorage`]
+//! (tests), [`FsStorage`] (native), the JS adapters for IndexedDB, Workers KV
+//! and Node's filesystem (bridged by `JsStorage` on wasm), and
+//! [`FaultyStorage`] for crash tests. Every adapter must pass
+//! [`conformance::run`].
+//!
+//! Futures are not required to be `Send`: IndexedDB and KV futures live on
+//! one JS thread.
+
+pub mod conformance;
+mod faulty;
+#[cfg(not(target_arch = "wasm32"))]
+mod fs;
+#[cfg(target_arch = "wasm32")]
+pub mod js;
+mod memory;
+
+pub use faulty::{FaultMode, FaultyStorage};
+#[cfg(not(target_arch = "wasm32"))]
+pub use fs::FsStorage;
+pub use memory::MemoryStorage;
+
+use crate::error::Result;
+
+/// An async key-value store. `put` must be atomic per key (a reader sees the
+/// old or the new value, never a mix): the commit protocol relies on it for
+/// the manifest.
+#[allow(async_fn_in_trait)]
+pub trait Storage {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
+    async fn put(&self, key: &str, value: &[u8]) -> Result<()>;
+    /// Deleting a missing key is not an error.
+    async fn delete(&self, key: &str) -> Result<()>;
+    /// Keys starting with `prefix`, sorted.
+    async fn list(&self, prefix: &str) -> Result<Vec<String>>;
+}
+
+impl<S: Storage> Storage for &S {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        (**self).get(key).await
+    }
+    async fn put(&self, key: &str, value: &[u8]) -> Result<()> {
+        (**self).put(key, value).await
+    }
+    async fn delete(&self, key: &str) -> Result<()> {
+        (**self).delete(key).await
+    }
+    async fn list(&self, prefix: &str) -> Result<Vec<String>> {
+        (**self).list(prefix).await
+    }
+}
+
+/// Runs a future that never waits (memory storage) to completion without an
+/// executor; `None` if it would block.
+pub fn run_ready<F: std::future::Future>(future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
+}

@@ -1,0 +1,31 @@
+//! The committed native fixture (tests/fixtures/analysis_fixture.json) must
+//! match what this build produces; regenerate it with
+//! `cargo run --example gen_analysis_fixture` after a deliberate change.
+//! tests/wasm_analysis.rs checks the same fixture under wasm (parity).
+
+use memdex::analysis::{Analyzer, AnalyzerOptions};
+use serde_json::Value;
+
+#[test]
+fn fixture_is_up_to_date() {
+    let fixture: Value =
+        serde_json::from_str(include_str!("fixtures/analysis_fixture.json")).unwrap();
+    let cases = fixture["cases"].as_array().unwrap();
+    assert!(cases.len() >= 30);
+    for case in cases {
+        let opts: AnalyzerOptions = serde_json::from_value(case["options"].clone()).unwrap();
+        let text = case["text"].as_str().unwrap();
+        let got: Vec<Value> = Analyzer::new(&opts)
+            .unwrap()
+            .analyze(text)
+            .into_iter()
+            .map(|t| serde_json::json!([t.term, t.position, t.start, t.end]))
+            .collect();
+        assert_eq!(
+            &Value::Array(got),
+            &case["tokens"],
+            "case {} is stale: run `cargo run --example gen_analysis_fixture`",
+            case["name"]
+        );
+    }
+}

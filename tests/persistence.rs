@@ -1,0 +1,360 @@
+//! Persistence: storage conformance (memory, filesystem), commit/reopen
+//! round trips, incremental commits, crash safety under injected faults at
+//! every mutation of a commit and of a merge, corruption detection, writer
+//! conflicts, and the frozen format-v1 fixture.
+
+use memdex::index::persist::manifest_key;
+use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};
+use memdex::{Index, IndexConfig, Mode, SearchOptions};
+use serde_json::{json, Value};
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    pollster::block_on(f)
+}
+
+const TOPICS: &[&str] = &[
+    "deploy the service on friday",
+    "user prefers dark mode in the editor",
+    "rust wasm build uses lto",
+    "indexeddb stores segments in the browser",
+    "merge policy keeps segments logarithmic",
+    "the agent remembers decisions and rules",
+    "python tests run with pytest",
+    "kv values stay under 25 MiB",
+];
+
+fn doc(i: usize) -> Value {
+    json!({
+        "id": format!("m{i}"),
+        "namespace": format!("ns{}", i % 3),
+        "title": format!("memory {i}"),
+        "text": format!("{} #{i}", TOPICS[i % TOPICS.len()]),
+        "kind": if i % 2 == 0 { "note" } else { "rule" },
+        "timestamp": 1_700_000_000_000u64 + i as u64,
+    })
+}
+
+/// A fingerprint of the visible state: count and ranked results of queries.
+fn fingerprint(index: &mut Index) -> Vec<String> {
+    let mut out = vec![format!("len={}", index.len())];
+    for q in [
+        "deploy friday",
+        "segments",
+        "agent rules",
+        "memory 7",
+        "dark mode editor",
+    ] {
+        for mode in [Mode::Or, Mode::And] {
+            let opts = SearchOptions {
+                mode,
+                limit: 20,
+                ..Default::default()
+            };
+            let hits = index.search(q, &opts).unwrap().hits;
+            out.push(format!(
+                "{q}/{mode:?}: {}",
+                hits.iter()
+                    .map(|h| format!("{}:{:.5}", h.id, h.score))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn conformance_memory() {
+    assert_eq!(
+        block_on(conformance::run(&MemoryStorage::new(), "conf")).unwrap(),
+        10
+    );
+}
+
+#[test]
+fn conformance_filesystem() {
+    let dir = tempdir("conformance");
+    assert_eq!(
+        block_on(conformance::run(&FsStorage::new(&dir), "conf")).unwrap(),
+        10
+    );
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("memdex-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn commit_and_reopen_round_trip_on_filesystem() {
+    let dir = tempdir("roundtrip");
+    let storage = FsStorage::new(&dir);
+    let mut index = block_on(Index::open(&storage, "idx", None)).unwrap();
+    for i in 0..300 {
+        index.add(&doc(i)).unwrap();
+    }
+    index.delete("m5");
+    let info = block_on(index.commit(&storage, "idx")).unwrap();
+    assert_eq!(info.generation, 1);
+    let want = fingerprint(&mut index);
+    let mut reopened = block_on(Index::open(&storage, "idx", None)).unwrap();
+    assert_eq!(fingerprint(&mut reopened), want);
+    assert_eq!(reopened.get("m7").unwrap()["kind"], "rule");
+    assert!(reopened.get("m5").is_none());
+    // Filters survive the round trip.
+    let filtered = reopened
+        .search(
+            "memory",
+            &SearchOptions {
+                filter: Some(json!({"namespace": "ns1", "kind": "rule"})),
+                limit: 500,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert!(!filtered.hits.is_empty());
+    assert!(filtered
+        .hits
+        .iter()
+        .all(|h| h.namespace.as_deref() == Some("ns1") && h.fields["kind"] == "rule"));
+}
+
+#[test]
+fn single_document_commit_writes_a_small_fraction() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..5000 {
+        index.add(&doc(i)).unwrap();
+    }
+    block_on(index.commit(&storage, "idx")).unwrap();
+    let total = storage.total_bytes();
+    index.add(&doc(100_000)).unwrap();
+    let info = block_on(index.commit(&storage, "idx")).unwrap();
+    assert!(
+        info.bytes_written * 100 < total,
+        "one-document commit wrote {} of {} bytes",
+        info.bytes_written,
+        total
+    );
+    let mut reopened = block_on(Index::open(&storage, "idx", None)).unwrap();
+    assert_eq!(reopened.len(), 5001);
+    assert_eq!(fingerprint(&mut reopened), fingerprint(&mut index));
+}
+
+/// Runs `change` on an index committed to `base`, then commits it to a copy
+/// of `base` that faults at mutation `k`; checks the copy reopens to exactly
+/// the old or (if the commit was acknowledged) the new state.
+fn crash_matrix(setup: impl Fn(&mut Index), change: impl Fn(&mut Index)) {
+    let base = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    setup(&mut index);
+    block_on(index.commit(&base, "idx")).unwrap();
+    let old_state = fingerprint(&mut block_on(Index::open(&base, "idx", None)).unwrap());
+
+    // A clean run tells how many mutations the commit performs.
+    let mut clean = block_on(Index::open(&base, "idx", None)).unwrap();
+    change(&mut clean);
+    let new_state = fingerprint(&mut clean);
+    let probe = FaultyStorage::new(base.deep_clone());
+    block_on(clean.commit(&probe, "idx")).unwrap();
+    let mutations = probe.mutations();
+    assert!(mutations >= 2, "a commit writes blobs and a manifest");
+    assert_ne!(old_state, new_state);
+
+    for mode in [FaultMode::Fail, FaultMode::Stop] {
+        for k in 0..mutations {
+            let copy = base.deep_clone();
+            let faulty = FaultyStorage::new(copy.clone()).fail_at(k, mode);
+            let mut index = block_on(Index::open(&base, "idx", None)).unwrap();
+            change(&mut index);
+            let acknowledged = block_on(index.commit(&faulty, "idx")).is_ok();
+            let mut reopened = block_on(Index::open(&copy, "idx", None))
+                .unwrap_or_else(|e| panic!("reopen after fault at {k} ({mode:?}) failed: {e}"));
+            let state = fingerprint(&mut reopened);
+            if acknowledged {
+                assert_eq!(
+                    state, new_state,
+                    "acknowledged commit lost (fault at {k}, {mode:?})"
+                );
+            } else {
+                assert_eq!(
+                    state, old_state,
+                    "failed commit changed the state (fault at {k}, {mode:?})"
+                );
+                // The writer keeps its changes and can retry.
+                block_on(index.commit(&copy, "idx")).unwrap();
+                let mut again = block_on(Index::open(&copy, "idx", None)).unwrap();
+                assert_eq!(fingerprint(&mut again), new_state);
+            }
+        }
+    }
+}
+
+#[test]
+fn crash_at_every_mutation_of_a_commit() {
+    crash_matrix(
+        |ix| (0..40).for_each(|i| ix.add(&doc(i)).unwrap()),
+        |ix| {
+            ix.add(&doc(1000)).unwrap();
+            ix.add(&doc(3)).unwrap(); // upsert
+            ix.delete("m4");
+        },
+    );
+}
+
+#[test]
+fn crash_at_every_mutation_of_a_merge() {
+    crash_matrix(
+        |ix| {
+            for i in 0..6 {
+                ix.add(&doc(i)).unwrap();
+                ix.flush();
+            }
+        },
+        |ix| {
+            // Equal-size flushes cascade into merges that rewrite segments.
+            for i in 6..14 {
+                ix.add(&doc(i)).unwrap();
+                ix.flush();
+            }
+            ix.delete("m1");
+            ix.compact();
+        },
+    );
+}
+
+#[test]
+fn every_flipped_byte_is_reported_corrupt_with_its_key() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..30 {
+        index.add(&doc(i)).unwrap();
+    }
+    index.flush();
+    index.add(&doc(99)).unwrap();
+    index.delete("m2");
+    block_on(index.commit(&storage, "idx")).unwrap();
+    let keys = block_on(storage.list("idx/")).unwrap();
+    assert!(keys.len() >= 3);
+    for key in keys {
+        let len = storage.with_map(|m| m[&key].len());
+        let step = (len / 200).max(1);
+        for pos in (0..len).step_by(step) {
+            let copy = storage.deep_clone();
+            copy.with_map(|m| m.get_mut(&key).unwrap()[pos] ^= 0x20);
+            match block_on(Index::open(&copy, "idx", None)) {
+                Err(e) => {
+                    assert_eq!(e.code(), "CORRUPT", "{key}@{pos}: {e}");
+                    assert!(e.to_string().contains(&key), "error names the key: {e}");
+                }
+                Ok(_) => panic!("flipped byte {pos} of {key} went unnoticed"),
+            }
+        }
+    }
+}
+
+#[test]
+fn second_writer_gets_conflict_then_reloads() {
+    let storage = MemoryStorage::new();
+    let mut a = block_on(Index::open(&storage, "idx", None)).unwrap();
+    let mut b = block_on(Index::open(&storage, "idx", None)).unwrap();
+    a.add(&doc(1)).unwrap();
+    block_on(a.commit(&storage, "idx")).unwrap();
+    b.add(&doc(2)).unwrap();
+    let err = block_on(b.commit(&storage, "idx")).unwrap_err();
+    assert_eq!(err.code(), "CONFLICT");
+    // Storage still holds A's commit only.
+    let check = block_on(Index::open(&storage, "idx", None)).unwrap();
+    assert_eq!(check.len(), 1);
+    assert!(check.get("m1").is_some());
+    block_on(b.reload(&storage, "idx")).unwrap();
+    assert!(b.get("m1").is_some());
+    b.add(&doc(2)).unwrap();
+    block_on(b.commit(&storage, "idx")).unwrap();
+    let mut check = block_on(Index::open(&storage, "idx", None)).unwrap();
+    assert_eq!(check.len(), 2);
+    assert_eq!(fingerprint(&mut check), fingerprint(&mut b));
+}
+
+#[test]
+fn newer_format_version_is_a_version_error() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    index.add(&doc(1)).unwrap();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    storage.with_map(|m| {
+        let blob = m.get_mut(&manifest_key("idx")).unwrap();
+        blob[4] = 9;
+        let n = blob.len() - 4;
+        let crc = crc32c_of(&blob[..n]);
+        blob[n..].copy_from_slice(&crc.to_le_bytes());
+    });
+    let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
+    assert_eq!(
+        err,
+        memdex::Error::Version {
+            expected: 1,
+            got: 9
+        }
+    );
+}
+
+fn crc32c_of(bytes: &[u8]) -> u32 {
+    // Bitwise CRC32C (Castagnoli), independent of the crate under test.
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn schema_mismatch_on_open_is_an_error() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    index.add(&doc(1)).unwrap();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    let other = IndexConfig {
+        k1: 2.0,
+        ..IndexConfig::default()
+    };
+    let err = block_on(Index::open(&storage, "idx", Some(other)))
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "SCHEMA");
+}
+
+#[test]
+fn snapshot_export_import_round_trip() {
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..50 {
+        index.add(&doc(i)).unwrap();
+    }
+    index.delete("m3");
+    let bytes = index.export_snapshot();
+    let mut copy = Index::import_snapshot(&bytes).unwrap();
+    assert_eq!(fingerprint(&mut copy), fingerprint(&mut index));
+    let mut bad = bytes.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 1;
+    assert_eq!(
+        Index::import_snapshot(&bad).err().unwrap().code(),
+        "CORRUPT"
+    );
+    // Exporting does not disturb later commits.
+    let storage = MemoryStorage::new();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    assert_eq!(
+        block_on(Index::open(&storage, "idx", None)).unwrap().len(),
+        49
+    );
+}

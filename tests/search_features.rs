@@ -1,0 +1,448 @@
+//! The public search API, feature by feature: query language, modes,
+//! filters, snippets, explanations, suggestions, deletes, errors.
+
+use std::collections::BTreeMap;
+
+use memdex::query::options::HighlightOptions;
+use memdex::query::options::Syntax;
+use memdex::{FieldDef, Index, IndexConfig, Mode, SearchOptions};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn config() -> IndexConfig {
+    let mut c = IndexConfig::default();
+    c.fields
+        .insert("pinned".into(), FieldDef::Boolean { stored: true });
+    c.fields
+        .insert("priority".into(), FieldDef::Number { stored: true });
+    c
+}
+
+fn memories() -> Index {
+    let mut index = Index::new(config()).unwrap();
+    let docs = [
+        (
+            "d1",
+            "a1",
+            "rule",
+            "Deploy rule",
+            "Never deploy to production on Friday afternoons.",
+            "2024-01-05",
+            true,
+            3,
+        ),
+        (
+            "d2",
+            "a1",
+            "decision",
+            "Database choice",
+            "We chose PostgreSQL over MySQL for the billing service.",
+            "2024-02-10",
+            false,
+            2,
+        ),
+        (
+            "d3",
+            "a2",
+            "observation",
+            "User preference",
+            "The user prefers dark mode and compact tables.",
+            "2024-03-01",
+            false,
+            1,
+        ),
+        (
+            "d4",
+            "a2",
+            "note",
+            "Build notes",
+            "The wasm build uses wasm-opt with -Oz; deploy artifacts to the CDN.",
+            "2024-04-12",
+            true,
+            5,
+        ),
+        (
+            "d5",
+            "a1",
+            "note",
+            "Friday retro",
+            "Retro on Friday: deployment checklist needs an owner.",
+            "2024-05-20",
+            false,
+            2,
+        ),
+        (
+            "d6",
+            "a3",
+            "rule",
+            "Code style",
+            "Use snake_case for Python and camelCase for TypeScript.",
+            "2024-06-30",
+            false,
+            4,
+        ),
+    ];
+    for (id, ns, kind, title, text, ts, pinned, prio) in docs {
+        index
+            .add(
+                &json!({"id": id, "namespace": ns, "kind": kind, "title": title, "text": text,
+                         "timestamp": ts, "pinned": pinned, "priority": prio}),
+            )
+            .unwrap();
+    }
+    index
+}
+
+fn ids(index: &mut Index, q: &str, opts: SearchOptions) -> Vec<String> {
+    index
+        .search(q, &opts)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+fn opts() -> SearchOptions {
+    SearchOptions {
+        limit: 20,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn or_and_and_fallback_modes() {
+    let mut ix = memories();
+    let or = ids(&mut ix, "deploy friday", opts());
+    let mut top2 = or[..2].to_vec();
+    top2.sort();
+    assert_eq!(top2, ["d1", "d5"], "docs with both terms rank first");
+    assert!(or.contains(&"d4".to_string()));
+    let and = ids(
+        &mut ix,
+        "deploy friday",
+        SearchOptions {
+            mode: Mode::And,
+            ..opts()
+        },
+    );
+    assert_eq!(and, or[..2]);
+    let r = ix
+        .search(
+            "deploy postgresql",
+            &SearchOptions {
+                mode: Mode::Fallback,
+                min_hits: 1,
+                ..opts()
+            },
+        )
+        .unwrap();
+    assert_eq!(r.mode, Mode::Or, "AND found nothing, so OR ran");
+    assert!(!r.hits.is_empty());
+    let r = ix
+        .search(
+            "deploy friday",
+            &SearchOptions {
+                mode: Mode::Fallback,
+                ..opts()
+            },
+        )
+        .unwrap();
+    assert_eq!(r.mode, Mode::And);
+}
+
+#[test]
+fn query_language() {
+    let mut ix = memories();
+    assert_eq!(ids(&mut ix, "\"dark mode\"", opts()), ["d3"]);
+    assert!(ids(&mut ix, "\"mode dark\"", opts()).is_empty());
+    assert_eq!(ids(&mut ix, "\"prefers compact\"~3", opts()), ["d3"]);
+    assert_eq!(ids(&mut ix, "postgre*", opts()), ["d2"]);
+    assert_eq!(ids(&mut ix, "postgrsql~2", opts()), ["d2"]);
+    assert_eq!(ids(&mut ix, "deploy -friday", opts()), ["d4"]);
+    let mut required = ids(&mut ix, "+friday deploy", opts());
+    required.sort();
+    assert_eq!(required, ["d1", "d5"]);
+    assert_eq!(ids(&mut ix, "title:friday", opts()), ["d5"]);
+    let mut grouped = ids(&mut ix, "deploy AND (cdn OR production)", opts());
+    grouped.sort();
+    assert_eq!(grouped, ["d1", "d4"]);
+    let boosted = ids(&mut ix, "dark^5 deploy", opts());
+    assert_eq!(boosted[0], "d3", "boost lifts the dark-mode memory");
+    // Code identifiers and punctuation never break the lenient parser.
+    for q in [
+        "getUserById(",
+        "C++ ((",
+        "\"unclosed",
+        "a AND",
+        "-",
+        "title:",
+        "http://x.y/z?q=1",
+    ] {
+        ix.search(q, &opts()).unwrap();
+    }
+}
+
+#[test]
+fn strict_syntax_reports_position_and_reason() {
+    let mut ix = memories();
+    let err = ix
+        .search(
+            "deploy \"friday",
+            &SearchOptions {
+                syntax: Syntax::Strict,
+                ..opts()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), "INVALID_QUERY");
+    match err {
+        memdex::Error::InvalidQuery { position, reason } => {
+            assert_eq!(position, 7);
+            assert!(reason.contains("quote"), "{reason}");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    let err = ix
+        .search(
+            "nosuch:x",
+            &SearchOptions {
+                syntax: Syntax::Strict,
+                ..opts()
+            },
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("nosuch"));
+}
+
+#[test]
+fn filters_apply_before_top_k() {
+    let mut ix = memories();
+    let with = |filter| SearchOptions {
+        filter: Some(filter),
+        limit: 1,
+        ..opts()
+    };
+    assert_eq!(
+        ids(&mut ix, "deploy friday", with(json!({"namespace": "a2"}))),
+        ["d4"]
+    );
+    assert_eq!(
+        ids(
+            &mut ix,
+            "deploy friday",
+            with(json!({"namespace": ["a2", "a3"]}))
+        ),
+        ["d4"]
+    );
+    assert_eq!(
+        ids(&mut ix, "deploy friday", with(json!({"kind": "note"}))),
+        ["d5"]
+    );
+    assert_eq!(
+        ids(
+            &mut ix,
+            "deploy friday",
+            with(json!({"pinned": true, "kind": ["note", "decision"]}))
+        ),
+        ["d4"]
+    );
+    assert_eq!(
+        ids(
+            &mut ix,
+            "deploy friday",
+            with(json!({"timestamp": {"gte": "2024-04-01", "lt": "2024-05-01"}}))
+        ),
+        ["d4"]
+    );
+    assert_eq!(
+        ids(
+            &mut ix,
+            "deploy friday",
+            with(json!({"priority": {"gt": 2}}))
+        ),
+        ["d1"]
+    );
+    let err = ix.search("x", &with(json!({"nosuch": 1}))).unwrap_err();
+    assert_eq!(err.code(), "SCHEMA");
+    assert!(err.to_string().contains("nosuch"));
+    assert_eq!(ix.count(&json!({"namespace": "a1"})).unwrap(), 3);
+    assert_eq!(ix.count(&serde_json::Value::Null).unwrap(), 6);
+}
+
+#[test]
+fn hits_carry_fields_snippets_and_explanations() {
+    let mut ix = memories();
+    let o = SearchOptions {
+        highlight: Some(HighlightOptions {
+            pre_tag: "[".into(),
+            post_tag: "]".into(),
+            snippet_length: 60,
+        }),
+        explain: true,
+        ..opts()
+    };
+    let r = ix.search("postgresql billing", &o).unwrap();
+    let hit = &r.hits[0];
+    assert_eq!(hit.id, "d2");
+    assert_eq!(hit.namespace.as_deref(), Some("a1"));
+    assert_eq!(hit.fields["kind"], "decision");
+    assert_eq!(hit.matched_terms, ["postgresql", "bill"]);
+    let snippet = &hit.snippets["text"];
+    assert!(
+        snippet.contains("[PostgreSQL]") && snippet.contains("[billing]"),
+        "{snippet}"
+    );
+    let explanation = hit.explanation.as_ref().unwrap();
+    let total: f32 = explanation.iter().map(|e| e.score).sum();
+    assert!(
+        (total - hit.score).abs() < 1e-4,
+        "explanation sums to the score"
+    );
+    assert!(explanation.iter().all(|e| e.idf > 0.0 && e.tf >= 1.0));
+    // A term in both fields: parts still sum to the BM25F score.
+    let r = ix
+        .search(
+            "friday",
+            &SearchOptions {
+                explain: true,
+                ..opts()
+            },
+        )
+        .unwrap();
+    let hit = r.hits.iter().find(|h| h.id == "d5").unwrap();
+    let parts = hit.explanation.as_ref().unwrap();
+    assert_eq!(parts.len(), 2, "title and text");
+    let total: f32 = parts.iter().map(|e| e.score).sum();
+    assert!((total - hit.score).abs() < 1e-4, "{total} vs {}", hit.score);
+}
+
+#[test]
+fn snippets_escape_html() {
+    let mut ix = Index::new(IndexConfig::default()).unwrap();
+    ix.add(&json!({"id": "x", "text": "never run <script>alert(1)</script> in prod"}))
+        .unwrap();
+    let r = ix
+        .search(
+            "script",
+            &SearchOptions {
+                highlight: Some(Default::default()),
+                ..opts()
+            },
+        )
+        .unwrap();
+    let s = &r.hits[0].snippets["text"];
+    assert!(s.contains("&lt;<mark>script</mark>&gt;"), "{s}");
+}
+
+#[test]
+fn upsert_delete_and_delete_where() {
+    let mut ix = memories();
+    ix.add(&json!({"id": "d3", "namespace": "a2", "title": "User preference", "text": "The user now prefers light mode."})).unwrap();
+    assert_eq!(ids(&mut ix, "dark", opts()), Vec::<String>::new());
+    assert_eq!(ids(&mut ix, "light", opts()), ["d3"]);
+    assert_eq!(ix.len(), 6);
+    assert!(ix.delete("d1"));
+    assert!(!ix.delete("d1"));
+    assert_eq!(ix.delete_where(&json!({"namespace": "a1"})).unwrap(), 2);
+    assert_eq!(ix.len(), 3);
+    assert!(ix.get("d2").is_none());
+    assert_eq!(ix.get("d4").unwrap()["title"], "Build notes");
+}
+
+#[test]
+fn schema_errors_name_the_field() {
+    let mut ix = memories();
+    for (doc, field) in [
+        (json!({"id": "z", "colour": "red"}), "colour"),
+        (json!({"id": "z", "title": 5}), "title"),
+        (json!({"id": "z", "timestamp": "last tuesday"}), "timestamp"),
+        (json!({"id": "z", "pinned": "yes"}), "pinned"),
+        (json!({"title": "no id"}), "id"),
+    ] {
+        let err = ix.add(&doc).unwrap_err();
+        assert_eq!(err.code(), "SCHEMA");
+        assert!(err.to_string().contains(field), "{err}");
+    }
+    assert_eq!(ix.len(), 6, "rejected documents change nothing");
+    let err = ix
+        .search(
+            "x",
+            &SearchOptions {
+                limit: 1_000_000,
+                ..opts()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), "LIMIT");
+}
+
+#[test]
+fn suggest_completes_from_the_dictionary() {
+    let mut ix = memories();
+    let s = ix.suggest("dep", 5);
+    assert_eq!(s[0].term, "deploy");
+    assert!(s[0].doc_freq >= 3);
+    assert!(ix.suggest("zzz", 5).is_empty());
+}
+
+#[test]
+fn field_weights_can_be_overridden_per_query() {
+    let mut ix = memories();
+    let mut only_title = BTreeMap::new();
+    only_title.insert("title".to_string(), 1.0);
+    let r = ids(
+        &mut ix,
+        "friday",
+        SearchOptions {
+            fields: Some(only_title),
+            ..opts()
+        },
+    );
+    assert_eq!(r, ["d5"]);
+}
+
+proptest! {
+    #[test]
+    fn lenient_search_never_fails(q in any::<String>()) {
+        let mut ix = memories();
+        prop_assert!(ix.search(&q, &SearchOptions::default()).is_ok());
+    }
+}
+
+#[test]
+fn code_identifiers_match_whole_and_by_parts() {
+    let mut ix = Index::new(IndexConfig::default()).unwrap();
+    ix.add(&json!({"id": "a", "text": "auth lives in src/lib/auth.ts and calls getUserById"}))
+        .unwrap();
+    ix.add(&json!({"id": "b", "text": "get the user by their id from the cache"}))
+        .unwrap();
+    ix.add(&json!({"id": "c", "text": "東京都の天気"})).unwrap();
+    let mut q = |q: &str, o: SearchOptions| -> Vec<String> {
+        let mut v = ix
+            .search(q, &o)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| h.id)
+            .collect::<Vec<_>>();
+        v.sort();
+        v
+    };
+    let and_opts = || SearchOptions {
+        mode: Mode::And,
+        ..opts()
+    };
+    assert_eq!(q("auth.ts", and_opts()), ["a"]);
+    assert_eq!(
+        q("getUserById", and_opts()),
+        ["a", "b"],
+        "parts match prose"
+    );
+    assert_eq!(q("get user", and_opts()), ["a", "b"]);
+    assert_eq!(q("東京", and_opts()), ["c"]);
+    assert_eq!(q("東京都", and_opts()), ["c"]);
+    // The exact identifier ranks first.
+    let ranked = ix.search("getUserById", &opts()).unwrap().hits;
+    assert_eq!(ranked[0].id, "a");
+}
