@@ -8,24 +8,26 @@ use memdex::analysis::{Analyzer, AnalyzerOptions, Language};
 use proptest::prelude::*;
 
 fn analyzers() -> Vec<Analyzer> {
-    [
-        Language::English,
-        Language::None,
-        Language::French,
-        Language::Turkish,
-        Language::Russian,
-        Language::Arabic,
-        Language::Greek,
-    ]
-    .into_iter()
-    .map(|language| {
-        Analyzer::new(&AnalyzerOptions {
-            language,
-            ..AnalyzerOptions::default()
+    let mut languages = vec![Language::English, Language::None];
+    if cfg!(feature = "all-languages") {
+        languages.extend([
+            Language::French,
+            Language::Turkish,
+            Language::Russian,
+            Language::Arabic,
+            Language::Greek,
+        ]);
+    }
+    languages
+        .into_iter()
+        .map(|language| {
+            Analyzer::new(&AnalyzerOptions {
+                language,
+                ..AnalyzerOptions::default()
+            })
+            .unwrap()
         })
-        .unwrap()
-    })
-    .collect()
+        .collect()
 }
 
 /// Text biased towards the tricky cases: connectors, apostrophes, case

@@ -580,6 +580,51 @@ mod tests {
     }
 
     #[test]
+    fn every_language_constructs_or_is_rejected_cleanly() {
+        let all = [
+            "none",
+            "arabic",
+            "danish",
+            "dutch",
+            "english",
+            "finnish",
+            "french",
+            "german",
+            "greek",
+            "hungarian",
+            "italian",
+            "norwegian",
+            "portuguese",
+            "romanian",
+            "russian",
+            "spanish",
+            "swedish",
+            "tamil",
+            "turkish",
+        ];
+        for name in all {
+            let language: Language = serde_json::from_value(name.into()).unwrap();
+            let opts = AnalyzerOptions {
+                language,
+                ..AnalyzerOptions::default()
+            };
+            let result = Analyzer::new(&opts);
+            let compiled_in = cfg!(feature = "all-languages")
+                || matches!(language, Language::English | Language::None);
+            match result {
+                Ok(a) => {
+                    assert!(compiled_in, "{name}");
+                    assert!(!a.analyze("running text").is_empty());
+                }
+                Err(e) => {
+                    assert!(!compiled_in, "{name}");
+                    assert_eq!(e.code(), "SCHEMA");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn analyzer_is_shareable_across_threads() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<Analyzer>();
