@@ -151,11 +151,7 @@ impl Index {
                         continue;
                     }
                     found = true;
-                    let df = self
-                        .docs
-                        .iter()
-                        .filter(|o| o.terms[fi].0.contains_key(q))
-                        .count() as f32;
+                    let df = self.docs.iter().filter(|o| o.terms[fi].0.contains_key(q)).count() as f32;
                     let avg = self.docs.iter().map(|o| o.terms[fi].1 as f32).sum::<f32>() / n;
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     let len = d.terms[fi].1 as f32;
@@ -180,18 +176,10 @@ impl Index {
             });
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
-        let hits = hits
-            .into_iter()
-            .skip(opts.offset)
-            .take(opts.limit)
-            .collect();
+        let hits = hits.into_iter().skip(opts.offset).take(opts.limit).collect();
         Ok(SearchResults {
             hits,
-            mode: if opts.mode == Mode::And {
-                Mode::And
-            } else {
-                Mode::Or
-            },
+            mode: if opts.mode == Mode::And { Mode::And } else { Mode::Or },
         })
     }
 
