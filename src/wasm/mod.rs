@@ -38,10 +38,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| bad_argument("result", e))
 }
 
-fn from_js<T: serde::de::DeserializeOwned + Default>(
-    value: JsValue,
-    what: &str,
-) -> Result<T, JsValue> {
+fn from_js<T: serde::de::DeserializeOwned + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
@@ -66,8 +63,7 @@ impl Engine {
 
     /// Adds (or replaces, by `id`) one document.
     pub fn add(&mut self, doc: JsValue) -> Result<(), JsValue> {
-        let doc: serde_json::Value =
-            serde_wasm_bindgen::from_value(doc).map_err(|e| bad_argument("document", e))?;
+        let doc: serde_json::Value = serde_wasm_bindgen::from_value(doc).map_err(|e| bad_argument("document", e))?;
         self.index.add(&doc).map_err(to_js_error)
     }
 
