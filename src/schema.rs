@@ -131,7 +131,11 @@ impl IndexConfig {
                 }
             }
         }
-        if !self.fields.values().any(|d| matches!(d, FieldDef::Text { .. })) {
+        if !self
+            .fields
+            .values()
+            .any(|d| matches!(d, FieldDef::Text { .. }))
+        {
             return Err(Error::schema("fields", "declare at least one text field"));
         }
         if !self.k1.is_finite() || self.k1 < 0.0 {
