@@ -45,7 +45,14 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| bad_argument(what, e))
+    // Through JSON text so that `deny_unknown_fields` sees every key
+    // (serde-wasm-bindgen only reads the fields a struct declares, which
+    // would silently ignore a misspelled option).
+    let json = js_sys::JSON::stringify(&value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| bad_argument(what, "must be a JSON-serializable object"))?;
+    serde_json::from_str(&json).map_err(|e| bad_argument(what, e))
 }
 
 /// Engine handle used by the JS wrapper.
@@ -227,7 +234,7 @@ impl Engine {
         let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
             None
         } else {
-            Some(serde_wasm_bindgen::from_value(config).map_err(|e| bad_argument("config", e))?)
+            Some(from_js(config, "config")?)
         };
         let inner = loaded.inner.take().ok_or_else(|| {
             to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
