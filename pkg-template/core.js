@@ -141,8 +141,8 @@ function engineConfig(options) {
 }
 
 function autoCommitSettings(value, persistent) {
-  if (value === false || value === null) return null;
   if (value === undefined) value = persistent;
+  if (value === false || value === null) return null;
   if (value === true) return { delayMs: 1000, maxWrites: 100 };
   if (!isObject(value)) throw usage('`autoCommit` must be false, true or { delayMs, maxWrites }');
   const { delayMs = 1000, maxWrites = 100 } = value;
@@ -220,6 +220,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     #onError;
     #timer = null;
     #writes = 0; // writes since the last prepared commit
+    #inFlight = 0; // writes in the commit being written
     #queue = Promise.resolve();
     #closed = false;
     #closing = null;
@@ -313,7 +314,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
 
     /** Whether there are writes not yet committed. */
     get dirty() {
-      return this.#writes > 0;
+      return this.#writes + this.#inFlight > 0;
     }
 
     /** Whether `close()` has been called. */
@@ -454,7 +455,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     /** Index statistics. */
     stats() {
       const engine = this.#engine;
-      return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes };
+      return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes + this.#inFlight };
     }
 
     /** The whole index (schema included) as bytes for `Memdex.import`. */
@@ -489,17 +490,18 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       const engine = this.#box.engine;
       if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
       return withIndexLock(this.#name, async () => {
-        const writes = this.#writes;
         const handle = call(() => engine.prepareCommit(this.#name));
+        this.#inFlight = this.#writes;
         this.#writes = 0;
         try {
           const info = await handle.execute(this.#adapter);
           call(() => engine.finishCommit(handle));
           return info;
         } catch (err) {
-          this.#writes += writes; // still uncommitted; a retry writes them
+          this.#writes += this.#inFlight; // still uncommitted; a retry writes them
           throw toMemdexError(err);
         } finally {
+          this.#inFlight = 0;
           handle.free?.();
         }
       });

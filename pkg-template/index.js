@@ -9,7 +9,7 @@ import { withIndexLock } from './storage/locks.js';
 import { defineOpenInWorker } from './worker-client.js';
 
 export { MemdexError } from './core.js';
-export { memoryStorage, indexedDBStorage, withIndexLock };
+export { memoryStorage, withIndexLock };
 
 export const Memdex = defineMemdex({
   loadWasm: (wasm) => init({ module_or_path: wasm ?? new URL('./memdex_bg.wasm', import.meta.url) }),

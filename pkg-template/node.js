@@ -8,7 +8,7 @@ import { fsStorage } from './storage/fs.js';
 import { withIndexLock } from './storage/locks.js';
 
 export { MemdexError } from './core.js';
-export { memoryStorage, fsStorage, withIndexLock };
+export { memoryStorage, withIndexLock };
 
 export const Memdex = defineMemdex({
   loadWasm: async (wasm) =>

@@ -10,7 +10,7 @@ import { kvStorage } from './storage/kv.js';
 import { withIndexLock } from './storage/locks.js';
 
 export { MemdexError } from './core.js';
-export { memoryStorage, kvStorage, withIndexLock };
+export { memoryStorage, withIndexLock };
 
 export const Memdex = defineMemdex({
   loadWasm: (wasm) => {

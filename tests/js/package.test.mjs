@@ -123,8 +123,8 @@ test('errors are MemdexError with a stable code', async () => {
     });
   expectCode(() => index.add({ title: 'no id' }), 'SCHEMA');
   expectCode(() => index.add({ id: 'y', color: 'undeclared field' }), 'SCHEMA');
-  expectCode(() => index.search('x', { mode: 'bogus' }), 'SCHEMA');
-  expectCode(() => index.search('x', { limit: 'ten' }), 'SCHEMA');
+  expectCode(() => index.search('x', { mode: 'bogus' }), 'USAGE');
+  expectCode(() => index.search('x', { limit: 'ten' }), 'USAGE');
   expectCode(() => new Memdex(), 'USAGE');
   await assert.rejects(Memdex.create({ fields: { title: { type: 'keyword' } } }), (err) => err instanceof MemdexError && err.code === 'SCHEMA');
 });
