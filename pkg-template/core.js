@@ -226,8 +226,9 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     #closing = null;
 
     /** Use `await Memdex.open(options)`; the constructor is private. */
-    constructor(key, engine, { adapter, name, persistent, autoCommit, onError }) {
+    constructor(key, engine, init) {
       if (key !== token) throw usage('use `await Memdex.open(options)` to make an index');
+      const { adapter, name, persistent, autoCommit, onError } = init;
       this.#box = { engine };
       this.#adapter = adapter;
       this.#name = name;
