@@ -380,9 +380,10 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
       let added = 0;
       let inBatch = 0;
-      const engine = this.#engine;
+      this.#engine; // throws CLOSED before consuming the iterable
       for await (const doc of docs) {
-        if (this.#closed) throw new MemdexError('CLOSED', `index '${this.#name}' was closed during addMany`);
+        // Looked up per document: close() or reload() may run between batches.
+        const engine = this.#engine;
         checkDoc(doc);
         call(() => engine.add(doc));
         added++;

@@ -41,6 +41,11 @@ test('`import "memdex"` resolves through the exports map (node and browser condi
     assert.match(resolve(), /\/node\.js$/);
     assert.match(resolve('--conditions=browser'), /\/index\.js$/);
     assert.match(resolve('--conditions=workerd'), /\/workerd\.js$/);
+    const resolveTools = execFileSync(process.execPath, ['--input-type=module', '-e', 'console.log(import.meta.resolve("memdex/tools"))'], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim();
+    assert.match(resolveTools, /\/tools\.js$/);
     // End to end through the package name, in a fresh process.
     const out = execFileSync(
       process.execPath,
