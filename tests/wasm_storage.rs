@@ -77,7 +77,13 @@ fn doc(i: usize) -> Value {
 
 fn fingerprint(index: &mut Index) -> Vec<String> {
     let mut out = vec![format!("len={}", index.len())];
-    for q in ["deploy friday", "segments", "agent rules", "memory 7", "dark"] {
+    for q in [
+        "deploy friday",
+        "segments",
+        "agent rules",
+        "memory 7",
+        "dark",
+    ] {
         for mode in [Mode::Or, Mode::And] {
             let opts = SearchOptions {
                 mode,
