@@ -2,11 +2,15 @@
 //! Run once per format version; the committed output must never be
 //! regenerated for an existing version (tests/format_fixture.rs reopens it).
 
-use memdex::storage::FsStorage;
-use memdex::{Index, IndexConfig};
-use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    use memdex::storage::FsStorage;
+    use memdex::{Index, IndexConfig};
+    use serde_json::json;
+
     let dir = std::env::args()
         .nth(1)
         .expect("usage: make_format_fixture DIR");
@@ -25,6 +29,7 @@ fn main() {
     pollster::block_on(index.commit(&storage, "fixture")).expect("commit");
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn fixture_docs() -> Vec<(&'static str, &'static str)> {
     vec![
         ("Deploy rule", "Never deploy on Fridays."),

@@ -3,6 +3,9 @@
 //! `cargo run --example gen_analysis_fixture` after a deliberate change.
 //! tests/wasm_analysis.rs checks the same fixture under wasm (parity).
 
+// The fixture covers every language.
+#![cfg(feature = "all-languages")]
+
 use memdex::analysis::{Analyzer, AnalyzerOptions};
 use serde_json::Value;
 

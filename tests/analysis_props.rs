@@ -8,24 +8,26 @@ use memdex::analysis::{Analyzer, AnalyzerOptions, Language};
 use proptest::prelude::*;
 
 fn analyzers() -> Vec<Analyzer> {
-    [
-        Language::English,
-        Language::None,
-        Language::French,
-        Language::Turkish,
-        Language::Russian,
-        Language::Arabic,
-        Language::Greek,
-    ]
-    .into_iter()
-    .map(|language| {
-        Analyzer::new(&AnalyzerOptions {
-            language,
-            ..AnalyzerOptions::default()
+    let mut languages = vec![Language::English, Language::None];
+    if cfg!(feature = "all-languages") {
+        languages.extend([
+            Language::French,
+            Language::Turkish,
+            Language::Russian,
+            Language::Arabic,
+            Language::Greek,
+        ]);
+    }
+    languages
+        .into_iter()
+        .map(|language| {
+            Analyzer::new(&AnalyzerOptions {
+                language,
+                ..AnalyzerOptions::default()
+            })
+            .unwrap()
         })
-        .unwrap()
-    })
-    .collect()
+        .collect()
 }
 
 /// Text biased towards the tricky cases: connectors, apostrophes, case
@@ -132,16 +134,22 @@ proptest! {
 
 #[test]
 fn large_input_is_linear() {
-    // 10 MB in a few shapes that could trigger quadratic behavior: one huge
-    // compound, one huge word, a CJK run, and emoji soup.
+    // 10 MB in shapes that could trigger quadratic behavior: one huge
+    // compound, one huge word, a CJK run, emoji soup, a letter with millions
+    // of combining marks, half-width kana with sound marks, apostrophes.
     let a = Analyzer::new(&AnalyzerOptions::default()).unwrap();
     let n = 10 << 20;
+    // The rarer shapes at 2 MB keep the debug-build test quick.
+    let m = 2 << 20;
     let inputs = [
         "a.".repeat(n / 2),
         "x".repeat(n),
         "東京".repeat(n / 6),
-        "👍🏽\u{200D}".repeat(n / 11),
-        "getUserById-".repeat(n / 12),
+        "👍🏽\u{200D}".repeat(m / 11),
+        "getUserById-".repeat(m / 12),
+        format!("e{}", "\u{301}".repeat(m / 2)),
+        "ｶﾞ\u{3099}한".repeat(m / 10),
+        "x'".repeat(m / 2),
     ];
     for text in &inputs {
         let t0 = std::time::Instant::now();
@@ -149,6 +157,6 @@ fn large_input_is_linear() {
         let last_end = tokens.last().map_or(0, |t| t.end as usize);
         assert!(last_end <= text.encode_utf16().count());
         // Generous: debug builds are slow, but quadratic would take hours.
-        assert!(t0.elapsed().as_secs() < 60, "{:?}", t0.elapsed());
+        assert!(t0.elapsed().as_secs() < 120, "{:?}", t0.elapsed());
     }
 }

@@ -2,6 +2,9 @@
 //! opening (or fail with a clear VERSION error once a version is retired).
 //! tests/fixtures/format-v1 was written by `examples/make_format_fixture.rs`
 //! with format version 1 and is never regenerated.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use memdex::storage::FsStorage;
 use memdex::{Index, Mode, SearchOptions};

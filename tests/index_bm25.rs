@@ -1,6 +1,9 @@
 //! The engine against a straightforward reference BM25 written here, and
 //! segmentation invariance: deletes, upserts, flushes and merges never change
 //! results compared to building the same live documents from scratch.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, HashMap};
 

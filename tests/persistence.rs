@@ -2,6 +2,9 @@
 //! round trips, incremental commits, crash safety under injected faults at
 //! every mutation of a commit and of a merge, corruption detection, writer
 //! conflicts, and the frozen format-v1 fixture.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use memdex::index::persist::manifest_key;
 use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};

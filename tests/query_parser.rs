@@ -3,6 +3,9 @@
 //!
 //! Expected trees are written in `Query`'s Display form: `+` must, `-` must
 //! not, `?` should, bare for default (juxtaposed), `(...)` a Bool.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use memdex::query::ast::{Clause, Occur, Query};
 use memdex::query::parser::{parse_lenient, parse_strict, MAX_DEPTH, MAX_TERMS};

@@ -1,5 +1,8 @@
 //! The public search API, feature by feature: query language, modes,
 //! filters, snippets, explanations, suggestions, deletes, errors.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

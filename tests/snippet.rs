@@ -1,6 +1,9 @@
 //! Snippets and highlighting. Tokens are built here by a tiny word splitter
 //! (UTF-16 offsets, lowercase terms) so these tests do not depend on the
 //! analyzer's evolving rules.
+// Native only: the browser stage (wasm-pack test) runs the wasm-specific
+// suites; these run natively in `cargo test`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use memdex::analysis::Token;
 use memdex::query::options::HighlightOptions;

@@ -1,7 +1,7 @@
 //! Native/wasm parity: analyzes the inputs of the natively generated
 //! fixture (tests/fixtures/analysis_fixture.json) in wasm and requires the
 //! identical tokens. Run with `wasm-pack test --node`.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "all-languages"))]
 
 use memdex::analysis::{Analyzer, AnalyzerOptions};
 use serde_json::Value;

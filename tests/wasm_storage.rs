@@ -20,6 +20,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// Paths are relative to the tests/wasm crate, where `pkg-template` is a
+// symlink to the repository's pkg-template/ (the adapters under test).
 #[wasm_bindgen(module = "/pkg-template/storage/indexeddb.js")]
 extern "C" {
     #[wasm_bindgen(js_name = indexedDBStorage)]
@@ -77,7 +79,13 @@ fn doc(i: usize) -> Value {
 
 fn fingerprint(index: &mut Index) -> Vec<String> {
     let mut out = vec![format!("len={}", index.len())];
-    for q in ["deploy friday", "segments", "agent rules", "memory 7", "dark"] {
+    for q in [
+        "deploy friday",
+        "segments",
+        "agent rules",
+        "memory 7",
+        "dark",
+    ] {
         for mode in [Mode::Or, Mode::And] {
             let opts = SearchOptions {
                 mode,

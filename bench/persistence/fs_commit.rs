@@ -48,7 +48,11 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
     for e in std::fs::read_dir(dir).unwrap() {
         let e = e.unwrap();
         let m = e.metadata().unwrap();
-        total += if m.is_dir() { dir_bytes(&e.path()) } else { m.len() };
+        total += if m.is_dir() {
+            dir_bytes(&e.path())
+        } else {
+            m.len()
+        };
     }
     total
 }
@@ -119,7 +123,11 @@ fn main() {
     }
 
     let opts = SearchOptions::default();
-    let want = index.search("python http client", &opts).unwrap().hits.len();
+    let want = index
+        .search("python http client", &opts)
+        .unwrap()
+        .hits
+        .len();
     let mut open_ms = Vec::new();
     let mut read_ms = Vec::new();
     let mut decode_ms = Vec::new();
@@ -129,7 +137,11 @@ fn main() {
         open_ms.push(ms(t));
         assert_eq!(reopened.len(), index.len());
         assert_eq!(
-            reopened.search("python http client", &opts).unwrap().hits.len(),
+            reopened
+                .search("python http client", &opts)
+                .unwrap()
+                .hits
+                .len(),
             want
         );
         // Breakdown: read every stored file, then decode from memory.

@@ -19,10 +19,13 @@
 //!    `avion`), Turkish suffixes after an apostrophe are dropped
 //!    (`Ankara'da` -> `ankara`), other languages keep the word whole
 //!    (`O'Reilly` -> `o'reilly`; English stemming strips `'s`).
-//! 4. **Stopwords** are checked on the normalized, unstemmed word and
-//!    removed; their position is still consumed so phrases keep their gaps.
+//! 4. **Stopwords** are checked on the normalized, unstemmed word (parts
+//!    of compounds included) and removed; their position is still consumed
+//!    so phrases keep their gaps.
 //! 5. **Stemming** with the Snowball stemmer of the language; parts
 //!    containing a digit are not stemmed (numbers, versions, `utf8`).
+//!    Snowball does not split German compounds: `Donaudampfschifffahrt`
+//!    stays one term. Stems are memoized per analyzer (bounded cache).
 //! 6. **Diacritic folding** (optional, on by default) runs *after*
 //!    stemming, so stemmers see the real letters (`й` vs `и` matters to the
 //!    Russian stemmer) while search stays accent-insensitive.
@@ -49,7 +52,8 @@
 //! A CJK run of n >= 2 characters yields its n-1 overlapping bigrams at
 //! consecutive positions (`東京都` -> `東京@0 京都@1`); a single character
 //! yields itself. Queries are analyzed the same way, so unspaced queries
-//! match. No stemming, stopwords or folding apply to CJK.
+//! match. No stemming, stopwords or folding apply to CJK. A one-character
+//! query (`東`) only finds one-character runs, not bigrams containing it.
 //!
 //! # Limits
 //!
@@ -65,7 +69,8 @@
 //! That is not an error: the query side calls [`Analyzer::analyze_with`]
 //! and reads [`AnalyzeStats::stopwords`], or calls
 //! [`Analyzer::analyze_keep_stopwords`] to get the stopword terms back and
-//! search for them anyway.
+//! search for them anyway. [`AnalyzeStats::positions`] is the field length
+//! to use for BM25 (whole tokens share positions and do not count twice).
 //!
 //! Invariants every implementation keeps:
 //! - the same text yields the same terms at index and at query time;
@@ -572,6 +577,51 @@ mod tests {
         let want = [("getuserbyid", 0), ("get", 0), ("user", 1), ("id", 3)];
         let want: Vec<_> = want.iter().map(|(a, b)| (a.to_string(), *b)).collect();
         assert_eq!(t, want);
+    }
+
+    #[test]
+    fn every_language_constructs_or_is_rejected_cleanly() {
+        let all = [
+            "none",
+            "arabic",
+            "danish",
+            "dutch",
+            "english",
+            "finnish",
+            "french",
+            "german",
+            "greek",
+            "hungarian",
+            "italian",
+            "norwegian",
+            "portuguese",
+            "romanian",
+            "russian",
+            "spanish",
+            "swedish",
+            "tamil",
+            "turkish",
+        ];
+        for name in all {
+            let language: Language = serde_json::from_value(name.into()).unwrap();
+            let opts = AnalyzerOptions {
+                language,
+                ..AnalyzerOptions::default()
+            };
+            let result = Analyzer::new(&opts);
+            let compiled_in = cfg!(feature = "all-languages")
+                || matches!(language, Language::English | Language::None);
+            match result {
+                Ok(a) => {
+                    assert!(compiled_in, "{name}");
+                    assert!(!a.analyze("running text").is_empty());
+                }
+                Err(e) => {
+                    assert!(!compiled_in, "{name}");
+                    assert_eq!(e.code(), "SCHEMA");
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::analysis::{Analyzer, AnalyzerOptions, Token};
 use crate::error::{Error, Result};
@@ -151,7 +151,18 @@ impl ResolvedSchema {
                 FilterKind::Boolean => FilterValue::Boolean(None),
             })
             .collect();
-        let mut stored = Map::new();
+        // Stored fields are written straight to JSON (no cloned map).
+        let mut stored_json = Vec::with_capacity(128);
+        stored_json.push(b'{');
+        let mut write_pair = |key: &str, value: &Value| {
+            if stored_json.len() > 1 {
+                stored_json.push(b',');
+            }
+            // Serializing a str or a Value into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut stored_json, key);
+            stored_json.push(b':');
+            let _ = serde_json::to_writer(&mut stored_json, value);
+        };
         for (key, value) in obj {
             if key == ID_KEY || key == NAMESPACE_KEY {
                 continue;
@@ -183,13 +194,13 @@ impl ResolvedSchema {
                 FieldRef::StoredOnly => {}
             }
             if self.stored.get(key).copied().unwrap_or(false) {
-                stored.insert(key.clone(), value.clone());
+                write_pair(key, value);
             }
         }
-        if let Some(ns) = &namespace {
-            stored.insert(NAMESPACE_KEY.to_string(), Value::String(ns.clone()));
+        if let Some(ns) = obj.get(NAMESPACE_KEY).filter(|_| namespace.is_some()) {
+            write_pair(NAMESPACE_KEY, ns);
         }
-        let stored_json = serde_json::to_vec(&stored).unwrap_or_default();
+        stored_json.push(b'}');
         let lens = text.iter().map(|tokens| field_length(tokens)).collect();
         Ok(PreparedDoc {
             id,

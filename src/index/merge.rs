@@ -5,7 +5,6 @@
 use fst::map::OpBuilder;
 use fst::Streamer;
 
-use crate::postings::encoder::FieldOccurrences;
 use crate::postings::TermPostingsEncoder;
 use crate::store::Column;
 
@@ -86,17 +85,11 @@ pub fn merge_segments(
                 let old = cursor.doc();
                 if let Some(&new) = remap.get(old as usize).filter(|&&n| n != GONE) {
                     cursor.read_positions(&mut buf, &mut ranges);
-                    let occ: Vec<FieldOccurrences<'_>> = ranges
-                        .iter()
-                        .map(|&(field, s, e)| FieldOccurrences {
-                            field,
-                            positions: &buf[s..e],
-                        })
-                        .collect();
                     let lens_start = new as usize * n_fields;
                     encoder.push(
                         new,
-                        &occ,
+                        &buf,
+                        &ranges,
                         &out.field_lens[lens_start..lens_start + n_fields],
                     );
                 }

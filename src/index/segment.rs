@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::postings::{encoder::FieldOccurrences, PostingsStore, TermInfo, TermPostingsEncoder};
+use crate::postings::{encoder::FieldRange, PostingsStore, TermInfo, TermPostingsEncoder};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::TermDict;
 
@@ -114,6 +114,7 @@ pub struct SegmentWriter {
     /// (term id, field, position) of the document being added.
     scratch: Vec<(u32, u32, u32)>,
     positions: Vec<u32>,
+    ranges: Vec<FieldRange>,
     heap_estimate: usize,
 }
 
@@ -125,6 +126,7 @@ impl SegmentWriter {
             encoders: Vec::new(),
             scratch: Vec::new(),
             positions: Vec::new(),
+            ranges: Vec::new(),
             heap_estimate: 0,
         }
     }
@@ -167,11 +169,10 @@ impl SegmentWriter {
         let lens_start = local as usize * n_fields;
         let field_lens = &self.parts.field_lens[lens_start..lens_start + n_fields];
         let mut i = 0;
-        let mut occurrences: Vec<(usize, usize, usize)> = Vec::new();
         while i < self.scratch.len() {
             let term = self.scratch[i].0;
             self.positions.clear();
-            occurrences.clear();
+            self.ranges.clear();
             while i < self.scratch.len() && self.scratch[i].0 == term {
                 let field = self.scratch[i].1;
                 let start = self.positions.len();
@@ -182,16 +183,10 @@ impl SegmentWriter {
                     self.positions.push(self.scratch[i].2);
                     i += 1;
                 }
-                occurrences.push((field as usize, start, self.positions.len()));
+                self.ranges
+                    .push((field as usize, start, self.positions.len()));
             }
-            let occ: Vec<FieldOccurrences<'_>> = occurrences
-                .iter()
-                .map(|&(field, s, e)| FieldOccurrences {
-                    field,
-                    positions: &self.positions[s..e],
-                })
-                .collect();
-            self.encoders[term as usize].push(local, &occ, field_lens);
+            self.encoders[term as usize].push(local, &self.positions, &self.ranges, field_lens);
             self.heap_estimate += 4 + self.positions.len();
         }
         push_doc_data(

@@ -3,13 +3,9 @@
 use super::{BlockMeta, FieldBound, BLOCK_LEN};
 use crate::codec::varint;
 
-/// Occurrences of a term in one field of one document.
-#[derive(Debug, Clone, Copy)]
-pub struct FieldOccurrences<'a> {
-    pub field: usize,
-    /// Sorted token positions; `positions.len()` is the tf.
-    pub positions: &'a [u32],
-}
+/// Occurrences of a term in one field of one document: `positions[start..end]`
+/// of the buffer passed alongside.
+pub type FieldRange = (usize, usize, usize);
 
 /// Encodes documents of one term, in increasing doc id order.
 #[derive(Debug, Clone)]
@@ -40,12 +36,13 @@ impl TermPostingsEncoder {
         self.doc_freq
     }
 
-    /// Appends one document. `occurrences` are sorted by field, each field at
-    /// most once, with at least one position; `field_lens[f]` is the length of
-    /// field `f` in this document.
-    pub fn push(&mut self, doc: u32, occurrences: &[FieldOccurrences<'_>], field_lens: &[u32]) {
+    /// Appends one document. `ranges` are `(field, start, end)` into
+    /// `positions`, sorted by field, each field at most once and non-empty
+    /// (the range length is the tf); `field_lens[f]` is the length of field
+    /// `f` in this document.
+    pub fn push(&mut self, doc: u32, positions: &[u32], ranges: &[FieldRange], field_lens: &[u32]) {
         debug_assert!(self.last_doc.is_none_or(|last| doc > last));
-        debug_assert!(!occurrences.is_empty());
+        debug_assert!(!ranges.is_empty());
         if self.doc_freq as usize % BLOCK_LEN == 0 {
             self.blocks.push(BlockMeta {
                 last_doc: doc,
@@ -59,21 +56,21 @@ impl TermPostingsEncoder {
         let delta = doc - self.last_doc.unwrap_or(0);
         varint::write_u32(&mut self.bytes, delta);
         if self.n_fields > 1 {
-            let mask = occurrences.iter().fold(0u32, |m, o| m | (1 << o.field));
+            let mask = ranges.iter().fold(0u32, |m, r| m | (1 << r.0));
             varint::write_u32(&mut self.bytes, mask);
         }
         let bounds_start = self.bounds.len() - self.n_fields;
-        for occ in occurrences {
-            let tf = occ.positions.len() as u32;
+        for &(field, start, end) in ranges {
+            let tf = (end - start) as u32;
             varint::write_u32(&mut self.bytes, tf);
             let mut prev = 0;
-            for &p in occ.positions {
+            for &p in &positions[start..end] {
                 varint::write_u32(&mut self.positions, p - prev);
                 prev = p;
             }
-            let bound = &mut self.bounds[bounds_start + occ.field];
+            let bound = &mut self.bounds[bounds_start + field];
             bound.max_tf = bound.max_tf.max(tf);
-            bound.min_len = bound.min_len.min(field_lens[occ.field]);
+            bound.min_len = bound.min_len.min(field_lens[field]);
         }
         let block = self.blocks.last_mut().expect("a block was opened above");
         block.last_doc = doc;

@@ -1,4 +1,3 @@
-use super::encoder::FieldOccurrences;
 use super::*;
 
 /// Builds a 2-field store for one term present in `docs` (tf = doc % 3 + 1 in
@@ -7,23 +6,17 @@ fn build(docs: &[u32]) -> (PostingsStore, TermInfo) {
     let mut enc = TermPostingsEncoder::new(2);
     for &d in docs {
         let positions: Vec<u32> = (0..(d % 3 + 1)).map(|i| i * 2 + d % 5).collect();
-        let occ = [FieldOccurrences {
-            field: (d % 2) as usize,
-            positions: &positions,
-        }];
-        enc.push(d, &occ, &[10, 20]);
+        enc.push(
+            d,
+            &positions,
+            &[((d % 2) as usize, 0, positions.len())],
+            &[10, 20],
+        );
     }
     let mut store = PostingsStore::new(2);
     // A preceding term so offsets are non-zero.
     let mut other = TermPostingsEncoder::new(2);
-    other.push(
-        3,
-        &[FieldOccurrences {
-            field: 0,
-            positions: &[1],
-        }],
-        &[1, 1],
-    );
+    other.push(3, &[1], &[(0, 0, 1)], &[1, 1]);
     store.append(&other);
     let info = store.append(&enc);
     (store, info)

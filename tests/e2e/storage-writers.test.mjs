@@ -113,7 +113,7 @@ async function openTab(context, errors) {
   page.on('pageerror', (err) => errors.push(err));
   await page.route(`**${PAGE}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: HTML }));
   await page.goto(new URL(PAGE, baseUrl).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 20_000 });
   return page;
 }
 

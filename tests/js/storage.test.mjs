@@ -7,9 +7,11 @@
 // the KV adapter's pagination is checked against a paginating fake.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import init, { Engine, loadIndex, runStorageConformance } from '../../pkg/memdex.js';
 import { memoryStorage } from '../../pkg/storage/memory.js';
@@ -158,7 +160,10 @@ test('fsStorage rejects keys that could escape the directory', async () => {
     await assert.rejects(storage.put(key, new Uint8Array([1])), (err) => err.code === 'STORAGE' && err.reason === 'INVALID_KEY', key);
   }
   // A failing adapter call surfaces through memdex as a STORAGE error.
-  await assert.rejects(runStorageConformance(fsStorage('/proc/memdex-cannot-write-here'), 'conf'), (err) => err.code === 'STORAGE');
+  // (A root under a regular file cannot be created, even by root.)
+  const file = join(tempDir(), 'a-file');
+  writeFileSync(file, 'x');
+  await assert.rejects(runStorageConformance(fsStorage(join(file, 'sub')), 'conf'), (err) => err.code === 'STORAGE');
 });
 
 test('fsStorage: concurrent puts of one key leave one whole value', async () => {
@@ -257,4 +262,26 @@ test('withIndexLock: ifAvailable fails fast with CONFLICT; abort while waiting s
 
   await assert.rejects(withIndexLock('x', () => Promise.reject(new Error('boom'))), /boom/);
   assert.equal(await withIndexLock('x', () => 'free again', { ifAvailable: true }), 'free again');
+});
+
+test('package exports: memdex/storage/* resolve (fs only under the node condition) and every file ships', async () => {
+  const pkgDir = fileURLToPath(new URL('../../pkg/', import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  for (const f of pkg.files) assert.ok(existsSync(join(pkgDir, f)), f);
+  const dir = tempDir();
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(pkgDir, join(dir, 'node_modules', 'memdex'), 'dir');
+  const run = (code, ...flags) =>
+    execFileSync(process.execPath, [...flags, '--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' }).trim();
+  const names = run(`
+    const m = await Promise.all(['memory', 'indexeddb', 'kv', 'fs', 'locks'].map((n) => import('memdex/storage/' + n)));
+    console.log(m.map((x) => Object.keys(x).sort().join('+')).join(' '));`);
+  assert.equal(names, 'memoryStorage indexedDBStorage kvStorage fsStorage indexLockKind+withIndexLock');
+  for (const name of ['memory', 'indexeddb', 'kv', 'fs', 'locks']) {
+    const types = pkg.exports[`./storage/${name}`].types;
+    assert.ok(existsSync(join(pkgDir, types)), types);
+  }
+  // Bundlers for browsers and workerd do not apply the `node` condition, so
+  // the fs adapter (node:fs) has no other target to fall back to.
+  assert.deepEqual(Object.keys(pkg.exports['./storage/fs']), ['types', 'node']);
 });
