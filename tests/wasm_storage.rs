@@ -72,7 +72,7 @@ fn doc(i: usize) -> Value {
         "namespace": format!("ns{}", i % 3),
         "title": format!("memory {i}"),
         "text": format!("{} #{i}", TOPICS[i % TOPICS.len()]),
-        "kind": if i % 2 == 0 { "note" } else { "rule" },
+        "kind": if i.is_multiple_of(2) { "note" } else { "rule" },
         "timestamp": 1_700_000_000_000u64 + i as u64,
     })
 }
