@@ -89,3 +89,35 @@ test(`openInWorker + addMany: ${COUNT} memories without main-thread long tasks; 
   assert.deepEqual(errors.map(String), []);
   await page.close();
 });
+
+test('openInWorker with IndexedDB: close commits; a new worker reopens the index; errors keep their codes', async () => {
+  const { page, errors } = await harnessPage(env, PAGE);
+  await page.waitForFunction(() => window.ready);
+  const report = await page.evaluate(async () => {
+    const name = 'persist-' + Date.now().toString(36);
+    const a = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
+    await a.add({ id: 'w1', title: 'Worker memory', text: 'written by a worker into IndexedDB' });
+    const codes = {};
+    for (const [label, fn] of [
+      ['schema', () => a.add({ title: 'no id' })],
+      ['usage', () => a.search('x', { limt: 1 })],
+    ]) {
+      try {
+        await fn();
+      } catch (e) {
+        codes[label] = e instanceof MemdexError ? e.code : 'not a MemdexError';
+      }
+    }
+    await a.close();
+    const b = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
+    const hits = (await b.search('worker indexeddb')).hits.map((h) => h.id);
+    const stats = await b.stats();
+    await b.close();
+    return { hits, generation: stats.generation, codes };
+  });
+  assert.deepEqual(report.hits, ['w1']);
+  assert.equal(report.generation, 1);
+  assert.deepEqual(report.codes, { schema: 'SCHEMA', usage: 'USAGE' });
+  assert.deepEqual(errors.map(String), []);
+  await page.close();
+});
