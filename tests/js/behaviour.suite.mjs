@@ -199,6 +199,10 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     const b = await Memdex.open({ name: 's', storage }); // stored schema
     assert.equal(b.search('hello').hits[0].id, '1');
     await b.close();
+    const same = await Memdex.open({ name: 's', storage, schema: { body: { type: 'text' } } });
+    assert.equal(same.size, 1);
+    await same.close();
+    await expectCode(Memdex.open({ name: 's', storage, language: 'german' }), 'SCHEMA');
   });
 
   t('autoCommit: after a quiet period, and after maxWrites', async () => {
