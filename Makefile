@@ -5,7 +5,7 @@ SHELL := /usr/bin/env bash
 PORT ?= 8080
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: all setup pkg demo serve test bench bench-quick relevance clean-pkg
+.PHONY: all setup pkg pkg-english demo serve test bench bench-quick relevance clean-pkg
 
 all: pkg
 
@@ -16,6 +16,10 @@ setup:
 ## Build the npm package into pkg/ (Rust -> wasm -> JS wrapper).
 pkg: setup
 	scripts/build-pkg
+
+## English-only package (cargo --no-default-features: English + `none` stemming) into pkg-english/.
+pkg-english: setup
+	MEMDEX_FEATURES= MEMDEX_PKG_DIR=pkg-english scripts/build-pkg
 
 ## Load sample memories, print ranked results, then serve www/ on :$(PORT).
 demo: pkg
@@ -36,4 +40,4 @@ bench bench-quick relevance:
 	else echo "make $@: bench/Makefile does not exist yet (bench/ is wired by the benchmarks work)"; fi
 
 clean-pkg:
-	rm -rf pkg
+	rm -rf pkg pkg-english

@@ -1,7 +1,9 @@
 // Environment-independent part of the memdex JS API. Each entry point
-// (index.js for browsers, node.js, workerd.js) only differs in how it gets
-// the .wasm bytes or module, and passes that loader to `defineMemdex`.
-import { Engine } from './memdex.js';
+// (index.js for browsers, node.js, workerd.js) differs only in how it loads
+// the .wasm and which storage adapters it offers; it passes both to
+// `defineMemdex`. The class is a thin layer over the wasm `Engine`:
+// argument checks, error mapping, commit queueing, auto-commit, lifecycle.
+import { Engine, loadIndex } from './memdex.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
 export class MemdexError extends Error {
@@ -14,11 +16,17 @@ export class MemdexError extends Error {
 
 // Errors thrown by the wasm layer are JS Errors carrying `code`; a wasm trap
 // (a Rust panic, compiled with panic=abort) surfaces as a WebAssembly.RuntimeError.
-function toMemdexError(err) {
+export function toMemdexError(err) {
   if (err instanceof MemdexError) return err;
-  if (err && typeof err.code === 'string') return new MemdexError(err.code, err.message, { cause: err });
+  if (err && typeof err.code === 'string') {
+    const e = new MemdexError(err.code, err.message, { cause: err });
+    if (err.reason !== undefined) e.reason = err.reason;
+    return e;
+  }
   if (typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError) {
-    return new MemdexError('INTERNAL', `memdex engine crashed: ${err.message}`, { cause: err });
+    return new MemdexError('INTERNAL', `memdex engine crashed: ${err.message}; discard this index and reopen it`, {
+      cause: err,
+    });
   }
   return err;
 }
@@ -31,11 +39,144 @@ function call(fn) {
   }
 }
 
+const usage = (message) => new MemdexError('USAGE', message);
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const yieldToEventLoop = () =>
+  typeof globalThis.scheduler?.yield === 'function'
+    ? globalThis.scheduler.yield()
+    : new Promise((resolve) => setTimeout(resolve, 0));
+
+function checkDoc(doc) {
+  if (!isObject(doc)) {
+    throw new MemdexError('SCHEMA', `a document must be an object like { id: 'm1', text: '...' }, got ${describe(doc)}`);
+  }
+  if (typeof doc.id !== 'string' || doc.id === '') {
+    throw new MemdexError('SCHEMA', `a document needs a non-empty string \`id\`, got ${describe(doc.id)}`);
+  }
+  if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
+    throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
+  }
+}
+
+function checkId(id) {
+  if (typeof id !== 'string' || id === '') throw usage(`an id must be a non-empty string, got ${describe(id)}`);
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}
+
+const SEARCH_OPTIONS = new Set([
+  'mode', 'syntax', 'limit', 'offset', 'minHits', 'fields', 'filter', 'prefix', 'fuzzy', 'highlight', 'explain', 'k1', 'b',
+]);
+
+function checkSearch(query, options) {
+  if (typeof query !== 'string') throw new MemdexError('INVALID_QUERY', `the query must be a string, got ${describe(query)}`);
+  if (options === undefined || options === null) return undefined;
+  if (!isObject(options)) throw usage('search options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!SEARCH_OPTIONS.has(key)) {
+      throw usage(`unknown search option \`${key}\`; expected one of ${[...SEARCH_OPTIONS].join(', ')}`);
+    }
+  }
+  const { mode, syntax, limit, offset, fuzzy } = options;
+  if (mode !== undefined && !['or', 'and', 'fallback'].includes(mode)) {
+    throw usage(`search option \`mode\` must be 'or', 'and' or 'fallback', got ${describe(mode)}`);
+  }
+  if (syntax !== undefined && !['lenient', 'strict'].includes(syntax)) {
+    throw usage(`search option \`syntax\` must be 'lenient' or 'strict', got ${describe(syntax)}`);
+  }
+  for (const [k, v] of [['limit', limit], ['offset', offset], ['minHits', options.minHits]]) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) {
+      throw usage(`search option \`${k}\` must be a non-negative integer, got ${describe(v)}`);
+    }
+  }
+  if (fuzzy !== undefined && ![0, 1, 2, true, false].includes(fuzzy)) {
+    throw usage(`search option \`fuzzy\` must be 0, 1 or 2, got ${describe(fuzzy)}`);
+  }
+  if (options.filter !== undefined && !isObject(options.filter)) throw usage('search option `filter` must be an object');
+  if (options.highlight === true) return { ...options, highlight: {} };
+  if (options.highlight === false) {
+    const { highlight, ...rest } = options;
+    return rest;
+  }
+  if (fuzzy === true || fuzzy === false) return { ...options, fuzzy: fuzzy ? 1 : 0 };
+  return options;
+}
+
+function checkFilter(filter, what) {
+  if (filter === undefined || filter === null) return undefined;
+  if (!isObject(filter)) throw usage(`${what}: the filter must be an object like { namespace: 'a', kind: 'rule' }`);
+  return filter;
+}
+
+const OPEN_OPTIONS = new Set([
+  'name', 'storage', 'dir', 'database', 'schema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
+]);
+
+/** Engine config from the friendly options (undefined = default / stored). */
+function engineConfig(options) {
+  const { schema, fields, language, analyzer, k1, b } = options;
+  if (schema !== undefined && fields !== undefined) throw usage('pass either `schema` or `fields`, not both');
+  const config = {};
+  const f = schema ?? fields;
+  if (f !== undefined) {
+    if (!isObject(f)) throw usage('`schema` must map field names to definitions like { title: { type: "text", weight: 2 } }');
+    config.fields = f;
+  }
+  if (analyzer !== undefined) {
+    if (!isObject(analyzer)) throw usage('`analyzer` must be an object');
+    config.analyzer = { ...analyzer };
+  }
+  if (language !== undefined) {
+    if (typeof language !== 'string') throw usage('`language` must be a string such as "english" or "none"');
+    config.analyzer = { ...config.analyzer, language };
+  }
+  if (k1 !== undefined) config.k1 = k1;
+  if (b !== undefined) config.b = b;
+  return Object.keys(config).length ? config : undefined;
+}
+
+function autoCommitSettings(value, persistent) {
+  if (value === undefined) value = persistent;
+  if (value === false || value === null) return null;
+  if (value === true) return { delayMs: 1000, maxWrites: 100 };
+  if (!isObject(value)) throw usage('`autoCommit` must be false, true or { delayMs, maxWrites }');
+  const { delayMs = 1000, maxWrites = 100 } = value;
+  if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw usage('`autoCommit.delayMs` must be a number >= 0');
+  if (!(Number.isInteger(maxWrites) && maxWrites >= 1)) throw usage('`autoCommit.maxWrites` must be an integer >= 1');
+  return { delayMs, maxWrites };
+}
+
+// Backs up close(): engines of indexes dropped without close() are freed
+// when the wrapper is garbage-collected (the engine itself holds no reference
+// back to the wrapper).
+const finalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((box) => {
+        if (box.engine) {
+          try {
+            box.engine.free();
+          } catch {
+            /* already freed */
+          }
+          box.engine = undefined;
+        }
+      })
+    : null;
+
 /**
- * Builds the `Memdex` class around `loadWasm(source)`, which must initialise
- * the wasm-bindgen glue once (later calls are cheap no-ops).
+ * Builds the `Memdex` class.
+ *
+ * @param {object} env
+ * @param {(source?: unknown) => unknown} env.loadWasm initialises the glue once
+ * @param {Record<string, (options: object) => object>} env.storages named adapters ('memory', 'fs', 'indexeddb', ...)
+ * @param {(name: string, fn: () => Promise<unknown>) => Promise<unknown>} env.withIndexLock
  */
-export function defineMemdex(loadWasm) {
+export function defineMemdex({ loadWasm, storages, withIndexLock }) {
   let loading = null;
   const ensureLoaded = (source) => {
     if (!loading) {
@@ -49,31 +190,173 @@ export function defineMemdex(loadWasm) {
     return loading;
   };
 
-  return class Memdex {
-    #engine;
-
-    /** Use `Memdex.create()`; the constructor is private. */
-    constructor(engine) {
-      if (!(engine instanceof Engine)) {
-        throw new MemdexError('USAGE', 'use `await Memdex.create(options)` to make an index');
+  const resolveStorage = (options) => {
+    const spec = options.storage ?? 'memory';
+    if (typeof spec === 'string') {
+      const make = storages[spec];
+      if (!make) {
+        throw usage(
+          `storage '${spec}' is not available in this environment; use one of ${Object.keys(storages)
+            .map((s) => `'${s}'`)
+            .join(', ')} or pass an adapter object { get, put, delete, list }`,
+        );
       }
-      this.#engine = engine;
+      return { adapter: make(options), persistent: spec !== 'memory' };
+    }
+    if (isObject(spec) && ['get', 'put', 'delete', 'list'].every((m) => typeof spec[m] === 'function')) {
+      return { adapter: spec, persistent: true };
+    }
+    throw usage('`storage` must be a name (\'memory\', \'fs\', \'indexeddb\') or an adapter { get, put, delete, list }');
+  };
+
+  const token = Symbol('memdex');
+
+  class Memdex {
+    #box; // { engine } — shared with the finalizer
+    #adapter;
+    #name;
+    #persistent;
+    #auto;
+    #onError;
+    #timer = null;
+    #writes = 0; // writes since the last prepared commit
+    #inFlight = 0; // writes in the commit being written
+    #queue = Promise.resolve();
+    #closed = false;
+    #closing = null;
+
+    /** Use `await Memdex.open(options)`; the constructor is private. */
+    constructor(key, engine, init) {
+      if (key !== token) throw usage('use `await Memdex.open(options)` to make an index');
+      const { adapter, name, persistent, autoCommit, onError } = init;
+      this.#box = { engine };
+      this.#adapter = adapter;
+      this.#name = name;
+      this.#persistent = persistent;
+      this.#auto = autoCommit;
+      this.#onError = onError ?? ((err) => console.error('memdex: auto-commit failed:', err));
+      finalizer?.register(this, this.#box, this.#box);
     }
 
-    /** Loads the wasm module (once) and creates an empty in-memory index. */
+    /**
+     * Opens the index stored under `name` in `storage` (loading its last
+     * commit), or creates an empty one.
+     */
+    static async open(options = {}) {
+      if (!isObject(options)) throw usage('Memdex.open(options): options must be an object');
+      for (const key of Object.keys(options)) {
+        if (!OPEN_OPTIONS.has(key)) throw usage(`unknown option \`${key}\`; expected one of ${[...OPEN_OPTIONS].join(', ')}`);
+      }
+      const name = options.name ?? 'memdex';
+      if (typeof name !== 'string' || name === '' || /[\s/]/.test(name)) {
+        throw usage(`\`name\` must be a non-empty string without spaces or '/', got ${describe(name)}`);
+      }
+      const config = engineConfig(options);
+      const { adapter, persistent } = resolveStorage(options);
+      const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+      await ensureLoaded(options.wasm);
+      let engine;
+      const loaded = await loadIndex(adapter, name).catch((err) => {
+        throw toMemdexError(err);
+      });
+      if (loaded) {
+        try {
+          engine = call(() => Engine.fromLoaded(loaded, config));
+        } finally {
+          loaded.free?.();
+        }
+      } else {
+        engine = call(() => new Engine(config));
+      }
+      return new Memdex(token, engine, { adapter, name, persistent, autoCommit, onError: options.onError });
+    }
+
+    /** An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`. */
     static async create(options = {}) {
-      const { wasm, ...config } = options ?? {};
-      await ensureLoaded(wasm);
-      const hasConfig = Object.keys(config).length > 0;
-      return new Memdex(call(() => new Engine(hasConfig ? config : undefined)));
+      return Memdex.open({ ...options, storage: 'memory' });
     }
 
-    /** Adds or replaces (by `id`) one document. */
+    /** Rebuilds an index from `export()` bytes; `options` as for `open` (storage, name, autoCommit). */
+    static async import(bytes, options = {}) {
+      if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
+      if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
+      for (const key of ['schema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
+        if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
+      }
+      const name = options.name ?? 'memdex';
+      const { adapter, persistent } = resolveStorage(options);
+      const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+      await ensureLoaded(options.wasm);
+      const engine = call(() => Engine.importSnapshot(bytes));
+      return new Memdex(token, engine, { adapter, name, persistent, autoCommit, onError: options.onError });
+    }
+
+    get #engine() {
+      if (this.#closed || !this.#box.engine) {
+        throw new MemdexError('CLOSED', `index '${this.#name}' is closed; open it again with Memdex.open()`);
+      }
+      return this.#box.engine;
+    }
+
+    /** The index name (its key prefix in storage). */
+    get name() {
+      return this.#name;
+    }
+
+    /** Live documents. */
+    get size() {
+      return this.#engine.size;
+    }
+
+    /** Generation of the last commit this index wrote or loaded (0 = never). */
+    get generation() {
+      return this.#engine.generation;
+    }
+
+    /** Whether there are writes not yet committed. */
+    get dirty() {
+      return this.#writes + this.#inFlight > 0;
+    }
+
+    /** Whether `close()` has been called. */
+    get closed() {
+      return this.#closed;
+    }
+
+    #wrote(n = 1) {
+      this.#writes += n;
+      const auto = this.#auto;
+      if (!auto || this.#closing) return;
+      if (this.#writes >= auto.maxWrites) {
+        this.#schedule(0);
+      } else {
+        this.#schedule(auto.delayMs);
+      }
+    }
+
+    #schedule(ms) {
+      if (this.#timer !== null) clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        if (this.#closed || this.#writes === 0) return;
+        this.commit().catch((err) => this.#onError(err));
+      }, ms);
+    }
+
+    /** Adds a document, replacing any document with the same `id`. */
     add(doc) {
-      call(() => this.#engine.add(doc));
+      const engine = this.#engine;
+      checkDoc(doc);
+      call(() => engine.add(doc));
+      this.#wrote();
     }
 
-    /** Adds many documents; returns how many were added. */
+    /** Same as `add`: inserts or replaces by `id`. */
+    upsert(doc) {
+      this.add(doc);
+    }
+
+    /** Adds documents synchronously; returns how many were added. Prefer `addMany` for large inputs. */
     addAll(docs) {
       let n = 0;
       for (const doc of docs) {
@@ -83,34 +366,221 @@ export function defineMemdex(loadWasm) {
       return n;
     }
 
+    /**
+     * Adds documents from an iterable or async iterable in batches, yielding
+     * to the event loop between batches; resolves to the number added.
+     */
+    async addMany(docs, options = {}) {
+      if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs || Symbol.asyncIterator in docs)) {
+        throw usage('addMany(docs): docs must be an iterable or async iterable of documents');
+      }
+      const { onProgress, batchSize = 1000, total } = options ?? {};
+      if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw usage('addMany: `batchSize` must be an integer >= 1');
+      if (onProgress !== undefined && typeof onProgress !== 'function') throw usage('addMany: `onProgress` must be a function');
+      const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
+      let added = 0;
+      let inBatch = 0;
+      this.#engine; // throws CLOSED before consuming the iterable
+      for await (const doc of docs) {
+        // Looked up per document: close() or reload() may run between batches.
+        const engine = this.#engine;
+        checkDoc(doc);
+        call(() => engine.add(doc));
+        added++;
+        if (++inBatch >= batchSize) {
+          this.#wrote(inBatch);
+          inBatch = 0;
+          onProgress?.({ added, total: known });
+          await yieldToEventLoop();
+        }
+      }
+      if (inBatch > 0) this.#wrote(inBatch);
+      onProgress?.({ added, total: known });
+      return added;
+    }
+
     /** Removes a document by id; returns whether it existed. */
     remove(id) {
-      return call(() => this.#engine.remove(String(id)));
+      const engine = this.#engine;
+      checkId(id);
+      const existed = call(() => engine.remove(id));
+      if (existed) this.#wrote();
+      return existed;
+    }
+
+    /** Removes every document matching `filter`; returns how many. */
+    removeWhere(filter) {
+      const engine = this.#engine;
+      if (!isObject(filter) || Object.keys(filter).length === 0) {
+        throw usage('removeWhere(filter): pass a non-empty filter such as { namespace: "agent-1" }');
+      }
+      const n = call(() => engine.removeWhere(filter));
+      if (n > 0) this.#wrote(n);
+      return n;
     }
 
     /** The stored document with this id, or `undefined`. */
     get(id) {
-      return call(() => this.#engine.get(String(id)));
+      const engine = this.#engine;
+      checkId(id);
+      return call(() => engine.get(id));
     }
 
     /** Ranked search; see `SearchOptions` in index.d.ts. */
     search(query, options) {
-      return call(() => this.#engine.search(String(query ?? ''), options));
+      const engine = this.#engine;
+      const opts = checkSearch(query, options);
+      return call(() => engine.search(query, opts));
     }
 
-    /** Document, term and segment counts. */
+    /** Term completions for `prefix`, most frequent first. */
+    suggest(prefix, options = {}) {
+      const engine = this.#engine;
+      if (typeof prefix !== 'string') throw usage('suggest(prefix): prefix must be a string');
+      const limit = typeof options === 'number' ? options : (options?.limit ?? 10);
+      if (!(Number.isInteger(limit) && limit >= 0)) throw usage('suggest: `limit` must be a non-negative integer');
+      return call(() => engine.suggest(prefix, limit));
+    }
+
+    /** Live documents matching `filter` (all when omitted). */
+    count(filter) {
+      const engine = this.#engine;
+      return call(() => engine.count(checkFilter(filter, 'count')));
+    }
+
+    /** Merges all segments into one (smaller, faster; the next commit rewrites the index). */
+    compact() {
+      const engine = this.#engine;
+      call(() => engine.compact());
+    }
+
+    /** Index statistics. */
     stats() {
-      return call(() => this.#engine.stats());
+      const engine = this.#engine;
+      return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes + this.#inFlight };
     }
 
-    /** Frees the wasm memory held by this index; the object is unusable afterwards. */
+    /** The whole index (schema included) as bytes for `Memdex.import`. */
+    export() {
+      const engine = this.#engine;
+      return call(() => engine.exportSnapshot());
+    }
+
+    // Runs `fn` after everything queued before it (commits, reloads).
+    #enqueue(fn) {
+      const run = this.#queue.then(fn, fn);
+      this.#queue = run.catch(() => {});
+      return run;
+    }
+
+    /**
+     * Writes all changes to storage (blobs first, manifest last), serialized
+     * with other commits of this index in this process (and, in browsers,
+     * across tabs via Web Locks). Rejects with `CONFLICT` if another writer
+     * committed first: call `reload()` and re-apply your writes.
+     */
+    commit() {
+      this.#engine; // throws CLOSED
+      if (this.#timer !== null) {
+        clearTimeout(this.#timer);
+        this.#timer = null;
+      }
+      return this.#enqueue(() => this.#commitNow());
+    }
+
+    async #commitNow() {
+      const engine = this.#box.engine;
+      if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+      return withIndexLock(this.#name, async () => {
+        const handle = call(() => engine.prepareCommit(this.#name));
+        this.#inFlight = this.#writes;
+        this.#writes = 0;
+        try {
+          const info = await handle.execute(this.#adapter);
+          call(() => engine.finishCommit(handle));
+          return info;
+        } catch (err) {
+          this.#writes += this.#inFlight; // still uncommitted; a retry writes them
+          throw toMemdexError(err);
+        } finally {
+          this.#inFlight = 0;
+          handle.free?.();
+        }
+      });
+    }
+
+    /**
+     * Replaces the in-memory state with the last commit in storage (e.g.
+     * after another tab or process committed). Uncommitted writes are dropped.
+     * Resolves to whether anything was stored.
+     */
+    reload() {
+      this.#engine;
+      return this.#enqueue(async () => {
+        const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
+          throw toMemdexError(err);
+        });
+        if (!loaded) return false;
+        let fresh;
+        try {
+          fresh = call(() => Engine.fromLoaded(loaded));
+        } finally {
+          loaded.free?.();
+        }
+        if (this.#closed) {
+          fresh.free();
+          throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+        }
+        const old = this.#box.engine;
+        this.#box.engine = fresh;
+        this.#writes = 0;
+        old?.free();
+        return true;
+      });
+    }
+
+    /**
+     * Commits pending writes (persistent storage with auto-commit only),
+     * then frees the engine. Later calls throw `CLOSED`. Idempotent.
+     */
+    close() {
+      if (this.#closing) return this.#closing;
+      if (this.#timer !== null) {
+        clearTimeout(this.#timer);
+        this.#timer = null;
+      }
+      const needCommit = this.#persistent && this.#auto && this.#writes > 0 && this.#box.engine;
+      const pending = needCommit ? this.#enqueue(() => this.#commitNow()) : this.#queue;
+      this.#closing = pending.then(
+        () => this.#release(),
+        (err) => {
+          this.#release();
+          throw err;
+        },
+      );
+      return this.#closing;
+    }
+
+    #release() {
+      this.#closed = true;
+      finalizer?.unregister(this.#box);
+      const engine = this.#box.engine;
+      this.#box.engine = undefined;
+      engine?.free();
+    }
+
+    /** Same as `close()` without waiting; for `using` declarations prefer `await using`. */
+    [Symbol.asyncDispose]() {
+      return this.close();
+    }
+
+    /** Deprecated alias of `close()` that does not commit. */
     free() {
-      this.#engine?.free();
-      this.#engine = undefined;
+      this.#auto = null;
+      this.close();
     }
+  }
 
-    [Symbol.dispose]() {
-      this.free();
-    }
-  };
+  if (Symbol.asyncDispose === undefined) delete Memdex.prototype[Symbol.asyncDispose];
+  return Memdex;
 }

@@ -3,77 +3,250 @@
  *
  * ```ts
  * import { Memdex } from 'memdex';
- * const index = await Memdex.create();
+ * const index = await Memdex.open({ name: 'notes', storage: 'indexeddb' });
  * index.add({ id: 'm1', title: 'Deploy rule', text: 'Never deploy on Fridays' });
  * const { hits } = index.search('deploying friday');
+ * await index.close(); // commits pending writes
  * ```
  */
 
+import type { StorageAdapter } from './storage.js';
+export type {
+  StorageAdapter,
+  MemoryStorage,
+  IndexedDBStorage,
+  IndexedDBStorageOptions,
+  FsStorage,
+  KVStorage,
+  KVNamespaceLike,
+  IndexLockOptions,
+} from './storage.js';
+export { memoryStorage, withIndexLock } from './storage.js';
+
 /** Stable error codes carried by {@link MemdexError.code}. */
 export type MemdexErrorCode =
+  /** A query could not be parsed (`syntax: 'strict'` only) or is not a string. */
   | 'INVALID_QUERY'
+  /** A document or the schema is invalid (unknown field, wrong type, missing id), or a schema differs from the stored one. */
   | 'SCHEMA'
+  /** A referenced document or index does not exist. */
   | 'NOT_FOUND'
+  /** The storage adapter failed (quota, I/O); nothing was committed, retry. */
   | 'STORAGE'
+  /** Stored bytes failed their checksum or do not decode; restore or rebuild. */
   | 'CORRUPT'
+  /** Another writer committed first; call {@link Memdex.reload} and re-apply your writes. */
   | 'CONFLICT'
+  /** Stored data was written by an unsupported format version. */
   | 'VERSION'
+  /** A size limit was exceeded. */
   | 'LIMIT'
   /** The .wasm file could not be fetched, read or instantiated. */
   | 'WASM_LOAD'
-  /** The API was used the wrong way (e.g. `new Memdex()`). */
+  /** The API was used the wrong way (unknown option, wrong argument type, `new Memdex()`). */
   | 'USAGE'
-  /** The engine hit a bug (a wasm trap); the index should be discarded. */
+  /** The index was closed; open it again. */
+  | 'CLOSED'
+  /** The engine hit a bug (a wasm trap) or the worker died; discard the index and reopen it. */
   | 'INTERNAL';
 
 /** Every error thrown by memdex; switch on `code`, not on `message`. */
 export class MemdexError extends Error {
   readonly name: 'MemdexError';
+  /** Stable machine-readable code. */
   readonly code: MemdexErrorCode;
+  /** For `STORAGE` errors from the adapters: a finer reason such as `'QUOTA_EXCEEDED'`. */
+  readonly reason?: string;
   constructor(code: MemdexErrorCode, message: string, options?: { cause?: unknown });
 }
 
+/** Analyzed full-text field. */
+export interface TextFieldDef {
+  type: 'text';
+  /** Scales this field's BM25F contribution (default 1; the default `title` has 2). */
+  weight?: number;
+  /** Stemming language for this field (default: the index `language`). */
+  language?: Language;
+  /** Return the original value in hits and `get` (default true). */
+  stored?: boolean;
+}
+/** Exact-match string (or array of strings), usable in filters. */
+export interface KeywordFieldDef {
+  type: 'keyword';
+  /** Return the value in hits (default true). */
+  stored?: boolean;
+}
+/** Number, usable in range filters. */
+export interface NumberFieldDef {
+  type: 'number';
+  stored?: boolean;
+}
+/** ISO-8601 string or epoch milliseconds, usable in range filters. */
+export interface DateFieldDef {
+  type: 'date';
+  stored?: boolean;
+}
+/** Boolean, usable in filters. */
+export interface BooleanFieldDef {
+  type: 'boolean';
+  stored?: boolean;
+}
+/** Stored and returned, never indexed. */
+export interface StoredFieldDef {
+  type: 'stored';
+}
 /** A field of the schema. */
-export type FieldDef =
-  /** Analyzed full-text field; `weight` scales its BM25F contribution (default 1). */
-  | { type: 'text'; weight?: number; language?: string; stored?: boolean }
-  /** Exact-match string, usable in filters. */
-  | { type: 'keyword'; stored?: boolean }
-  | { type: 'number'; stored?: boolean }
-  /** ISO-8601 string or epoch milliseconds. */
-  | { type: 'date'; stored?: boolean }
-  | { type: 'boolean'; stored?: boolean }
-  /** Stored and returned, never indexed. */
-  | { type: 'stored' };
+export type FieldDef = TextFieldDef | KeywordFieldDef | NumberFieldDef | DateFieldDef | BooleanFieldDef | StoredFieldDef;
 
-/** Options of {@link Memdex.create}. All optional; the default schema is
- * `title` (text, weight 2), `text` (text), `kind` (keyword), `timestamp` (date). */
-export interface MemdexOptions {
-  /** Field definitions by name (`id` and `namespace` are reserved). */
-  fields?: Record<string, FieldDef>;
-  /** Text analysis: language, stemming, stopwords, folding. */
-  analyzer?: Record<string, unknown>;
+/** Field definitions by name (`id` and `namespace` are reserved). */
+export type Schema = Record<string, FieldDef>;
+
+/** Snowball stemmer languages, or `'none'` (no stemming). Only `'english'` and `'none'` exist in an English-only build. */
+export type Language =
+  | 'none'
+  | 'arabic'
+  | 'danish'
+  | 'dutch'
+  | 'english'
+  | 'finnish'
+  | 'french'
+  | 'german'
+  | 'greek'
+  | 'hungarian'
+  | 'italian'
+  | 'norwegian'
+  | 'portuguese'
+  | 'romanian'
+  | 'russian'
+  | 'spanish'
+  | 'swedish'
+  | 'tamil'
+  | 'turkish'
+  | (string & {});
+
+/** Text analysis options (applied identically at index and query time). */
+export interface AnalyzerOptions {
+  /** Stemming language (default `'english'`). */
+  language?: Language;
+  /** Fold diacritics (`café` matches `cafe`; default true). */
+  foldDiacritics?: boolean;
+  /** Use the language's Snowball stopword list (default true). */
+  defaultStopwords?: boolean;
+  /** Replace the stopword list entirely. */
+  stopwords?: string[];
+  /** Words added to the stopword list. */
+  addStopwords?: string[];
+  /** Words removed from the stopword list. */
+  removeStopwords?: string[];
+}
+
+/** When to commit automatically (persistent storage only). */
+export interface AutoCommitOptions {
+  /** Commit after this many milliseconds without writes (default 1000). */
+  delayMs?: number;
+  /** Commit as soon as this many writes are pending (default 100). */
+  maxWrites?: number;
+}
+
+/** Options of {@link Memdex.open}. All optional. */
+export interface OpenOptions {
+  /** Index name: the key prefix in storage; several indexes can share one storage (default `'memdex'`). */
+  name?: string;
+  /**
+   * Where commits go:
+   * - `'memory'` (default): nothing persists beyond the process; auto-commit is off.
+   * - `'indexeddb'` (browsers): database `database` (default `'memdex'`).
+   * - `'fs'` (Node): files under `dir`.
+   * - any adapter object `{ get, put, delete, list }` (e.g. `kvStorage(env.KV)`).
+   */
+  storage?: 'memory' | 'indexeddb' | 'fs' | StorageAdapter;
+  /** Directory for `storage: 'fs'`. */
+  dir?: string;
+  /** IndexedDB database name for `storage: 'indexeddb'` (default `'memdex'`). */
+  database?: string;
+  /**
+   * Fields of a new index. The default schema is `title` (text, weight 2),
+   * `text` (text), `kind` (keyword), `timestamp` (date). When opening a
+   * stored index, a given schema must equal the stored one (else `SCHEMA`).
+   */
+  schema?: Schema;
+  /** Deprecated alias of `schema`. */
+  fields?: Schema;
+  /** Shorthand for `analyzer.language` (default `'english'`). */
+  language?: Language;
+  /** Text analysis options. */
+  analyzer?: AnalyzerOptions;
   /** BM25 term-frequency saturation (default 1.2). */
   k1?: number;
   /** BM25 length normalisation, 0..1 (default 0.75). */
   b?: number;
   /**
+   * Commit automatically after writes: `{ delayMs, maxWrites }`, `true`
+   * (defaults) or `false`. Default: on for persistent storage, off for `'memory'`.
+   */
+  autoCommit?: AutoCommitOptions | boolean;
+  /** Receives auto-commit failures (default: `console.error`). */
+  onError?: (error: MemdexError) => void;
+  /**
    * Where to get the engine: a URL, a fetch `Response`, raw bytes or a compiled
    * `WebAssembly.Module`. Defaults to `memdex_bg.wasm` next to the package
    * (fetched in browsers, read from disk in Node, imported in workerd).
-   * Only the first `create()` call of a process loads it.
+   * Only the first call of a process loads it.
    */
   wasm?: URL | string | Response | BufferSource | WebAssembly.Module;
 }
 
+/** Options of {@link Memdex.import}: where the imported index lives. */
+export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm'>;
+
+/** Options of {@link Memdex.openInWorker}: as {@link OpenOptions}, with storage given by name. */
+export interface WorkerOpenOptions extends Omit<OpenOptions, 'storage' | 'onError'> {
+  /** `'memory'` (default) or `'indexeddb'`; adapter objects cannot cross into a worker. */
+  storage?: 'memory' | 'indexeddb';
+  /** Use this worker instead of a new one running the package's `worker.js`. */
+  worker?: Worker;
+}
+
 /** A document. `id` is required; other keys must be declared in the schema. */
 export interface MemdexDocument {
+  /** External id; adding a document with an existing id replaces it. */
   id: string;
   /** Tenant / agent / repo:branch the document belongs to. */
   namespace?: string;
   [field: string]: unknown;
 }
 
+/** A memory in the default schema. */
+export interface Memory extends MemdexDocument {
+  title?: string;
+  text?: string;
+  kind?: string;
+  /** ISO-8601 string or epoch milliseconds. */
+  timestamp?: string | number;
+}
+
+/** Range condition on a number or date field. Dates: ISO-8601 strings or epoch ms. */
+export interface RangeFilter {
+  gt?: number | string;
+  gte?: number | string;
+  lt?: number | string;
+  lte?: number | string;
+}
+
+/**
+ * Structural filter, applied before ranking. Keys are field names; all
+ * conditions must hold.
+ * - `namespace`: one namespace or any of several.
+ * - keyword fields: a value or any of several values.
+ * - number / date fields: a value (equality) or a {@link RangeFilter}.
+ * - boolean fields: `true` / `false`.
+ */
+export interface Filter {
+  namespace?: string | string[];
+  [field: string]: string | string[] | number | boolean | RangeFilter | undefined;
+}
+
+/** Highlighting of matched terms in snippets. */
 export interface HighlightOptions {
   /** Inserted before a matched term (default `<mark>`). */
   preTag?: string;
@@ -83,64 +256,91 @@ export interface HighlightOptions {
   snippetLength?: number;
 }
 
+/** Options of {@link Memdex.search}. */
 export interface SearchOptions {
   /** `or` (default): any term; `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`. */
   mode?: 'or' | 'and' | 'fallback';
-  /** `lenient` (default) never throws on user text; `strict` throws `INVALID_QUERY`. */
+  /** `lenient` (default) never throws on user text; `strict` throws `INVALID_QUERY` with the position of the error. */
   syntax?: 'lenient' | 'strict';
   /** Number of hits to return (default 10). */
   limit?: number;
-  /** Number of hits to skip (default 0). */
+  /** Number of hits to skip, for paging (default 0). */
   offset?: number;
-  /** For `mode: 'fallback'` (default 1). */
+  /** For `mode: 'fallback'`: fall back to OR when AND finds fewer hits than this (default 1). */
   minHits?: number;
-  /** Restrict to these text fields, mapping to a weight override. */
+  /** Search only these text fields, each with a weight override, e.g. `{ title: 3 }`. */
   fields?: Record<string, number>;
-  /** Structural filter, keyed by field name (namespace, keyword, ranges). */
-  filter?: Record<string, unknown>;
+  /** Structural filter (namespace, keywords, ranges, booleans). */
+  filter?: Filter;
   /** Treat each bare term as a prefix too (search-as-you-type). */
   prefix?: boolean;
-  /** Edit distance 0, 1 or 2 for each bare term. */
-  fuzzy?: 0 | 1 | 2;
-  /** Return HTML-escaped snippets with highlight tags. */
-  highlight?: HighlightOptions;
+  /** Edit distance 0, 1 or 2 for each bare term (`true` = 1). */
+  fuzzy?: 0 | 1 | 2 | boolean;
+  /** Return HTML-escaped snippets with highlight tags (`true` = default tags). */
+  highlight?: HighlightOptions | boolean;
   /** Attach a per-term score breakdown to every hit. */
   explain?: boolean;
-  /** Per-query BM25 overrides. */
+  /** Per-query BM25 k1 override. */
   k1?: number;
+  /** Per-query BM25 b override. */
   b?: number;
 }
 
+/** One term's contribution to a hit's score (`explain: true`). */
 export interface TermExplanation {
+  /** Index term (analyzed). */
   term: string;
+  /** Field it matched in. */
   field: string;
+  /** Inverse document frequency. */
   idf: number;
+  /** Term frequency in the field. */
   tf: number;
+  /** Length of the field in this document (positions). */
   fieldLength: number;
+  /** Average length of the field over the index. */
   avgFieldLength: number;
+  /** Field weight. */
   weight: number;
+  /** This term's share of the score. */
   score: number;
 }
 
+/** One search result. */
 export interface Hit {
+  /** Document id. */
   id: string;
+  /** BM25F score (higher is better); ties are broken deterministically. */
   score: number;
+  /** The document's namespace, if any. */
   namespace?: string;
   /** Stored fields of the document. */
   fields: Record<string, unknown>;
   /** Index terms (analyzed, e.g. stemmed) of the query found in this document. */
   matchedTerms: string[];
-  /** Field name -> highlighted snippet, when `highlight` was asked for. */
+  /** Field name -> highlighted, HTML-escaped snippet, when `highlight` was asked for. */
   snippets?: Record<string, string>;
+  /** Score breakdown, when `explain` was asked for. */
   explanation?: TermExplanation[];
 }
 
+/** Result of {@link Memdex.search}. */
 export interface SearchResults {
+  /** Ranked hits, best first. */
   hits: Hit[];
   /** The mode that produced `hits` (`fallback` resolves to `and` or `or`). */
   mode: 'or' | 'and';
 }
 
+/** One autocomplete suggestion. */
+export interface Suggestion {
+  /** An index term starting with the prefix. */
+  term: string;
+  /** Documents containing the term (deleted ones may be counted until compaction). */
+  docFreq: number;
+}
+
+/** Result of {@link Memdex.stats}. */
 export interface Stats {
   /** Live documents. */
   documents: number;
@@ -152,26 +352,157 @@ export interface Stats {
   bytes: number;
   /** Documents in the write buffer, not yet flushed into a segment. */
   buffered: number;
+  /** Generation of the last commit written or loaded (0 = never committed). */
+  generation: number;
+  /** Writes since the last commit. */
+  pendingWrites: number;
 }
 
-/** An in-memory full-text index. */
+/** Result of {@link Memdex.commit}. */
+export interface CommitInfo {
+  /** The new manifest generation. */
+  generation: number;
+  /** Blobs written, manifest included (proportional to the change, not the index). */
+  blobsWritten: number;
+  /** Bytes written, manifest included. */
+  bytesWritten: number;
+  /** Blobs no longer referenced and deleted afterwards. */
+  blobsCollected: number;
+}
+
+/** Progress of {@link Memdex.addMany}. */
+export interface AddProgress {
+  /** Documents added so far. */
+  added: number;
+  /** Total, when known (arrays, or `total` given). */
+  total?: number;
+}
+
+/** Options of {@link Memdex.addMany}. */
+export interface AddManyOptions {
+  /** Called after every batch and at the end. */
+  onProgress?: (progress: AddProgress) => void;
+  /** Documents per batch between yields to the event loop (default 1000; 500 in a worker). */
+  batchSize?: number;
+  /** Total count for progress reports, when `docs` is not an array. */
+  total?: number;
+}
+
+/** Options of {@link Memdex.suggest}. */
+export interface SuggestOptions {
+  /** Maximum number of suggestions (default 10). */
+  limit?: number;
+}
+
+/**
+ * A full-text index. Reads and writes are synchronous and fast; `open`,
+ * `commit`, `reload`, `addMany` and `close` are async. Code that `await`s
+ * every call also works unchanged with {@link Memdex.openInWorker}.
+ */
 export class Memdex {
   private constructor();
-  /** Loads the wasm engine (once per process) and creates an empty index. */
-  static create(options?: MemdexOptions): Promise<Memdex>;
-  /** Adds a document, replacing any document with the same `id`. Throws `SCHEMA` on bad input. */
+
+  /**
+   * Opens the index `name` in `storage`, loading its last commit, or creates
+   * an empty one. Loads the wasm engine once per process.
+   * @throws {MemdexError} `USAGE` (bad options), `SCHEMA` (schema differs from the stored one),
+   *   `STORAGE`, `CORRUPT`, `VERSION`, `WASM_LOAD`.
+   */
+  static open(options?: OpenOptions): Promise<Memdex>;
+  /** An in-memory index; same as `open({ ...options, storage: 'memory' })`. */
+  static create(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex>;
+  /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */
+  static import(bytes: Uint8Array, options?: ImportOptions): Promise<Memdex>;
+  /**
+   * Browsers: the same API with every method async, backed by a dedicated
+   * module worker, so indexing never blocks the main thread.
+   */
+  static openInWorker(options?: WorkerOpenOptions): Promise<RemoteMemdex>;
+
+  /** The index name (its key prefix in storage). */
+  readonly name: string;
+  /** Live documents. */
+  readonly size: number;
+  /** Generation of the last commit written or loaded (0 = never). */
+  readonly generation: number;
+  /** Whether there are writes not yet committed. */
+  readonly dirty: boolean;
+  /** Whether {@link Memdex.close} was called. */
+  readonly closed: boolean;
+
+  /** Adds a document, replacing any document with the same `id`. @throws `SCHEMA` on bad documents. */
   add(doc: MemdexDocument): void;
-  /** Adds documents in order; returns how many were added. */
+  /** Same as {@link Memdex.add}: inserts or replaces by `id`. */
+  upsert(doc: MemdexDocument): void;
+  /** Adds documents synchronously; returns how many. Prefer {@link Memdex.addMany} for large inputs. */
   addAll(docs: Iterable<MemdexDocument>): number;
+  /** Adds documents in batches, yielding to the event loop in between; resolves to how many were added. */
+  addMany(docs: Iterable<MemdexDocument> | AsyncIterable<MemdexDocument>, options?: AddManyOptions): Promise<number>;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;
+  /** Removes every document matching a (non-empty) filter; returns how many. */
+  removeWhere(filter: Filter): number;
   /** The stored document, or `undefined`. */
   get(id: string): MemdexDocument | undefined;
   /** Ranked search. Never throws on user text unless `syntax: 'strict'`. */
   search(query: string, options?: SearchOptions): SearchResults;
+  /** Term completions for `prefix`. */
+  suggest(prefix: string, options?: SuggestOptions): Suggestion[];
+  /** Live documents matching `filter` (all when omitted). */
+  count(filter?: Filter): number;
+  /** Merges all segments into one. */
+  compact(): void;
   /** Index statistics. */
   stats(): Stats;
-  /** Releases the wasm memory of this index. */
+  /** The whole index (schema included) as bytes for {@link Memdex.import}. */
+  export(): Uint8Array;
+  /**
+   * Writes pending changes to storage: new blobs first, manifest last, so a
+   * crash leaves the previous commit intact. Commits of one index are
+   * serialized (and excluded across tabs with Web Locks).
+   * @throws {MemdexError} `CONFLICT` if another writer committed first: `reload()` then re-apply;
+   *   `STORAGE` on adapter failures (the writes stay pending; retry).
+   */
+  commit(): Promise<CommitInfo>;
+  /** Replaces the in-memory state with the last commit in storage, dropping uncommitted writes. Resolves to whether a commit was found. */
+  reload(): Promise<boolean>;
+  /** Commits pending writes (persistent storage with auto-commit), then frees the engine. Later calls throw `CLOSED`. */
+  close(): Promise<void>;
+  /** Closes without committing. */
   free(): void;
-  [Symbol.dispose](): void;
+}
+
+/** Wraps every method's result in a Promise. */
+type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/**
+ * The {@link Memdex} API served by a Web Worker ({@link Memdex.openInWorker}):
+ * every method async; errors arrive as {@link MemdexError} with their code.
+ */
+export interface RemoteMemdex
+  extends Async<
+    Pick<
+      Memdex,
+      | 'add'
+      | 'upsert'
+      | 'addAll'
+      | 'addMany'
+      | 'remove'
+      | 'removeWhere'
+      | 'get'
+      | 'search'
+      | 'suggest'
+      | 'count'
+      | 'compact'
+      | 'stats'
+      | 'export'
+      | 'commit'
+      | 'reload'
+      | 'close'
+    >
+  > {
+  /** The index name. */
+  readonly name: string;
 }

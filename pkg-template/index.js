@@ -1,10 +1,23 @@
 // Browser (and default) entry: fetches memdex_bg.wasm next to this file,
-// unless `Memdex.create({ wasm })` passes a URL, Response, bytes or a
-// WebAssembly.Module.
+// unless `Memdex.open({ wasm })` passes a URL, Response, bytes or a
+// WebAssembly.Module. Storage: 'memory' (default) or 'indexeddb'.
 import init from './memdex.js';
-import { defineMemdex } from './core.js';
+import { defineMemdex, MemdexError } from './core.js';
+import { memoryStorage } from './storage/memory.js';
+import { indexedDBStorage } from './storage/indexeddb.js';
+import { withIndexLock } from './storage/locks.js';
+import { defineOpenInWorker } from './worker-client.js';
 
 export { MemdexError } from './core.js';
-export const Memdex = defineMemdex((wasm) =>
-  init({ module_or_path: wasm ?? new URL('./memdex_bg.wasm', import.meta.url) }),
-);
+export { memoryStorage, withIndexLock };
+
+export const Memdex = defineMemdex({
+  loadWasm: (wasm) => init({ module_or_path: wasm ?? new URL('./memdex_bg.wasm', import.meta.url) }),
+  storages: {
+    memory: () => memoryStorage(),
+    indexeddb: ({ database = 'memdex' }) => indexedDBStorage({ database }),
+  },
+  withIndexLock,
+});
+
+Memdex.openInWorker = defineOpenInWorker(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'memdex' }));

@@ -1,9 +1,30 @@
 // Node entry: reads memdex_bg.wasm from disk (fetch() cannot read file: URLs).
+// Storage: 'memory' (default) or 'fs' with `dir`.
 import { readFile } from 'node:fs/promises';
 import init from './memdex.js';
-import { defineMemdex } from './core.js';
+import { defineMemdex, MemdexError } from './core.js';
+import { memoryStorage } from './storage/memory.js';
+import { fsStorage } from './storage/fs.js';
+import { withIndexLock } from './storage/locks.js';
 
 export { MemdexError } from './core.js';
-export const Memdex = defineMemdex(async (wasm) =>
-  init({ module_or_path: wasm ?? (await readFile(new URL('./memdex_bg.wasm', import.meta.url))) }),
-);
+export { memoryStorage, withIndexLock };
+
+export const Memdex = defineMemdex({
+  loadWasm: async (wasm) =>
+    init({ module_or_path: wasm ?? (await readFile(new URL('./memdex_bg.wasm', import.meta.url))) }),
+  storages: {
+    memory: () => memoryStorage(),
+    fs: ({ dir }) => {
+      if (typeof dir !== 'string' || dir === '') {
+        throw new MemdexError('USAGE', "storage 'fs' needs `dir`: Memdex.open({ storage: 'fs', dir: './memdex-data' })");
+      }
+      return fsStorage(dir);
+    },
+  },
+  withIndexLock,
+});
+
+Memdex.openInWorker = async () => {
+  throw new MemdexError('USAGE', 'openInWorker() needs a browser (Web Workers); in Node use Memdex.open() (or run it in a worker_thread yourself)');
+};

@@ -1,20 +1,23 @@
 // memdex memory explorer: the browser build of the npm package (served from
-// /pkg/) indexes sample agent memories and searches them as you type.
+// /pkg/) keeps an index of agent memories in IndexedDB (Memdex.open with
+// storage 'indexeddb'), seeds it with the sample memories on first visit, and
+// searches it as you type. Added memories are committed, so they survive
+// reloads.
 import { Memdex, MemdexError } from './pkg/index.js';
+import { indexedDBStorage } from './pkg/storage/indexeddb.js';
 import { escapeHtml, highlight } from './highlight.js';
 
-const STORAGE_KEY = 'memdex-explorer-added';
+const storage = indexedDBStorage({ database: 'memdex-explorer' });
+const INDEX = { name: 'explorer', storage };
 const $ = (sel) => document.querySelector(sel);
 const q = $('#q');
 const results = $('#results');
 const summary = $('#summary');
 
-function savedMemories() {
-  try {
-    return JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '[]');
-  } catch {
-    return [];
-  }
+async function fetchSamples() {
+  const r = await fetch('./memories.jsonl');
+  if (!r.ok) throw new Error(`memories.jsonl: HTTP ${r.status}`);
+  return (await r.text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
 function renderHit(hit) {
@@ -49,12 +52,16 @@ function search(index) {
   let hits;
   let mode;
   try {
-    ({ hits, mode } = index.search(query, { mode: $('#mode').value, limit: namespace ? 100 : 20 }));
+    ({ hits, mode } = index.search(query, {
+      mode: $('#mode').value,
+      limit: 20,
+      filter: namespace ? { namespace } : undefined,
+      highlight: { snippetLength: 200 },
+    }));
   } catch (err) {
     summary.textContent = err instanceof MemdexError ? `${err.code}: ${err.message}` : String(err);
     return;
   }
-  if (namespace) hits = hits.filter((h) => h.namespace === namespace).slice(0, 20);
   const ms = performance.now() - start;
   summary.textContent = `${hits.length} result${hits.length === 1 ? '' : 's'} (${mode}) in ${ms.toFixed(2)} ms`;
   results.append(...hits.map(renderHit));
@@ -62,19 +69,23 @@ function search(index) {
 
 async function main() {
   const t0 = performance.now();
-  const [index, jsonl] = await Promise.all([
-    Memdex.create(),
-    fetch('./memories.jsonl').then((r) => {
-      if (!r.ok) throw new Error(`memories.jsonl: HTTP ${r.status}`);
-      return r.text();
-    }),
-  ]);
-  const memories = jsonl.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-  index.addAll(memories);
-  index.addAll(savedMemories());
+  const [index, samples] = await Promise.all([Memdex.open(INDEX), fetchSamples()]);
+  // First visit (nothing committed yet): index the samples and commit them.
+  if (index.generation === 0) {
+    await index.addMany(samples);
+    await index.commit();
+  }
 
-  const namespaces = [...new Set([...memories, ...savedMemories()].map((m) => m.namespace).filter(Boolean))].sort();
-  for (const ns of namespaces) $('#namespace').append(new Option(ns, ns));
+  const namespaces = new Set(samples.map((m) => m.namespace).filter(Boolean));
+  namespaces.add('user:me');
+  const refreshNamespaces = () => {
+    const select = $('#namespace');
+    const listed = new Set([...select.options].map((o) => o.value));
+    for (const ns of [...namespaces].sort()) {
+      if (!listed.has(ns) && index.count({ namespace: ns }) > 0) select.append(new Option(ns, ns));
+    }
+  };
+  refreshNamespaces();
 
   const run = () => search(index);
   q.addEventListener('input', run);
@@ -102,11 +113,29 @@ async function main() {
       $('#add-status').textContent = err instanceof MemdexError ? `${err.code}: ${err.message}` : String(err);
       return;
     }
-    localStorage.setItem(STORAGE_KEY, JSON.stringify([...savedMemories(), doc]));
-    $('#add-status').textContent = `Added “${doc.title}”.`;
+    $('#add-status').textContent = `Added “${doc.title}”; saving…`;
+    if (doc.namespace) namespaces.add(doc.namespace);
+    refreshNamespaces();
     e.target.reset();
     updateStatus();
     run();
+    // Auto-commit would save it within a second; commit now so a reload
+    // right after adding still finds it.
+    index.commit().then(
+      (info) => {
+        $('#add-status').textContent = `Added “${doc.title}” (saved: commit ${info.generation}, ${info.bytesWritten} bytes).`;
+        document.body.dataset.saved = String(info.generation);
+      },
+      (err) => {
+        $('#add-status').textContent = `Added, but saving failed: ${err.code ?? ''} ${err.message}`;
+      },
+    );
+  });
+
+  $('#reset').addEventListener('click', async () => {
+    index.free(); // close without committing
+    await storage.deleteDatabase();
+    location.reload();
   });
 
   const updateStatus = () => {

@@ -39,8 +39,10 @@ after(async () => {
   await new Promise((resolve) => server?.close(resolve) ?? resolve());
 });
 
-async function openExplorer() {
-  const page = await browser.newPage();
+// Each test gets a fresh browser context: its own, empty IndexedDB.
+async function openExplorer(context) {
+  context ??= await browser.newContext();
+  const page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err));
   page.on('console', (msg) => {
     if (msg.type() === 'error') pageErrors.push(new Error(msg.text()));
@@ -54,6 +56,36 @@ async function openExplorer() {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
   return page;
 }
+
+test('memories added in the page persist in IndexedDB across reloads', async () => {
+  const context = await browser.newContext();
+  const page = await openExplorer(context);
+  await page.fill('#add-form [name=title]', 'Wombat migration plan');
+  await page.fill('#add-form [name=text]', 'Move the wombat cluster to the new region on Tuesday.');
+  await page.click('#add-form button[type=submit]');
+  await page.waitForSelector('body[data-saved]');
+  assert.match(await page.textContent('#add-status'), /saved: commit \d+/);
+
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  assert.match(await page.textContent('#status'), new RegExp(`\\b${SAMPLE_COUNT + 1} memories indexed`));
+  await page.fill('#q', 'wombat');
+  await page.waitForSelector('#results li.hit');
+  const titles = await page.locator('#results li.hit .title').allTextContents();
+  assert.deepEqual(titles, ['Wombat migration plan']);
+  // The samples were committed on the first visit and not indexed twice.
+  await page.fill('#q', 'deploying on friday');
+  await page.waitForSelector('#results li.hit');
+  assert.equal(await page.locator('#results li.hit .title').first().textContent(), 'Never deploy on Fridays');
+
+  // A second tab (same origin, same IndexedDB) sees it too.
+  const other = await openExplorer(context);
+  await other.fill('#q', 'wombat');
+  await other.waitForSelector('#results li.hit');
+  assert.equal(await other.locator('#results li.hit').count(), 1);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});
 
 test('typing a query renders ranked, highlighted results', async () => {
   const page = await openExplorer();

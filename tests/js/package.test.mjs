@@ -41,6 +41,11 @@ test('`import "memdex"` resolves through the exports map (node and browser condi
     assert.match(resolve(), /\/node\.js$/);
     assert.match(resolve('--conditions=browser'), /\/index\.js$/);
     assert.match(resolve('--conditions=workerd'), /\/workerd\.js$/);
+    const resolveTools = execFileSync(process.execPath, ['--input-type=module', '-e', 'console.log(import.meta.resolve("memdex/tools"))'], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim();
+    assert.match(resolveTools, /\/tools\.js$/);
     // End to end through the package name, in a fresh process.
     const out = execFileSync(
       process.execPath,
@@ -123,8 +128,8 @@ test('errors are MemdexError with a stable code', async () => {
     });
   expectCode(() => index.add({ title: 'no id' }), 'SCHEMA');
   expectCode(() => index.add({ id: 'y', color: 'undeclared field' }), 'SCHEMA');
-  expectCode(() => index.search('x', { mode: 'bogus' }), 'SCHEMA');
-  expectCode(() => index.search('x', { limit: 'ten' }), 'SCHEMA');
+  expectCode(() => index.search('x', { mode: 'bogus' }), 'USAGE');
+  expectCode(() => index.search('x', { limit: 'ten' }), 'USAGE');
   expectCode(() => new Memdex(), 'USAGE');
   await assert.rejects(Memdex.create({ fields: { title: { type: 'keyword' } } }), (err) => err instanceof MemdexError && err.code === 'SCHEMA');
 });

@@ -1,0 +1,1 @@
+export { fsStorage, FsStorage, StorageAdapter } from '../storage.js';

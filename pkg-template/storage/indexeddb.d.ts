@@ -1,0 +1,1 @@
+export { indexedDBStorage, IndexedDBStorage, IndexedDBStorageOptions, StorageAdapter } from '../storage.js';

@@ -1,0 +1,254 @@
+// indexedDBStorage(): the browser storage adapter. One IndexedDB database
+// (default `memdex`) with one object store (default `kv`) whose keys are the
+// memdex keys (strings) and whose values are Uint8Arrays.
+//
+// - `put` runs in its own readwrite transaction and resolves on the
+//   transaction's `complete` event, requested with `durability: 'strict'`:
+//   when it resolves, the value is on disk. memdex writes the manifest last,
+//   so a tab closed mid-commit leaves the previous commit intact.
+// - `list(prefix)` reads keys only (`getAllKeys` over an exact key range),
+//   sorted.
+// - Failures (QuotaExceededError, blocked upgrades, aborted transactions,
+//   a connection closed by another tab's version change) reject with Errors
+//   whose `code` is 'STORAGE' and whose `reason` names the failure.
+// - The database is opened lazily, once; when another tab upgrades or deletes
+//   the database the connection is closed (so it does not block them) and
+//   reopened by the next call. `close()` closes it explicitly.
+import { checkKey, copyBytes, prefixEnd, storageError } from './util.js';
+
+/**
+ * @typedef {import('../storage.js').IndexedDBStorageOptions} IndexedDBStorageOptions
+ * @typedef {import('../storage.js').IndexedDBStorage} IndexedDBStorage
+ */
+
+const REASONS = {
+  QuotaExceededError: 'QUOTA_EXCEEDED',
+  AbortError: 'ABORTED',
+  InvalidStateError: 'CLOSED',
+  VersionError: 'VERSION',
+  DataCloneError: 'INVALID_VALUE',
+  DataError: 'INVALID_KEY',
+};
+
+function wrap(err, what, key) {
+  if (err && err.code === 'STORAGE') return err;
+  const name = err?.name ?? 'Error';
+  const reason = REASONS[name] ?? 'IO';
+  let detail = err?.message ? `${name}: ${err.message}` : name;
+  if (reason === 'QUOTA_EXCEEDED') detail = `storage quota exceeded (${detail}); free space or ask for persistent storage`;
+  return storageError(`IndexedDB ${what} failed: ${detail}`, { reason, key, cause: err });
+}
+
+/**
+ * Opens `database`, creating `store` if missing (a version upgrade).
+ * @returns {Promise<IDBDatabase>}
+ */
+function openDatabase(factory, database, store) {
+  const attempt = (version) =>
+    new Promise((resolve, reject) => {
+      let settled = false;
+      const req = version === undefined ? factory.open(database) : factory.open(database, version);
+      req.onupgradeneeded = () => {
+        const db = req.result;
+        if (!db.objectStoreNames.contains(store)) db.createObjectStore(store);
+      };
+      req.onsuccess = () => {
+        if (settled) {
+          // We gave up waiting (blocked); do not leak the late connection.
+          req.result.close();
+          return;
+        }
+        settled = true;
+        resolve(req.result);
+      };
+      req.onerror = (event) => {
+        event.preventDefault?.();
+        settled = true;
+        reject(wrap(req.error, `open of database "${database}"`));
+      };
+      req.onblocked = () => {
+        if (settled) return;
+        settled = true;
+        reject(
+          storageError(
+            `IndexedDB open of database "${database}" is blocked: another tab or connection holds an older version open and did not close it`,
+            { reason: 'BLOCKED' },
+          ),
+        );
+      };
+    });
+
+  return attempt(undefined).then((db) => {
+    if (db.objectStoreNames.contains(store)) return db;
+    // The database exists but lacks our store: upgrade it by one version.
+    const next = db.version + 1;
+    db.close();
+    return attempt(next).then((upgraded) => {
+      if (!upgraded.objectStoreNames.contains(store)) {
+        upgraded.close();
+        throw storageError(`IndexedDB database "${database}" has no object store "${store}"`, { reason: 'VERSION' });
+      }
+      return upgraded;
+    });
+  });
+}
+
+/**
+ * Creates an IndexedDB storage adapter. Nothing is opened until the first call.
+ *
+ * @param {IndexedDBStorageOptions} [options]
+ * @returns {IndexedDBStorage}
+ */
+export function indexedDBStorage({
+  database = 'memdex',
+  store = 'kv',
+  durability = 'strict',
+  indexedDB: factory = globalThis.indexedDB,
+  IDBKeyRange: KeyRange = globalThis.IDBKeyRange,
+} = {}) {
+  /** @type {Promise<IDBDatabase> | null} */
+  let opening = null;
+
+  function connect() {
+    if (!factory) {
+      return Promise.reject(storageError('IndexedDB is not available in this environment', { reason: 'UNAVAILABLE' }));
+    }
+    if (!opening) {
+      const current = openDatabase(factory, database, store).then(
+        (db) => {
+          const forget = () => {
+            if (opening === current) opening = null;
+          };
+          // Another tab wants to upgrade or delete the database: step aside,
+          // and reopen on our next call.
+          db.onversionchange = () => {
+            db.close();
+            forget();
+          };
+          // The browser closed the connection (e.g. site data cleared).
+          db.onclose = forget;
+          return db;
+        },
+        (err) => {
+          if (opening === current) opening = null;
+          throw err;
+        },
+      );
+      opening = current;
+    }
+    return opening;
+  }
+
+  /**
+   * Runs one request in its own transaction; resolves with the request's
+   * result once the transaction completes. Retries once on a connection
+   * that was closed underneath us (versionchange).
+   */
+  async function run(mode, what, key, makeRequest, retry = true) {
+    const db = await connect();
+    let tx;
+    try {
+      tx = mode === 'readwrite' ? db.transaction(store, mode, { durability }) : db.transaction(store, mode);
+    } catch (err) {
+      if (retry && err?.name === 'InvalidStateError') {
+        if (opening) opening = null;
+        return run(mode, what, key, makeRequest, false);
+      }
+      throw wrap(err, what, key);
+    }
+    return new Promise((resolve, reject) => {
+      let result;
+      let req;
+      try {
+        req = makeRequest(tx.objectStore(store));
+      } catch (err) {
+        try {
+          tx.abort();
+        } catch {
+          // already finished
+        }
+        reject(wrap(err, what, key));
+        return;
+      }
+      req.onsuccess = () => {
+        result = req.result;
+      };
+      tx.oncomplete = () => resolve(result);
+      tx.onabort = () => {
+        const err = tx.error ?? req.error;
+        reject(
+          err
+            ? wrap(err, what, key)
+            : storageError(`IndexedDB ${what} failed: the transaction was aborted`, { reason: 'ABORTED', key }),
+        );
+      };
+    });
+  }
+
+  return {
+    database,
+    store,
+
+    async get(key) {
+      checkKey(key, 'get');
+      const value = await run('readonly', `get("${key}")`, key, (s) => s.get(key));
+      if (value === undefined || value === null) return null;
+      if (value instanceof Uint8Array) return value;
+      if (value instanceof ArrayBuffer) return new Uint8Array(value);
+      if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      throw storageError(`IndexedDB get("${key}"): stored value is not bytes (${typeof value})`, {
+        reason: 'INVALID_VALUE',
+        key,
+      });
+    },
+
+    async put(key, value) {
+      checkKey(key, 'put');
+      const bytes = copyBytes(value, key);
+      await run('readwrite', `put("${key}", ${bytes.byteLength} bytes)`, key, (s) => s.put(bytes, key));
+    },
+
+    async delete(key) {
+      checkKey(key, 'delete');
+      await run('readwrite', `delete("${key}")`, key, (s) => s.delete(key));
+    },
+
+    async list(prefix = '') {
+      const end = prefixEnd(prefix);
+      const keys = await run('readonly', `list("${prefix}")`, prefix, (s) => {
+        if (prefix === '') return s.getAllKeys();
+        const range = end === undefined ? KeyRange.lowerBound(prefix) : KeyRange.bound(prefix, end, false, true);
+        return s.getAllKeys(range);
+      });
+      return keys.filter((k) => typeof k === 'string' && k.startsWith(prefix)).sort();
+    },
+
+    async close() {
+      const current = opening;
+      opening = null;
+      if (current) {
+        try {
+          (await current).close();
+        } catch {
+          // never opened: nothing to close
+        }
+      }
+    },
+
+    async deleteDatabase() {
+      await this.close();
+      if (!factory) return;
+      const req = factory.deleteDatabase(database);
+      await new Promise((resolve, reject) => {
+        req.onsuccess = () => resolve();
+        req.onerror = () => reject(wrap(req.error, `deleteDatabase("${database}")`));
+        req.onblocked = () =>
+          reject(
+            storageError(`IndexedDB deleteDatabase("${database}") is blocked by another open connection`, {
+              reason: 'BLOCKED',
+            }),
+          );
+      });
+    },
+  };
+}

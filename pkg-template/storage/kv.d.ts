@@ -1,0 +1,1 @@
+export { kvStorage, KVStorage, KVStorageOptions, KVNamespaceLike, StorageAdapter } from '../storage.js';

@@ -1,0 +1,1 @@
+export { withIndexLock, indexLockKind, IndexLockOptions } from '../storage.js';

@@ -1,0 +1,1 @@
+export { memoryStorage, MemoryStorage, StorageAdapter } from '../storage.js';

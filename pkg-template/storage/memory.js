@@ -1,0 +1,49 @@
+// memoryStorage(): a Map-backed storage adapter for tests and ephemeral
+// indexes. Values are copied on put and on get, so neither the caller nor
+// memdex can change stored bytes after the fact. Lives as long as the object.
+import { checkKey, copyBytes } from './util.js';
+
+/**
+ * @typedef {import('../storage.js').MemoryStorage} MemoryStorage
+ */
+
+/**
+ * Creates an empty in-memory storage.
+ *
+ * @returns {MemoryStorage}
+ */
+export function memoryStorage() {
+  /** @type {Map<string, Uint8Array>} */
+  const map = new Map();
+  return {
+    async get(key) {
+      checkKey(key, 'get');
+      const value = map.get(key);
+      return value === undefined ? null : value.slice();
+    },
+    async put(key, value) {
+      checkKey(key, 'put');
+      map.set(key, copyBytes(value, key));
+    },
+    async delete(key) {
+      checkKey(key, 'delete');
+      map.delete(key);
+    },
+    async list(prefix = '') {
+      const keys = [];
+      for (const key of map.keys()) if (key.startsWith(prefix)) keys.push(key);
+      return keys.sort();
+    },
+    get size() {
+      return map.size;
+    },
+    get bytes() {
+      let total = 0;
+      for (const value of map.values()) total += value.byteLength;
+      return total;
+    },
+    clear() {
+      map.clear();
+    },
+  };
+}

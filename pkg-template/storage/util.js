@@ -1,0 +1,69 @@
+// Helpers shared by the storage adapters (internal; not an entry point).
+
+/**
+ * An Error from a storage adapter. `code` is always `'STORAGE'` (the same
+ * stable code memdex uses for storage failures, so the package turns it into
+ * a `MemdexError` unchanged); `reason` says which kind of failure it was.
+ *
+ * @param {string} message
+ * @param {{ reason?: string, key?: string, cause?: unknown }} [options]
+ * @returns {Error & { code: 'STORAGE', reason: string, key?: string }}
+ */
+export function storageError(message, { reason = 'IO', key, cause } = {}) {
+  const err = /** @type {any} */ (new Error(message, cause === undefined ? undefined : { cause }));
+  err.name = 'MemdexStorageError';
+  err.code = 'STORAGE';
+  err.reason = reason;
+  if (key !== undefined) err.key = key;
+  return err;
+}
+
+/**
+ * An exact, private copy of `value` as a Uint8Array (a view onto a larger
+ * buffer, e.g. wasm memory, is not stored whole).
+ *
+ * @param {Uint8Array | ArrayBuffer | ArrayBufferView} value
+ * @param {string} key
+ * @returns {Uint8Array}
+ */
+export function copyBytes(value, key) {
+  if (value instanceof Uint8Array) return value.slice();
+  if (value instanceof ArrayBuffer) return new Uint8Array(value.slice(0));
+  if (ArrayBuffer.isView(value)) {
+    return new Uint8Array(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
+  }
+  throw storageError(`put("${key}"): value must be a Uint8Array, ArrayBuffer or typed array`, {
+    reason: 'INVALID_VALUE',
+    key,
+  });
+}
+
+/**
+ * Checks a key is a non-empty string.
+ *
+ * @param {unknown} key
+ * @param {string} op
+ */
+export function checkKey(key, op) {
+  if (typeof key !== 'string' || key.length === 0) {
+    throw storageError(`${op}: key must be a non-empty string`, { reason: 'INVALID_KEY' });
+  }
+}
+
+/**
+ * The smallest string greater than every string that starts with `prefix`
+ * (comparing UTF-16 code units, as IndexedDB does), or `undefined` if there
+ * is none (prefix made only of U+FFFF).
+ *
+ * @param {string} prefix
+ * @returns {string | undefined}
+ */
+export function prefixEnd(prefix) {
+  let end = prefix;
+  while (end.length > 0) {
+    const last = end.charCodeAt(end.length - 1);
+    if (last < 0xffff) return end.slice(0, -1) + String.fromCharCode(last + 1);
+    end = end.slice(0, -1);
+  }
+  return undefined;
+}

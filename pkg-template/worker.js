@@ -1,0 +1,42 @@
+// The dedicated module worker behind `Memdex.openInWorker()`: imports the
+// browser entry and serves one index over postMessage. Messages are
+// `{ id, method, args }`; replies are `{ id, result }` or
+// `{ id, error: { code, message } }`.
+import { Memdex, MemdexError } from './index.js';
+
+let index = null;
+
+const handlers = {
+  async open([options]) {
+    if (index) throw new MemdexError('USAGE', 'this worker already serves an index');
+    index = await Memdex.open({ ...options, onError: (err) => console.error('memdex worker: auto-commit failed:', err) });
+    return null;
+  },
+  addBatch([docs]) {
+    for (const doc of docs) index.add(doc);
+    return docs.length;
+  },
+  async close() {
+    if (index) await index.close();
+    return null;
+  },
+};
+
+self.addEventListener('message', async ({ data }) => {
+  const { id, method, args = [] } = data ?? {};
+  try {
+    let result;
+    if (handlers[method]) {
+      if (method !== 'open' && !index) throw new MemdexError('USAGE', 'open the index first');
+      result = await handlers[method](args);
+    } else if (index && typeof Memdex.prototype[method] === 'function' && method !== 'constructor') {
+      result = await index[method](...args);
+    } else {
+      throw new MemdexError('USAGE', `unknown method ${method}()`);
+    }
+    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    self.postMessage({ id, result }, transfer);
+  } catch (err) {
+    self.postMessage({ id, error: { code: err?.code ?? 'INTERNAL', message: err?.message ?? String(err), reason: err?.reason } });
+  }
+});

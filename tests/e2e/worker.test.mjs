@@ -1,0 +1,123 @@
+// Memdex.openInWorker in headless Chromium: 100k synthetic agent memories are
+// indexed through addMany by a dedicated module worker while a
+// PerformanceObserver watches the main thread for long tasks (> 50 ms).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { harnessPage, launch } from './browser.mjs';
+
+const COUNT = Number(process.env.MEMDEX_WORKER_DOCS ?? 100_000);
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>memdex worker</title>
+<script type="module">
+import { Memdex, MemdexError } from '/pkg/index.js';
+window.Memdex = Memdex;
+window.MemdexError = MemdexError;
+window.longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.longTasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: 'longtask', buffered: true });
+window.ready = true;
+</script>`;
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(() => env?.close());
+
+test(`openInWorker + addMany: ${COUNT} memories without main-thread long tasks; search works`, async () => {
+  const { page, errors } = await harnessPage(env, PAGE);
+  await page.waitForFunction(() => window.ready);
+  const report = await page.evaluate(async (count) => {
+    const index = await Memdex.openInWorker({ name: 'bulk' });
+    const topics = ['deploy', 'database', 'billing', 'backup', 'credentials', 'review', 'latency', 'cache', 'schema', 'queue'];
+    const kinds = ['rule', 'decision', 'observation', 'note'];
+    const words = 'agent user service request error config build test release token memory session budget cluster node'.split(' ');
+    function* memories() {
+      let seed = 42;
+      const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+      for (let i = 0; i < count; i++) {
+        const topic = topics[i % topics.length];
+        const body = Array.from({ length: 12 }, () => words[rnd(words.length)]).join(' ');
+        yield {
+          id: 'm' + i,
+          namespace: 'agent:' + (i % 7),
+          kind: kinds[i % kinds.length],
+          title: topic + ' ' + words[rnd(words.length)] + ' #' + i,
+          text: 'The ' + topic + ' ' + body + (i === count - 1 ? ' zanzibar' : ''),
+          timestamp: 1767225600000 + i * 60000,
+        };
+      }
+    }
+    const t0 = performance.now();
+    const progress = [];
+    const added = await index.addMany(memories(), { batchSize: 250, total: count, onProgress: (p) => progress.push(p.added) });
+    const t1 = performance.now();
+    const during = window.longTasks.filter((t) => t.start >= t0 && t.start <= t1);
+    const stats = await index.stats();
+    const last = await index.search('zanzibar');
+    const filtered = await index.search('deploy', { filter: { namespace: 'agent:3', kind: 'rule' }, limit: 5 });
+    let error = null;
+    try {
+      await index.search('"open', { syntax: 'strict' });
+    } catch (e) {
+      error = { isMemdexError: e instanceof MemdexError, code: e.code };
+    }
+    await index.close();
+    let closed = null;
+    try {
+      await index.search('x');
+    } catch (e) {
+      closed = e.code;
+    }
+    return { added, ms: t1 - t0, during, progressCount: progress.length, lastProgress: progress.at(-1), stats, last: last.hits.map((h) => h.id), filtered: filtered.hits, error, closed };
+  }, COUNT);
+  console.log(`indexed ${report.added} in ${report.ms.toFixed(0)} ms; long tasks during indexing: ${JSON.stringify(report.during)}`);
+  assert.equal(report.added, COUNT);
+  assert.equal(report.lastProgress, COUNT);
+  assert.ok(report.progressCount >= COUNT / 250);
+  assert.equal(report.stats.documents, COUNT);
+  assert.deepEqual(report.during.filter((t) => t.duration > 50), [], 'no main-thread task over 50 ms while indexing');
+  assert.deepEqual(report.last, [`m${COUNT - 1}`]);
+  assert.ok(report.filtered.length > 0);
+  for (const h of report.filtered) {
+    assert.equal(h.namespace, 'agent:3');
+    assert.equal(h.fields.kind, 'rule');
+  }
+  assert.deepEqual(report.error, { isMemdexError: true, code: 'INVALID_QUERY' });
+  assert.equal(report.closed, 'CLOSED');
+  assert.deepEqual(errors.map(String), []);
+  await page.close();
+});
+
+test('openInWorker with IndexedDB: close commits; a new worker reopens the index; errors keep their codes', async () => {
+  const { page, errors } = await harnessPage(env, PAGE);
+  await page.waitForFunction(() => window.ready);
+  const report = await page.evaluate(async () => {
+    const name = 'persist-' + Date.now().toString(36);
+    const a = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
+    await a.add({ id: 'w1', title: 'Worker memory', text: 'written by a worker into IndexedDB' });
+    const codes = {};
+    for (const [label, fn] of [
+      ['schema', () => a.add({ title: 'no id' })],
+      ['usage', () => a.search('x', { limt: 1 })],
+    ]) {
+      try {
+        await fn();
+      } catch (e) {
+        codes[label] = e instanceof MemdexError ? e.code : 'not a MemdexError';
+      }
+    }
+    await a.close();
+    const b = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
+    const hits = (await b.search('worker indexeddb')).hits.map((h) => h.id);
+    const stats = await b.stats();
+    await b.close();
+    return { hits, generation: stats.generation, codes };
+  });
+  assert.deepEqual(report.hits, ['w1']);
+  assert.equal(report.generation, 1);
+  assert.deepEqual(report.codes, { schema: 'SCHEMA', usage: 'USAGE' });
+  assert.deepEqual(errors.map(String), []);
+  await page.close();
+});

@@ -1,0 +1,276 @@
+// The behaviour suite of the memdex JS API, written once and run
+// - in Node (tests/js/behaviour.test.mjs) with memory and filesystem storage,
+// - in headless Chromium (tests/e2e/behaviour.test.mjs) with memory and real
+//   IndexedDB storage.
+// It only uses `assert.equal / deepEqual / ok / match` so the browser runner
+// can provide a tiny assert of its own.
+//
+// defineSuite({ Memdex, MemdexError, makeStorage, test, assert, label })
+// - makeStorage(): a fresh, empty storage adapter { get, put, delete, list }.
+// - test(name, fn): registers an async test.
+
+export const MEMORIES = [
+  { id: 'm1', namespace: 'agent:coder', kind: 'rule', title: 'Never deploy on Fridays', text: 'Deployments are frozen from Friday noon until Monday.', timestamp: '2026-01-10T09:00:00Z' },
+  { id: 'm2', namespace: 'agent:coder', kind: 'decision', title: 'Use PostgreSQL for the billing service', text: 'We chose PostgreSQL over MySQL because of JSONB support and row level security.', timestamp: '2026-02-01T12:00:00Z' },
+  { id: 'm3', namespace: 'agent:ops', kind: 'observation', title: 'Disk usage alert on db-2', text: 'The database host db-2 ran out of disk after the nightly backup job.', timestamp: '2026-03-05T03:00:00Z' },
+  { id: 'm4', namespace: 'agent:ops', kind: 'rule', title: 'Rotate credentials monthly', text: 'API keys and database passwords are rotated on the first Monday of every month.', timestamp: '2026-03-20T10:00:00Z' },
+  { id: 'm5', namespace: 'agent:writer', kind: 'note', title: 'Style guide', text: 'Prefer short sentences. Use <code> tags & avoid jargon in release notes.', timestamp: '2026-04-01T08:00:00Z' },
+];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, label = '' }) {
+  const t = (name, fn) => test(`${label}${label ? ': ' : ''}${name}`, fn);
+
+  async function expectCode(fnOrPromise, code) {
+    let error;
+    try {
+      await (typeof fnOrPromise === 'function' ? fnOrPromise() : fnOrPromise);
+    } catch (err) {
+      error = err;
+    }
+    assert.ok(error, `expected a ${code} error, nothing was thrown`);
+    assert.ok(error instanceof MemdexError, `expected a MemdexError, got ${error?.name}: ${error?.message}`);
+    const codes = [code].flat();
+    assert.ok(codes.includes(error.code), `expected code ${codes.join(' or ')}, got ${error.code}: ${error.message}`);
+    assert.ok(error.message.length > 10, 'the message explains');
+    return error;
+  }
+
+  const fresh = async (extra = {}) => {
+    const index = await Memdex.open({ storage: makeStorage(), autoCommit: false, ...extra });
+    index.addAll(MEMORIES);
+    return index;
+  };
+
+  t('add and search: ranked hits with stored fields and matched terms', async () => {
+    const index = await fresh();
+    assert.equal(index.size, MEMORIES.length);
+    const { hits, mode } = index.search('deploying on friday');
+    assert.equal(mode, 'or');
+    assert.equal(hits[0].id, 'm1');
+    assert.equal(hits[0].namespace, 'agent:coder');
+    assert.equal(hits[0].fields.title, 'Never deploy on Fridays');
+    assert.ok(hits[0].score > 0);
+    assert.ok(hits[0].matchedTerms.includes('deploy'), JSON.stringify(hits[0].matchedTerms));
+    for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score);
+    assert.equal(index.get('m2').title, 'Use PostgreSQL for the billing service');
+    assert.equal(index.get('nope'), undefined);
+    await index.close();
+  });
+
+  t('upsert replaces by id; add of an existing id replaces too', async () => {
+    const index = await fresh();
+    index.upsert({ id: 'm1', title: 'Deploy any day', text: 'Continuous delivery: ship whenever green.' });
+    assert.equal(index.size, MEMORIES.length);
+    assert.equal(index.search('friday noon').hits.some((h) => h.id === 'm1'), false);
+    assert.equal(index.search('continuous delivery').hits[0].id, 'm1');
+    index.add({ id: 'm1', title: 'Back to Friday freeze', text: 'Friday freeze again.' });
+    assert.equal(index.count(), MEMORIES.length);
+    assert.equal(index.get('m1').title, 'Back to Friday freeze');
+    await index.close();
+  });
+
+  t('search modes: and, or, fallback', async () => {
+    const index = await fresh();
+    assert.deepEqual(index.search('database disk', { mode: 'and' }).hits.map((h) => h.id), ['m3']);
+    const or = index.search('database disk', { mode: 'or' }).hits.map((h) => h.id);
+    assert.ok(or.includes('m3') && or.includes('m4'), JSON.stringify(or));
+    assert.equal(index.search('database zebra', { mode: 'and' }).hits.length, 0);
+    const fb = index.search('database zebra', { mode: 'fallback' });
+    assert.equal(fb.mode, 'or');
+    assert.ok(fb.hits.length >= 2);
+    assert.equal(index.search('database disk', { mode: 'fallback' }).mode, 'and');
+    assert.equal(index.search('database', { limit: 1 }).hits.length, 1);
+    await index.close();
+  });
+
+  t('filters: namespace (one or several), keyword, date range; count and removeWhere', async () => {
+    const index = await fresh();
+    const ids = (r) => r.hits.map((h) => h.id).sort();
+    assert.deepEqual(ids(index.search('database', { filter: { namespace: 'agent:ops' } })), ['m3', 'm4']);
+    assert.deepEqual(ids(index.search('friday monday', { filter: { namespace: ['agent:coder'] } })), ['m1']);
+    assert.deepEqual(ids(index.search('friday monday', { filter: { namespace: ['agent:coder', 'agent:ops'] } })), ['m1', 'm4']);
+    assert.equal(index.count({ namespace: ['agent:coder', 'agent:writer'] }), 3);
+    assert.deepEqual(ids(index.search('database', { filter: { kind: 'rule' } })), ['m4']);
+    assert.deepEqual(
+      ids(index.search('database', { filter: { timestamp: { gte: '2026-03-01T00:00:00Z', lt: '2026-03-10T00:00:00Z' } } })),
+      ['m3'],
+    );
+    assert.equal(index.count({ namespace: 'agent:ops' }), 2);
+    assert.equal(index.count({ kind: ['rule', 'note'] }), 3);
+    assert.equal(index.removeWhere({ namespace: 'agent:ops' }), 2);
+    assert.equal(index.count(), 3);
+    assert.equal(index.remove('m5'), true);
+    assert.equal(index.remove('m5'), false);
+    assert.equal(index.count(), 2);
+    await index.close();
+  });
+
+  t('highlights: custom tags around matched terms, HTML escaped', async () => {
+    const index = await fresh();
+    const [hit] = index.search('code tags', { highlight: { preTag: '[', postTag: ']' } }).hits;
+    assert.equal(hit.id, 'm5');
+    const snippet = hit.snippets.text;
+    assert.match(snippet, /\[code\]/);
+    assert.match(snippet, /&lt;/);
+    assert.ok(!snippet.includes('<code>'), snippet);
+    const [def] = index.search('friday', { highlight: true }).hits;
+    assert.match(def.snippets.title ?? def.snippets.text, /<mark>Friday/i);
+    await index.close();
+  });
+
+  t('suggest, prefix and explain', async () => {
+    const index = await fresh();
+    const terms = index.suggest('data', { limit: 5 }).map((s) => s.term);
+    assert.ok(terms.some((x) => x.startsWith('databas')), JSON.stringify(terms));
+    assert.equal(index.search('postgr', { prefix: true }).hits[0].id, 'm2');
+    const [hit] = index.search('backup', { explain: true }).hits;
+    assert.ok(Array.isArray(hit.explanation) && hit.explanation.length > 0);
+    await index.close();
+  });
+
+  t('errors carry stable codes and say what to do', async () => {
+    const index = await fresh();
+    await expectCode(() => index.add({ title: 'no id' }), 'SCHEMA');
+    await expectCode(() => index.add('not a doc'), 'SCHEMA');
+    await expectCode(() => index.add({ id: 'x', colour: 'blue' }), 'SCHEMA');
+    await expectCode(() => index.search('"unclosed', { syntax: 'strict' }), 'INVALID_QUERY');
+    assert.ok(Array.isArray(index.search('"unclosed (').hits), 'lenient never throws');
+    await expectCode(() => index.search('x', { limt: 3 }), 'USAGE');
+    await expectCode(() => index.search('x', { mode: 'xor' }), 'USAGE');
+    await expectCode(() => index.search(42), 'INVALID_QUERY');
+    await expectCode(() => index.get(7), 'USAGE');
+    await expectCode(() => index.removeWhere({}), 'USAGE');
+    await expectCode(Memdex.open({ storage: 'floppy' }), 'USAGE');
+    await expectCode(Memdex.open({ colour: 'red' }), 'USAGE');
+    await expectCode(Memdex.open({ schema: { title: { type: 'vector' } } }), 'SCHEMA');
+    await index.close();
+  });
+
+  t('export / import round trip', async () => {
+    const index = await fresh({ schema: { title: { type: 'text', weight: 3 }, text: { type: 'text' }, kind: { type: 'keyword' }, timestamp: { type: 'date' } } });
+    const bytes = index.export();
+    assert.ok(bytes instanceof Uint8Array && bytes.length > 100);
+    await index.close();
+    const copy = await Memdex.import(bytes);
+    assert.equal(copy.size, MEMORIES.length);
+    assert.equal(copy.search('billing').hits[0].id, 'm2');
+    assert.equal(copy.count({ kind: 'rule' }), 2);
+    await expectCode(Memdex.import(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9])), ['CORRUPT', 'VERSION']);
+    await copy.close();
+  });
+
+  t('commit, then reopen from the same storage', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 'notes', storage, autoCommit: false });
+    assert.equal(a.generation, 0);
+    a.addAll(MEMORIES);
+    assert.equal(a.dirty, true);
+    const info = await a.commit();
+    assert.equal(info.generation, 1);
+    assert.ok(info.blobsWritten >= 2 && info.bytesWritten > 0);
+    assert.equal(a.dirty, false);
+    a.add({ id: 'm6', title: 'Quokka sighting', text: 'A quokka was seen near the server room.' });
+    const second = await a.commit();
+    assert.equal(second.generation, 2);
+    assert.ok(second.bytesWritten < info.bytesWritten * 4, 'incremental');
+    await a.close();
+
+    const b = await Memdex.open({ name: 'notes', storage });
+    assert.equal(b.generation, 2);
+    assert.equal(b.size, MEMORIES.length + 1);
+    assert.equal(b.search('quokka').hits[0].id, 'm6');
+    assert.equal(b.search('deploy friday').hits[0].id, 'm1');
+    // Another name in the same storage is another index.
+    const other = await Memdex.open({ name: 'other', storage });
+    assert.equal(other.size, 0);
+    await other.close();
+    await b.close();
+  });
+
+  t('a different schema than the stored one is a SCHEMA error', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 's', storage, schema: { body: { type: 'text' } } });
+    a.add({ id: '1', body: 'hello world' });
+    await a.commit();
+    await a.close();
+    await expectCode(Memdex.open({ name: 's', storage, schema: { other: { type: 'text' } } }), 'SCHEMA');
+    const b = await Memdex.open({ name: 's', storage }); // stored schema
+    assert.equal(b.search('hello').hits[0].id, '1');
+    await b.close();
+    const same = await Memdex.open({ name: 's', storage, schema: { body: { type: 'text' } } });
+    assert.equal(same.size, 1);
+    await same.close();
+    await expectCode(Memdex.open({ name: 's', storage, language: 'german' }), 'SCHEMA');
+  });
+
+  t('autoCommit: after a quiet period, and after maxWrites', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 'auto', storage, autoCommit: { delayMs: 30, maxWrites: 1000 } });
+    a.add(MEMORIES[0]);
+    let info = await Memdex.open({ name: 'auto', storage });
+    assert.equal(info.size, 0, 'not committed yet');
+    await info.close();
+    for (let i = 0; i < 100 && a.dirty; i++) await sleep(20);
+    assert.equal(a.dirty, false);
+    info = await Memdex.open({ name: 'auto', storage });
+    assert.equal(info.size, 1);
+    await info.close();
+    await a.close();
+
+    const b = await Memdex.open({ name: 'auto2', storage, autoCommit: { delayMs: 60_000, maxWrites: 3 } });
+    b.addAll(MEMORIES.slice(0, 3));
+    for (let i = 0; i < 100 && b.generation === 0; i++) await sleep(20);
+    assert.equal(b.generation, 1);
+    await b.close();
+  });
+
+  t('close commits pending writes; later calls throw CLOSED', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 'c', storage, autoCommit: { delayMs: 60_000 } });
+    a.add(MEMORIES[1]);
+    await a.close();
+    assert.equal(a.closed, true);
+    await a.close(); // idempotent
+    await expectCode(() => a.search('x'), 'CLOSED');
+    await expectCode(() => a.add(MEMORIES[0]), 'CLOSED');
+    await expectCode(() => a.commit(), 'CLOSED');
+    const b = await Memdex.open({ name: 'c', storage });
+    assert.equal(b.get('m2').kind, 'decision');
+    await b.close();
+  });
+
+  t('two writers: the second commit is a CONFLICT; reload() picks up the other', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 'w', storage, autoCommit: false });
+    const b = await Memdex.open({ name: 'w', storage, autoCommit: false });
+    a.add(MEMORIES[0]);
+    await a.commit();
+    b.add(MEMORIES[1]);
+    await expectCode(b.commit(), 'CONFLICT');
+    assert.equal(await b.reload(), true);
+    assert.equal(b.get('m1').id, 'm1');
+    assert.equal(b.get('m2'), undefined, 'uncommitted writes are dropped by reload');
+    b.add(MEMORIES[1]);
+    assert.equal((await b.commit()).generation, 2);
+    await a.close();
+    await b.close();
+  });
+
+  t('addMany: async iterable, batches, progress', async () => {
+    const index = await Memdex.open({ storage: makeStorage() });
+    async function* gen() {
+      for (let i = 0; i < 2500; i++) yield { id: `g${i}`, title: `note ${i}`, text: i % 100 === 0 ? 'rare zebra' : 'common words here' };
+    }
+    const progress = [];
+    const n = await index.addMany(gen(), { batchSize: 1000, onProgress: (p) => progress.push(p.added) });
+    assert.equal(n, 2500);
+    assert.deepEqual(progress, [1000, 2000, 2500]);
+    assert.equal(index.search('zebra', { limit: 100 }).hits.length, 25);
+    assert.equal(await index.addMany(MEMORIES), MEMORIES.length);
+    assert.equal(index.stats().documents, 2500 + MEMORIES.length);
+    await expectCode(index.addMany(42), 'USAGE');
+    await index.close();
+  });
+}

@@ -1,0 +1,287 @@
+// Node tests of the JS storage adapters shipped in pkg/storage/: the memory
+// and filesystem adapters pass the one Rust conformance suite (through the
+// wasm export `runStorageConformance`), hold committed indexes that reopen
+// with identical results, detect corruption, and the writer lock excludes.
+// The KV adapter runs in workerd (worker/test/kv.test.mjs) and IndexedDB in
+// Chromium (tests/wasm_storage.rs, tests/e2e/storage-writers.test.mjs); here
+// the KV adapter's pagination is checked against a paginating fake.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import init, { Engine, loadIndex, runStorageConformance } from '../../pkg/memdex.js';
+import { memoryStorage } from '../../pkg/storage/memory.js';
+import { fsStorage } from '../../pkg/storage/fs.js';
+import { kvStorage } from '../../pkg/storage/kv.js';
+import { indexLockKind, withIndexLock } from '../../pkg/storage/locks.js';
+
+await init({ module_or_path: readFileSync(new URL('../../pkg/memdex_bg.wasm', import.meta.url)) });
+
+const CONFORMANCE_CHECKS = 10;
+const dirs = [];
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'memdex-fs-'));
+  dirs.push(dir);
+  return dir;
+}
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const memories = readFileSync(new URL('../../www/memories.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
+
+const QUERIES = ['deploy friday', 'dark mode', 'tests', 'rust wasm', 'user prefers'];
+function fingerprint(engine) {
+  return [
+    engine.size,
+    ...QUERIES.map((q) =>
+      engine
+        .search(q, { limit: 20 })
+        .hits.map((h) => `${h.id}:${h.score.toFixed(6)}`)
+        .join(','),
+    ),
+  ];
+}
+
+async function commit(engine, storage, name) {
+  const handle = engine.prepareCommit(name);
+  try {
+    const info = await handle.execute(storage);
+    engine.finishCommit(handle);
+    return info;
+  } finally {
+    handle.free();
+  }
+}
+
+async function reopen(storage, name) {
+  const loaded = await loadIndex(storage, name);
+  assert.ok(loaded, `an index is stored under ${name}`);
+  return Engine.fromLoaded(loaded);
+}
+
+test('memoryStorage passes the storage conformance suite', async () => {
+  const storage = memoryStorage();
+  assert.equal(await runStorageConformance(storage, 'conf'), CONFORMANCE_CHECKS);
+  assert.equal(storage.size, 0, 'the suite cleans up after itself');
+});
+
+test('fsStorage passes the storage conformance suite', async () => {
+  const dir = tempDir();
+  assert.equal(await runStorageConformance(fsStorage(dir), 'conf'), CONFORMANCE_CHECKS);
+  // No temporary file is left behind by the atomic puts.
+  const leftovers = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.tmp~'));
+  assert.deepEqual(leftovers, []);
+});
+
+test('memoryStorage copies values on put and get', async () => {
+  const storage = memoryStorage();
+  const input = new Uint8Array([1, 2, 3]);
+  await storage.put('k', input);
+  input[0] = 99;
+  const out = await storage.get('k');
+  assert.deepEqual([...out], [1, 2, 3]);
+  out[1] = 99;
+  assert.deepEqual([...(await storage.get('k'))], [1, 2, 3]);
+  // A view onto a larger buffer stores only its own bytes.
+  const big = new Uint8Array(100).fill(7);
+  await storage.put('view', big.subarray(10, 12));
+  assert.equal((await storage.get('view')).buffer.byteLength, 2);
+});
+
+for (const [label, make] of [
+  ['memoryStorage', () => memoryStorage()],
+  ['fsStorage', () => fsStorage(tempDir())],
+]) {
+  test(`${label}: a committed index reopens with identical search results; one more doc commits incrementally`, async () => {
+    const storage = make();
+    const engine = new Engine();
+    for (const m of memories) engine.add(m);
+    const first = await commit(engine, storage, 'idx');
+    assert.equal(first.generation, 1);
+    assert.ok(first.bytesWritten > 0);
+
+    const reopened = await reopen(storage, 'idx');
+    assert.equal(reopened.generation, 1);
+    assert.deepEqual(fingerprint(reopened), fingerprint(engine));
+    assert.ok(reopened.size === memories.length && memories.length > 10);
+
+    // The reopened engine keeps writing where the first one stopped.
+    reopened.add({ id: 'new-1', title: 'Quokka rollout', text: 'check the quokka dashboards' });
+    const second = await commit(reopened, storage, 'idx');
+    assert.equal(second.generation, 2);
+    assert.ok(
+      second.bytesWritten < first.bytesWritten,
+      `one-document commit wrote ${second.bytesWritten} bytes, the whole index ${first.bytesWritten}`,
+    );
+    const third = await reopen(storage, 'idx');
+    assert.equal(third.size, memories.length + 1);
+    assert.equal(third.search('quokka').hits[0].id, 'new-1');
+    for (const e of [engine, reopened, third]) e.free();
+  });
+}
+
+test('fsStorage: keys are files under the directory (same layout as the native FsStorage)', async () => {
+  const dir = tempDir();
+  const storage = fsStorage(dir);
+  const engine = new Engine();
+  engine.add(memories[0]);
+  await commit(engine, storage, 'notes');
+  assert.ok(existsSync(join(dir, 'notes', 'manifest')));
+  const blobs = readdirSync(join(dir, 'notes', 'blob'));
+  assert.ok(blobs.length >= 1 && blobs.every((b) => /^[0-9a-f]{32}$/.test(b)), blobs.join(','));
+  assert.deepEqual(await storage.list('notes/blob/'), blobs.map((b) => `notes/blob/${b}`).sort());
+  engine.free();
+});
+
+test('fsStorage: a flipped byte in a blob makes loading fail with CORRUPT', async () => {
+  const dir = tempDir();
+  const storage = fsStorage(dir);
+  const engine = new Engine();
+  for (const m of memories) engine.add(m);
+  await commit(engine, storage, 'idx');
+  const [blob] = await storage.list('idx/blob/');
+  const file = join(dir, blob);
+  const bytes = readFileSync(file);
+  bytes[bytes.length >> 1] ^= 0x40;
+  writeFileSync(file, bytes);
+  await assert.rejects(loadIndex(storage, 'idx'), (err) => err.code === 'CORRUPT');
+  engine.free();
+});
+
+test('fsStorage rejects keys that could escape the directory', async () => {
+  const storage = fsStorage(tempDir());
+  for (const key of ['../x', 'a/../../x', 'a//b', '/abs', 'a/', '', 'a\\b', 'a/./b', 'x.tmp~']) {
+    await assert.rejects(storage.put(key, new Uint8Array([1])), (err) => err.code === 'STORAGE' && err.reason === 'INVALID_KEY', key);
+  }
+  // A failing adapter call surfaces through memdex as a STORAGE error.
+  // (A root under a regular file cannot be created, even by root.)
+  const file = join(tempDir(), 'a-file');
+  writeFileSync(file, 'x');
+  await assert.rejects(runStorageConformance(fsStorage(join(file, 'sub')), 'conf'), (err) => err.code === 'STORAGE');
+});
+
+test('fsStorage: concurrent puts of one key leave one whole value', async () => {
+  const storage = fsStorage(tempDir());
+  const values = Array.from({ length: 8 }, (_, i) => new Uint8Array(256 * 1024).fill(i + 1));
+  await Promise.all(values.map((v) => storage.put('k', v)));
+  const got = await storage.get('k');
+  assert.equal(got.length, 256 * 1024);
+  assert.ok(got.every((b) => b === got[0]), 'no torn value');
+  assert.deepEqual(await storage.list(''), ['k']);
+});
+
+test('two writers on one fsStorage: the stale one gets CONFLICT, reloads, and nothing is lost', async () => {
+  const storage = fsStorage(tempDir());
+  const a = new Engine();
+  a.add(memories[0]);
+  await commit(a, storage, 'idx');
+  const b = await reopen(storage, 'idx');
+  a.add({ id: 'from-a', title: 'alpha writer', text: 'written by a' });
+  b.add({ id: 'from-b', title: 'beta writer', text: 'written by b' });
+  await commit(a, storage, 'idx');
+  await assert.rejects(commit(b, storage, 'idx'), (err) => err.code === 'CONFLICT');
+  const fresh = await reopen(storage, 'idx');
+  fresh.add({ id: 'from-b', title: 'beta writer', text: 'written by b' });
+  assert.equal((await commit(fresh, storage, 'idx')).generation, 3);
+  const final = await reopen(storage, 'idx');
+  assert.equal(final.size, 3);
+  assert.ok(final.get('from-a') && final.get('from-b'));
+  for (const e of [a, b, fresh, final]) e.free();
+});
+
+test('kvStorage follows list cursors and namespaces keys with its prefix', async () => {
+  // A fake binding with KV's API shape, returning 3 keys per page.
+  const map = new Map();
+  const fake = {
+    async get(k, type) {
+      assert.equal(type, 'arrayBuffer');
+      const v = map.get(k);
+      return v ? v.buffer.slice(0) : null;
+    },
+    async put(k, v) {
+      map.set(k, new Uint8Array(v));
+    },
+    async delete(k) {
+      map.delete(k);
+    },
+    async list({ prefix = '', cursor }) {
+      const all = [...map.keys()].filter((k) => k.startsWith(prefix)).sort();
+      const start = cursor ? Number(cursor) : 0;
+      const keys = all.slice(start, start + 3).map((name) => ({ name }));
+      const done = start + 3 >= all.length;
+      return { keys, list_complete: done, ...(done ? {} : { cursor: String(start + 3) }) };
+    },
+  };
+  const storage = kvStorage(fake, { prefix: 'app1:' });
+  assert.equal(await runStorageConformance(storage, 'conf'), CONFORMANCE_CHECKS);
+  for (let i = 0; i < 10; i++) await storage.put(`idx/blob/${i}`, new Uint8Array([i]));
+  await fake.put('other:idx/blob/x', new Uint8Array([1]));
+  const listed = await storage.list('idx/blob/');
+  assert.deepEqual(listed, Array.from({ length: 10 }, (_, i) => `idx/blob/${i}`));
+  assert.ok([...map.keys()].filter((k) => k.startsWith('app1:')).length === 10);
+  assert.throws(() => kvStorage({}), (err) => err.code === 'STORAGE');
+});
+
+test('withIndexLock: in-process mutex serializes writers of one index, not of others', async () => {
+  assert.equal(indexLockKind(), 'in-process');
+  const events = [];
+  const job = (name, tag) =>
+    withIndexLock(name, async () => {
+      events.push(`+${tag}`);
+      await new Promise((r) => setTimeout(r, 20));
+      events.push(`-${tag}`);
+      return tag;
+    });
+  const results = await Promise.all([job('a', 1), job('a', 2), job('b', 3)]);
+  assert.deepEqual(results, [1, 2, 3]);
+  // 1 and 2 never overlap; 3 (another index) runs alongside 1.
+  assert.ok(events.indexOf('-1') < events.indexOf('+2'), events.join(' '));
+  assert.ok(events.indexOf('+3') < events.indexOf('-1'), events.join(' '));
+});
+
+test('withIndexLock: ifAvailable fails fast with CONFLICT; abort while waiting skips fn; errors release the lock', async () => {
+  let release;
+  const holder = withIndexLock('x', () => new Promise((r) => (release = r)));
+  await new Promise((r) => setTimeout(r, 0));
+  await assert.rejects(withIndexLock('x', () => 1, { ifAvailable: true }), (err) => err.code === 'CONFLICT' && err.reason === 'LOCKED');
+
+  const controller = new AbortController();
+  let ran = false;
+  const waiting = withIndexLock('x', () => (ran = true), { signal: controller.signal });
+  controller.abort();
+  await assert.rejects(waiting, (err) => err.name === 'AbortError');
+  release('done');
+  assert.equal(await holder, 'done');
+  assert.equal(ran, false);
+
+  await assert.rejects(withIndexLock('x', () => Promise.reject(new Error('boom'))), /boom/);
+  assert.equal(await withIndexLock('x', () => 'free again', { ifAvailable: true }), 'free again');
+});
+
+test('package exports: memdex/storage/* resolve (fs only under the node condition) and every file ships', async () => {
+  const pkgDir = fileURLToPath(new URL('../../pkg/', import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  for (const f of pkg.files) assert.ok(existsSync(join(pkgDir, f)), f);
+  const dir = tempDir();
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(pkgDir, join(dir, 'node_modules', 'memdex'), 'dir');
+  const run = (code, ...flags) =>
+    execFileSync(process.execPath, [...flags, '--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' }).trim();
+  const names = run(`
+    const m = await Promise.all(['memory', 'indexeddb', 'kv', 'fs', 'locks'].map((n) => import('memdex/storage/' + n)));
+    console.log(m.map((x) => Object.keys(x).sort().join('+')).join(' '));`);
+  assert.equal(names, 'memoryStorage indexedDBStorage kvStorage fsStorage indexLockKind+withIndexLock');
+  for (const name of ['memory', 'indexeddb', 'kv', 'fs', 'locks']) {
+    const types = pkg.exports[`./storage/${name}`].types;
+    assert.ok(existsSync(join(pkgDir, types)), types);
+  }
+  // Bundlers for browsers and workerd do not apply the `node` condition, so
+  // the fs adapter (node:fs) has no other target to fall back to.
+  assert.deepEqual(Object.keys(pkg.exports['./storage/fs']), ['types', 'node']);
+});

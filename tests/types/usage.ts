@@ -1,0 +1,136 @@
+// Compiled with `tsc --strict --noEmit` (tests/js/types.test.mjs) against the
+// built package, resolved through its `exports` map (node_modules/memdex is a
+// symlink to pkg/). Every `@ts-expect-error` line must be an error.
+import {
+  Memdex,
+  MemdexError,
+  memoryStorage,
+  type CommitInfo,
+  type Hit,
+  type MemdexErrorCode,
+  type OpenOptions,
+  type RemoteMemdex,
+  type SearchOptions,
+  type SearchResults,
+  type Stats,
+  type StorageAdapter,
+  type Suggestion,
+} from 'memdex';
+import { handleToolCall, memoryTools, type ToolResult } from 'memdex/tools';
+
+async function main(): Promise<void> {
+  const index: Memdex = await Memdex.open({
+    name: 'notes',
+    storage: 'indexeddb',
+    language: 'english',
+    schema: {
+      title: { type: 'text', weight: 2 },
+      text: { type: 'text' },
+      kind: { type: 'keyword' },
+      timestamp: { type: 'date' },
+      pinned: { type: 'boolean' },
+      score: { type: 'number', stored: false },
+      raw: { type: 'stored' },
+    },
+    autoCommit: { delayMs: 500, maxWrites: 50 },
+    onError: (err: MemdexError) => console.error(err.code),
+  });
+  const fsIndex = await Memdex.open({ storage: 'fs', dir: './data' });
+  const custom: StorageAdapter = memoryStorage();
+  const withAdapter = await Memdex.open({ storage: custom, autoCommit: false, analyzer: { foldDiacritics: true, addStopwords: ['foo'] } });
+
+  index.add({ id: 'm1', namespace: 'agent', title: 'Deploy rule', text: 'Never on Fridays', timestamp: Date.now() });
+  index.upsert({ id: 'm1', text: 'changed' });
+  const n: number = await index.addMany([{ id: 'a' }, { id: 'b' }], { batchSize: 100, onProgress: ({ added, total }) => console.log(added, total) });
+  const removed: boolean = index.remove('m1');
+  const count: number = index.removeWhere({ namespace: ['a', 'b'], kind: 'rule', timestamp: { gte: '2026-01-01' } });
+
+  const options: SearchOptions = {
+    mode: 'fallback',
+    syntax: 'strict',
+    limit: 10,
+    offset: 0,
+    minHits: 2,
+    fields: { title: 3 },
+    filter: { namespace: 'agent', pinned: true, score: { gt: 1, lte: 5 } },
+    prefix: true,
+    fuzzy: 1,
+    highlight: { preTag: '<b>', postTag: '</b>', snippetLength: 120 },
+    explain: true,
+    k1: 1.2,
+    b: 0.75,
+  };
+  const results: SearchResults = index.search('deploy', options);
+  const hit: Hit | undefined = results.hits[0];
+  const mode: 'or' | 'and' = results.mode;
+  const snippet: string | undefined = hit?.snippets?.text;
+  const idf: number | undefined = hit?.explanation?.[0]?.idf;
+  const suggestions: Suggestion[] = index.suggest('dep', { limit: 5 });
+  const total: number = index.count();
+  const stats: Stats = index.stats();
+  const bytes: Uint8Array = index.export();
+  const copy: Memdex = await Memdex.import(bytes, { storage: 'memory' });
+  const info: CommitInfo = await index.commit();
+  const reloaded: boolean = await index.reload();
+  await index.close();
+
+  const remote: RemoteMemdex = await Memdex.openInWorker({ name: 'w', storage: 'indexeddb' });
+  const remoteResults: SearchResults = await remote.search('x', { limit: 3 });
+  const remoteStats: Stats = await remote.stats();
+  await remote.addMany([{ id: 'x' }], { onProgress: (p) => p.added });
+  await remote.close();
+
+  try {
+    index.search('"x', { syntax: 'strict' });
+  } catch (err) {
+    if (err instanceof MemdexError) {
+      const code: MemdexErrorCode = err.code;
+      if (err.code === 'CONFLICT') await index.reload();
+    }
+  }
+
+  const tools = memoryTools.map((t) => t.name);
+  const res: ToolResult = await handleToolCall(index, 'memory_search', { query: 'deploy' }, { namespace: 'agent', maxChars: 2000 });
+  const isError: boolean = res.isError;
+  const text: string = res.content[0].text;
+
+  // --- misuse the compiler must reject ---
+  // @ts-expect-error unknown option name
+  await Memdex.open({ storag: 'memory' });
+  // @ts-expect-error unknown storage name
+  await Memdex.open({ storage: 'localStorage' });
+  // @ts-expect-error autoCommit has no `delay`
+  await Memdex.open({ autoCommit: { delay: 10 } });
+  // @ts-expect-error unknown field type
+  await Memdex.open({ schema: { title: { type: 'vector' } } });
+  // @ts-expect-error a text field weight is a number
+  await Memdex.open({ schema: { title: { type: 'text', weight: 'high' } } });
+  // @ts-expect-error documents need an id
+  index.add({ title: 'no id' });
+  // @ts-expect-error ids are strings
+  index.get(42);
+  // @ts-expect-error unknown search mode
+  index.search('x', { mode: 'xor' });
+  // @ts-expect-error misspelled option
+  index.search('x', { limt: 3 });
+  // @ts-expect-error highlight tags are strings
+  index.search('x', { highlight: { preTag: 1 } });
+  // @ts-expect-error fuzzy is 0, 1, 2 or boolean
+  index.search('x', { fuzzy: 3 });
+  // @ts-expect-error search is synchronous on Memdex: no .then
+  index.search('x').then(() => {});
+  // @ts-expect-error remote methods are async: results must be awaited
+  const wrong: SearchResults = remote.search('x');
+  // @ts-expect-error storage adapters cannot cross into a worker
+  await Memdex.openInWorker({ storage: custom });
+  // @ts-expect-error the constructor is private
+  new Memdex();
+  // @ts-expect-error not an error code
+  const badCode: MemdexErrorCode = 'OOPS';
+  // @ts-expect-error suggest takes an options object or nothing
+  index.suggest('x', { max: 3 });
+
+  void [fsIndex, withAdapter, n, removed, count, mode, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, isError, text, wrong, badCode];
+}
+
+void main;
