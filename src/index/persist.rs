@@ -328,10 +328,7 @@ impl CommitPlan {
     /// collect unreferenced blobs. Holds no borrow of the index.
     pub async fn execute<S: Storage>(&self, storage: &S) -> Result<CommitInfo> {
         let mkey = manifest_key(&self.name);
-        let found = match storage.get(&mkey).await? {
-            None => 0,
-            Some(bytes) => parse_manifest(&mkey, &bytes)?.generation,
-        };
+        let found = current_generation(storage, &mkey).await?;
         if found != self.expected_generation {
             return Err(Error::Conflict {
                 expected: self.expected_generation,
@@ -343,12 +340,32 @@ impl CommitPlan {
             storage.put(key, blob).await?;
             bytes_written += blob.len();
         }
+        // Re-check right before the commit point: the storage interface has
+        // no compare-and-swap, so this narrows (does not close) the window in
+        // which two unlocked writers could both pass. One writer per index
+        // is the contract: Web Locks in browsers, the Durable Object at the
+        // edge (see docs/FORMAT.md).
+        let found = current_generation(storage, &mkey).await?;
+        if found != self.expected_generation {
+            return Err(Error::Conflict {
+                expected: self.expected_generation,
+                found,
+            });
+        }
         storage.put(&mkey, &self.manifest).await?;
         bytes_written += self.manifest.len();
         // Committed. Garbage collection is best effort: a failure leaves
-        // stray blobs that the next commit collects.
+        // stray blobs that the next commit collects. It is skipped when the
+        // manifest is no longer ours (a racing writer), so that writer's
+        // blobs are never collected from under it.
         let mut collected = 0;
-        if let Ok(keys) = storage.list(&blob_prefix(&self.name)).await {
+        let still_ours = matches!(current_generation(storage, &mkey).await, Ok(g) if g == self.new_state.generation);
+        let keys = if still_ours {
+            storage.list(&blob_prefix(&self.name)).await.ok()
+        } else {
+            None
+        };
+        if let Some(keys) = keys {
             for key in keys {
                 if !self.referenced.contains(&key) && storage.delete(&key).await.is_ok() {
                     collected += 1;
@@ -367,6 +384,14 @@ impl CommitPlan {
     pub fn bytes_to_write(&self) -> usize {
         self.blobs.iter().map(|b| b.1.len()).sum::<usize>() + self.manifest.len()
     }
+}
+
+/// Generation of the stored manifest (0 when there is none).
+async fn current_generation<S: Storage>(storage: &S, mkey: &str) -> Result<u64> {
+    Ok(match storage.get(mkey).await? {
+        None => 0,
+        Some(bytes) => parse_manifest(mkey, &bytes)?.generation,
+    })
 }
 
 fn parse_manifest(key: &str, bytes: &[u8]) -> Result<Manifest> {
