@@ -14,6 +14,7 @@
 import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { copyBytes, storageError } from './util.js';
 
 /**
@@ -75,7 +76,7 @@ async function syncDir(dir) {
  * @returns {FsStorage}
  */
 export function fsStorage(dir) {
-  if (dir instanceof URL) dir = dir.pathname;
+  if (dir instanceof URL) dir = fileURLToPath(dir);
   if (typeof dir !== 'string' || dir === '') {
     throw storageError('fsStorage: a directory path is required', { reason: 'INVALID_KEY' });
   }

@@ -27,7 +27,8 @@ export function storageError(message, { reason = 'IO', key, cause } = {}) {
  * @returns {Uint8Array}
  */
 export function copyBytes(value, key) {
-  if (value instanceof Uint8Array) return value.slice();
+  // `new Uint8Array(u8)` copies (Buffer#slice would not: it is a view).
+  if (value instanceof Uint8Array) return new Uint8Array(value);
   if (value instanceof ArrayBuffer) return new Uint8Array(value.slice(0));
   if (ArrayBuffer.isView(value)) {
     return new Uint8Array(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));

@@ -5,7 +5,8 @@
 // steps and a CONFLICT -> reload -> re-apply -> retry loop. Asserts: the
 // lock serialized the two commits, the second writer got CONFLICT (it had
 // loaded the index before the first commit), nothing was lost, and both
-// tabs reload to the same state.
+// tabs reload to the same state. Also: a blocked IndexedDB upgrade is
+// reported as STORAGE/BLOCKED and the adapter recovers once unblocked.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
@@ -180,6 +181,51 @@ test('two tabs commit to one IndexedDB index concurrently: serialized by the loc
 
   for (const p of [a, b, c]) await p.evaluate(() => window.memdexTest.close());
   await a.evaluate(() => window.memdexTest.reset());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('IndexedDB adapter: an upgrade blocked by another tab rejects with STORAGE/BLOCKED, then recovers', async () => {
+  const context = await browser.newContext();
+  const errors = [];
+  const page = await openTab(context, errors);
+  const result = await page.evaluate(async () => {
+    const { indexedDBStorage } = await import('/pkg/storage/indexeddb.js');
+    const DB = 'memdex-blocked';
+    await indexedDBStorage({ database: DB }).deleteDatabase();
+    // A raw connection (another tab's code) that ignores versionchange.
+    const raw = await new Promise((resolve, reject) => {
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore('kv');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    // This adapter needs another store: an upgrade, which `raw` blocks.
+    const storage = indexedDBStorage({ database: DB, store: 'other' });
+    let blocked;
+    try {
+      await storage.put('k', new Uint8Array([1, 2, 3]));
+    } catch (err) {
+      blocked = { code: err.code, reason: err.reason, message: err.message };
+    }
+    raw.close();
+    await storage.put('k', new Uint8Array([1, 2, 3]));
+    const value = [...(await storage.get('k'))];
+    // Bad input is reported as STORAGE too, before touching IndexedDB.
+    let invalid;
+    try {
+      await storage.put('k2', 'not bytes');
+    } catch (err) {
+      invalid = { code: err.code, reason: err.reason };
+    }
+    await storage.deleteDatabase();
+    return { blocked, value, invalid };
+  });
+  assert.equal(result.blocked?.code, 'STORAGE', JSON.stringify(result));
+  assert.equal(result.blocked.reason, 'BLOCKED');
+  assert.match(result.blocked.message, /blocked/);
+  assert.deepEqual(result.value, [1, 2, 3]);
+  assert.deepEqual(result.invalid, { code: 'STORAGE', reason: 'INVALID_VALUE' });
   assert.deepEqual(errors, []);
   await context.close();
 });

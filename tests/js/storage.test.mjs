@@ -88,6 +88,11 @@ test('memoryStorage copies values on put and get', async () => {
   assert.deepEqual([...out], [1, 2, 3]);
   out[1] = 99;
   assert.deepEqual([...(await storage.get('k'))], [1, 2, 3]);
+  // A Node Buffer is copied too (Buffer#slice would share memory).
+  const buf = Buffer.from([5, 6]);
+  await storage.put('buf', buf);
+  buf[0] = 0;
+  assert.deepEqual([...(await storage.get('buf'))], [5, 6]);
   // A view onto a larger buffer stores only its own bytes.
   const big = new Uint8Array(100).fill(7);
   await storage.put('view', big.subarray(10, 12));
