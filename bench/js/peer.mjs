@@ -127,13 +127,17 @@ if (spec.serialize && adapter.serialize) {
 out.queries = {};
 if (spec.task === 'relevance') out.runs = {};
 for (const mode of spec.modes) {
+  // The budget covers warm-up (at most a quarter of it) and the timed queries.
+  const t0 = now();
   const warm = Math.min(spec.warmup ?? 0, queries.length);
-  for (let i = 0; i < warm; i++) await adapter.search(queries[i].text, { mode, k: spec.k });
+  for (let i = 0; i < warm; i++) {
+    if (spec.query_budget_ms && now() - t0 > spec.query_budget_ms / 4) break;
+    await adapter.search(queries[i].text, { mode, k: spec.k });
+  }
   const lat = [];
   const run = {};
   let hits = 0;
   let truncated = false;
-  const t0 = now();
   for (const q of queries) {
     if (spec.query_budget_ms && now() - t0 > spec.query_budget_ms) { truncated = true; break; }
     const tq = now();

@@ -167,7 +167,7 @@ export function generateReport() {
   const by = latest();
   let md = fs.existsSync(MD) ? fs.readFileSync(MD, 'utf8') : '# memdex benchmarks\n\nSide-by-side comparison of memdex with MiniSearch, FlexSearch, Orama, Lunr, SQLite FTS5 (wasm), tantivy and bm25s. Produced by the harness in `bench/` (see `bench/README.md`). Each table states the command that produced it and its run date.\n';
   const sections = [
-    ['relevance', '## Relevance', relevanceSection(by.relevance)],
+    ['relevance', '## Relevance', relevanceSection(by.relevance || by['relevance-quick'])],
     ['scale', '## Scale', scaleSection(by)],
     ['agent', '## Agent pattern (write, commit, search)', agentSection(by)],
     ['size', '## Browser bundle size', sizeSection(by.size)],

@@ -128,7 +128,7 @@ function summarizeQueries(q) {
 
 // ---------------- workloads ----------------
 
-async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudgetMs }) {
+async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudgetMs, warmup }) {
   const docs = await preparePackages(nDocs);
   const queries = preparePackageQueries(nQueries);
   const machineInfo = machine();
@@ -138,7 +138,7 @@ async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudg
     let dnf = null;
     for (let r = 0; r < runs; r++) {
       log(`scale ${label}: ${name} run ${r + 1}/${runs}`);
-      const spec = { task: 'scale', docs, queries, k: 10, modes: ['or', 'and'], config: 'english', workdir: path.join(WORK, name), serialize: true, warmup: Math.min(100, nQueries), query_budget_ms: queryBudgetMs };
+      const spec = { task: 'scale', docs, queries, k: 10, modes: ['or', 'and'], config: 'english', workdir: path.join(WORK, name), serialize: true, warmup: warmup ?? Math.min(100, nQueries), query_budget_ms: queryBudgetMs };
       const res = await runPeer(name, spec, timeoutMs);
       fs.rmSync(path.join(WORK, name), { recursive: true, force: true });
       if (res.dnf || res.did_not_run) { dnf = res.dnf || res.did_not_run; break; }
@@ -170,19 +170,20 @@ async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudg
   }
   return save(`scale-${label}`, {
     machine: machineInfo,
-    params: { docs: nDocs === Infinity ? 'all' : nDocs, queries: nQueries, k: 10, modes: ['or', 'and'], fields: 'title+text', config: 'english', runs, timing: runs > 1 ? `median of ${runs} fresh processes` : '1 run (quick mode: no median)', warmup_queries: Math.min(100, nQueries), timeout_s: timeoutMs / 1000, memory_limit_gib: MEM_LIMIT_MIB / 1024, query_budget_ms_per_mode: queryBudgetMs ?? null },
+    params: { docs: nDocs === Infinity ? 'all' : nDocs, queries: nQueries, k: 10, modes: ['or', 'and'], fields: 'title+text', config: 'english', runs, timing: runs > 1 ? `median of ${runs} fresh processes` : '1 run (quick mode: no median)', warmup_queries: warmup ?? Math.min(100, nQueries), timeout_s: timeoutMs / 1000, memory_limit_gib: MEM_LIMIT_MIB / 1024, query_budget_ms_per_mode: queryBudgetMs ?? null },
     peers: rows,
   });
 }
 
-async function relevance({ peers, timeoutMs, label = 'relevance' }) {
+async function relevance({ peers, timeoutMs, label = 'relevance', englishOnly = false }) {
+  // Relevance needs every query: a peer that exceeds the bound is "did not finish".
   const machineInfo = machine();
   const rows = [];
   for (const coll of ['cranfield', 'cisi']) {
     const c = prepareCollection(coll);
     const qrels = readQrels(c.qrels);
     for (const name of peers) {
-      for (const config of PEERS[name].configs) {
+      for (const config of PEERS[name].configs.filter((c) => !englishOnly || c === 'english')) {
         log(`relevance ${coll}: ${name} (${config})`);
         const spec = { task: 'relevance', docs: c.docs, queries: c.queries, k: 100, modes: ['or'], config, workdir: path.join(WORK, name) };
         const res = await runPeer(name, spec, timeoutMs);
@@ -196,7 +197,7 @@ async function relevance({ peers, timeoutMs, label = 'relevance' }) {
   }
   return save(label, {
     machine: machineInfo,
-    params: { mode: 'or', k: 100, fields: 'title+text', metrics: 'nDCG@10 (linear gain rel/log2(i+1), pytrec_eval/BEIR), MAP@100 (divided by all relevant), Recall@100; mean over queries with >= 1 relevant judgment', reference: { 'bm25s english': { cranfield: 0.374, cisi: 0.396 } } },
+    params: { timeout_s: timeoutMs / 1000, configs: englishOnly ? 'english only (quick)' : 'default and english', mode: 'or', k: 100, fields: 'title+text', metrics: 'nDCG@10 (linear gain rel/log2(i+1), pytrec_eval/BEIR), MAP@100 (divided by all relevant), Recall@100; mean over queries with >= 1 relevant judgment', reference: { 'bm25s english': { cranfield: 0.374, cisi: 0.396 } } },
     rows,
   });
 }
@@ -208,7 +209,7 @@ async function agent({ peers, writes, timeoutMs, label }) {
   const rows = [];
   for (const name of peers) {
     log(`agent ${label}: ${name}`);
-    const spec = { task: 'agent', docs, queries, k: 10, config: 'english', workdir: path.join(WORK, name), writes, search_every: 10, budget_ms: timeoutMs - 30000 };
+    const spec = { task: 'agent', docs, queries, k: 10, config: 'english', workdir: path.join(WORK, name), writes, search_every: 10, budget_ms: timeoutMs / 2 };
     const res = await runPeer(name, spec, timeoutMs);
     fs.rmSync(path.join(WORK, name), { recursive: true, force: true });
     if (res.dnf || res.did_not_run || res.unsupported) { rows.push({ peer: name, dnf: res.dnf || res.did_not_run || res.unsupported, unsupported: !!res.unsupported }); log(`  ${rows.at(-1).dnf}`); continue; }
@@ -238,34 +239,37 @@ async function main() {
   const pick = (def) => (a.peers ? a.peers.split(',') : def);
   fs.mkdirSync(WORK, { recursive: true });
   const runs = a.runs ? Number(a.runs) : null;
+  // Optional overrides (recorded in each result's params): per-process timeout and per-mode query budget.
+  const T = (def) => (a['timeout-s'] ? Number(a['timeout-s']) * 1000 : def);
+  const QB = (def) => (a['query-budget-s'] ? Number(a['query-budget-s']) * 1000 : def);
   try {
     switch (a.suite) {
       case 'quick':
-        await relevance({ peers: pick(REL_PEERS), timeoutMs: 60_000, label: 'relevance' });
-        await scale({ label: 'quick-20k', nDocs: 20_000, nQueries: 500, runs: runs ?? 1, timeoutMs: 60_000, peers: pick(SCALE_PEERS), queryBudgetMs: 8_000 });
-        await agent({ peers: pick(AGENT_PEERS), writes: 1000, timeoutMs: 60_000, label: 'agent-quick' });
+        await relevance({ peers: pick(REL_PEERS), timeoutMs: T(25_000), label: 'relevance-quick', englishOnly: true });
+        await scale({ label: 'quick-20k', nDocs: 20_000, nQueries: 500, runs: runs ?? 1, timeoutMs: T(45_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(8_000), warmup: 50 });
+        await agent({ peers: pick(AGENT_PEERS), writes: 300, timeoutMs: T(40_000), label: 'agent-quick' });
         await size();
         break;
       case 'relevance':
-        await relevance({ peers: pick(REL_PEERS), timeoutMs: 600_000 });
+        await relevance({ peers: pick(REL_PEERS), timeoutMs: T(600_000) });
         break;
       case 'scale-100k':
-        await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: 600_000, peers: pick(SCALE_PEERS), queryBudgetMs: 240_000 });
+        await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
         break;
       case 'scale-1m':
-        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: 600_000, peers: pick(SCALE_PEERS), queryBudgetMs: 240_000 });
+        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
         break;
       case 'agent':
-        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: 600_000, label: 'agent' });
+        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent' });
         break;
       case 'size':
         await size();
         break;
       case 'full':
-        await relevance({ peers: pick(REL_PEERS), timeoutMs: 600_000 });
-        await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: 600_000, peers: pick(SCALE_PEERS), queryBudgetMs: 240_000 });
-        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: 600_000, peers: pick(SCALE_PEERS), queryBudgetMs: 240_000 });
-        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: 600_000, label: 'agent' });
+        await relevance({ peers: pick(REL_PEERS), timeoutMs: T(600_000) });
+        await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
+        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
+        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent' });
         await size();
         break;
       case 'report':

@@ -5,11 +5,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const info = { name: 'memdex-wasm', package: null, configs: ['english'] };
-export const PKG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../pkg');
+export const PKG_DIR = process.env.MEMDEX_PKG ? path.resolve(process.env.MEMDEX_PKG) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../pkg');
 
 export function pkgEntry() {
   const pj = path.join(PKG_DIR, 'package.json');
-  if (!fs.existsSync(pj)) return null;
+  if (!fs.existsSync(pj)) {
+    // Bare wasm-bindgen output (no package.json yet): memdex.js / index.js.
+    const bare = ['index.js', 'memdex.js'].map((f) => path.join(PKG_DIR, f)).find((f) => fs.existsSync(f));
+    return bare || null;
+  }
   const p = JSON.parse(fs.readFileSync(pj, 'utf8'));
   let entry;
   const ex = p.exports && (p.exports['.'] ?? p.exports);
@@ -29,7 +33,14 @@ export async function create() {
   const reason = notBuiltReason();
   if (reason) throw Object.assign(new Error(reason), { didNotRun: true });
   const mod = await import(pathToFileURL(pkgEntry()).href);
-  if (typeof mod.default === 'function' && !mod.Engine && !mod.Memdex) await mod.default();
+  // wasm-bindgen `--target web` output needs explicit init; in Node feed it the bytes
+  // (fetch() cannot load file:// URLs). `--target nodejs`/bundler outputs are ready on import.
+  const wasmFile = fs.readdirSync(path.dirname(pkgEntry())).find((f) => f.endsWith('.wasm'));
+  if (typeof mod.initSync === 'function' && wasmFile) {
+    mod.initSync({ module: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) });
+  } else if (typeof mod.default === 'function' && wasmFile) {
+    try { await mod.default({ module_or_path: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) }); } catch {}
+  }
   let engine;
   let searchFn;
   if (mod.Engine) {
@@ -42,7 +53,7 @@ export async function create() {
     throw new Error(`pkg/ exports neither Engine nor Memdex (${Object.keys(mod).join(', ')})`);
   }
   let version = null;
-  try { version = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8')).version; } catch {}
+  try { version = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8')).version; } catch { version = 'pkg/ (no package.json)'; }
   return {
     version,
     async build(docs) {

@@ -38,6 +38,10 @@ struct Spec {
     #[serde(default)]
     writes: Option<usize>,
     #[serde(default)]
+    budget_ms: Option<f64>,
+    #[serde(default)]
+    query_budget_ms: Option<f64>,
+    #[serde(default)]
     search_every: Option<usize>,
 }
 fn ten() -> usize {
@@ -228,7 +232,12 @@ fn main() {
         let mut write_lat = Vec::new();
         let mut search_lat = Vec::new();
         let t0 = Instant::now();
+        let mut truncated = false;
         for (i, d) in docs.iter().take(writes).enumerate() {
+            if spec.budget_ms.is_some_and(|b| t0.elapsed().as_secs_f64() * 1e3 > b) {
+                truncated = true;
+                break;
+            }
             let t = Instant::now();
             peer.add(&w, d);
             w.commit().unwrap();
@@ -243,7 +252,9 @@ fn main() {
         }
         w.wait_merging_threads().unwrap();
         out.insert("total_ms".into(), json!(t0.elapsed().as_secs_f64() * 1e3));
-        out.insert("writes".into(), json!(writes));
+        out.insert("writes".into(), json!(write_lat.len()));
+        out.insert("planned_writes".into(), json!(writes));
+        out.insert("truncated".into(), json!(truncated));
         out.insert("commit_latencies_ms".into(), json!(write_lat));
         out.insert("search_latencies_ms".into(), json!(search_lat));
         out.insert("bytes_on_disk".into(), json!(dir_size(&dir)));
@@ -265,6 +276,7 @@ fn main() {
     }
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     out.insert("build_ms".into(), json!(build_ms));
+    out.insert("rss_after_build_mib".into(), json!(peak_rss_mib()));
     // Building writes the index to disk; "serialize" is that commit.
     out.insert("serialized_bytes".into(), json!(dir_size(&dir)));
     out.insert("serialize_ms".into(), json!(null));
@@ -276,15 +288,24 @@ fn main() {
     let mut qres = Map::new();
     let mut runs = Map::new();
     for mode in &spec.modes {
+        let t = Instant::now();
+        let budget = spec.query_budget_ms.unwrap_or(f64::INFINITY);
         let warm = spec.warmup.unwrap_or(0).min(queries.len());
         for q in queries.iter().take(warm) {
+            if t.elapsed().as_secs_f64() * 1e3 > budget / 4.0 {
+                break;
+            }
             peer.search(&reader, &q.text, mode, spec.k);
         }
         let mut lat = Vec::with_capacity(queries.len());
         let mut hits = 0usize;
         let mut run = Map::new();
-        let t = Instant::now();
+        let mut truncated = false;
         for q in &queries {
+            if t.elapsed().as_secs_f64() * 1e3 > budget {
+                truncated = true;
+                break;
+            }
             let tq = Instant::now();
             let ids = peer.search(&reader, &q.text, mode, spec.k);
             lat.push(tq.elapsed().as_secs_f64() * 1e3);
@@ -294,7 +315,7 @@ fn main() {
             }
         }
         let total = t.elapsed().as_secs_f64() * 1e3;
-        qres.insert(mode.clone(), json!({"latencies_ms": lat, "total_ms": total, "hits": hits}));
+        qres.insert(mode.clone(), json!({"latencies_ms": lat, "total_ms": total, "hits": hits, "truncated": truncated, "planned": queries.len()}));
         if spec.task == "relevance" {
             runs.insert(mode.clone(), Value::Object(run));
         }
