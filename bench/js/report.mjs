@@ -135,6 +135,7 @@ function barPanel(x0, y0, w, title, items, unit) {
     if (it.dnf) { s += `<text x="${x0 + labelW + 4}" y="${y + 17}" font-size="10" fill="#a00">${esc(it.dnf.slice(0, 60))}</text>`; return; }
     const color = it.name.startsWith('memdex') ? '#d9480f' : '#1c7ed6';
     if (it.value > 0) s += `<rect x="${x0 + labelW}" y="${y + 4}" width="${Math.max(1, sx(it.value) - labelW)}" height="12" fill="${color}"/><text x="${x0 + sx(it.value) + 4}" y="${y + 14}" font-size="10">${ms(it.value)}</text>`;
+    if (!(it.value > 0) && !(it.value2 > 0)) s += `<text x="${x0 + labelW + 4}" y="${y + 17}" font-size="10" fill="#a00">no query completed within the query budget</text>`;
     if (it.value2 > 0) s += `<rect x="${x0 + labelW}" y="${y + 18}" width="${Math.max(1, sx(it.value2) - labelW)}" height="10" fill="${color}" opacity="0.45"/><text x="${x0 + sx(it.value2) + 4}" y="${y + 27}" font-size="9" fill="#444">${ms(it.value2)}</text>`;
   });
   return s;
