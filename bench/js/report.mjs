@@ -51,7 +51,8 @@ function relevanceSection(d) {
   }
   const base = rows.get('memdex-native|english') || rows.get('memdex-wasm|english');
   const cols = ['cranfield', 'cisi'];
-  let s = `${header(d)}\n\nOR mode, top-100, title + text. nDCG@10 uses linear gain rel/log2(i+1) (pytrec_eval / BEIR); MAP@100 and Recall@100 divide by all relevant documents; means over queries with at least one judgment. ×memdex = peer nDCG@10 / memdex nDCG@10 (memdex native, default English config). Reference (DESIGN.md): bm25s english 0.374 / 0.396.\n\n`;
+  const baseNote = base && cols.every((c) => base[c] && !base[c].dnf) ? '' : ` **memdex has no complete run here (${(base && cols.map((c) => base[c]?.dnf).find(Boolean)) || 'not measured'}), so the ×memdex columns are empty.**`;
+  let s = `${header(d)}\n\nOR mode, top-100, title + text. nDCG@10 uses linear gain rel/log2(i+1) (pytrec_eval / BEIR); MAP@100 and Recall@100 divide by all relevant documents; means over queries with at least one judgment. ×memdex = peer nDCG@10 / memdex nDCG@10 (memdex native, default English config). Reference (DESIGN.md): bm25s english 0.374 / 0.396. Per-process bound: ${d.params.timeout_s} s.${baseNote}\n\n`;
   s += '| peer | config | Cranfield nDCG@10 | ×memdex | MAP@100 | R@100 | CISI nDCG@10 | ×memdex | MAP@100 | R@100 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n';
   const sorted = [...rows.values()].sort((a, b) => (b.cranfield?.ndcg_at_10 ?? -1) - (a.cranfield?.ndcg_at_10 ?? -1));
   for (const r of sorted) {
@@ -69,13 +70,16 @@ function relevanceSection(d) {
 function scaleTable(d) {
   const base = d.peers.find((p) => p.peer === 'memdex-native' && !p.dnf) || d.peers.find((p) => p.peer === 'memdex-wasm' && !p.dnf);
   const p = d.params;
-  let s = `#### ${p.docs} documents, ${p.queries} queries\n\n${header(d)}\n\nTop-10, title + text, English config, ${p.timing}, ${p.warmup_queries} warm-up queries per mode; bounds ${p.timeout_s} s and ${p.memory_limit_gib} GiB per process. Index MiB = serialized snapshot (tantivy: index directory). ×memdex = peer / memdex (native) — below 1 means the peer is faster/smaller.${p.query_budget_ms_per_mode ? ` Query phases stop after ${p.query_budget_ms_per_mode / 1000} s per mode; such rows show how many queries ran.` : ''}\n\n`;
+  const m0 = d.peers.find((x) => x.peer === 'memdex-native');
+  const baseNote = base ? '' : ` **memdex (native) has no complete run here (${m0?.dnf || 'not measured'}), so the ×memdex columns are empty.**`;
+  let s = `#### ${p.docs} documents, ${p.queries} queries\n\n${header(d)}\n\nTop-10, title + text, English config, ${p.timing}, ${p.warmup_queries} warm-up queries per mode; bounds ${p.timeout_s} s and ${p.memory_limit_gib} GiB per process. Index MiB = serialized snapshot (tantivy: index directory). ×memdex = peer / memdex (native) — below 1 means the peer is faster/smaller.${p.query_budget_ms_per_mode ? ` Query phases stop after ${p.query_budget_ms_per_mode / 1000} s per mode; such rows show how many queries ran.` : ''}${baseNote}\n\n`;
   s += '| peer | build s | ×memdex | peak RSS MiB | index MiB | load ms | OR p50 ms | OR p95 ms | OR p99 ms | OR QPS | ×memdex (p50) | AND p50 ms | AND p99 ms | AND QPS |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n';
   for (const r of d.peers) {
     if (r.dnf) { s += `| ${label(r)} | ${r.dnf} | | | | | | | | | | | | |\n`; continue; }
     const o = r.queries.or || {}, a = r.queries.and || {};
     const trunc = (q) => (q.truncated ? ` (${q.ran}/${q.planned} q)` : '');
-    s += `| ${label(r)} | ${num(r.build_ms / 1000)} | ${ratio(r.build_ms, base?.build_ms)} | ${num(r.rss_after_build_mib, 0)} | ${r.serialized_bytes != null ? num(r.serialized_bytes / 2 ** 20, 1) : 'n/a'} | ${r.load_ms != null ? ms(r.load_ms) : 'n/a'} | ${ms(o.p50_ms)}${trunc(o)} | ${ms(o.p95_ms)} | ${ms(o.p99_ms)} | ${num(o.qps, 0)} | ${ratio(o.p50_ms, base?.queries?.or?.p50_ms)} | ${a.unsupported ? 'n/a' : ms(a.p50_ms) + trunc(a)} | ${ms(a.p99_ms)} | ${num(a.qps, 0)} |\n`;
+    const runsNote = r.failed_runs ? ` (${r.runs} of ${r.runs + r.failed_runs.length} runs finished)` : '';
+    s += `| ${label(r)}${runsNote} | ${num(r.build_ms / 1000)} | ${ratio(r.build_ms, base?.build_ms)} | ${num(r.rss_after_build_mib, 0)} | ${r.serialized_bytes != null ? num(r.serialized_bytes / 2 ** 20, 1) : 'n/a'} | ${r.load_ms != null ? ms(r.load_ms) : 'n/a'} | ${ms(o.p50_ms)}${trunc(o)} | ${ms(o.p95_ms)} | ${ms(o.p99_ms)} | ${num(o.qps, 0)} | ${ratio(o.p50_ms, base?.queries?.or?.p50_ms)} | ${a.unsupported ? 'n/a' : ms(a.p50_ms) + trunc(a)} | ${ms(a.p99_ms)} | ${num(a.qps, 0)} |\n`;
   }
   return s;
 }

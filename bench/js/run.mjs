@@ -23,7 +23,7 @@ const MEM_LIMIT_MIB = 16 * 1024;
 export const PEERS = {
   'memdex-native': { kind: 'native', bin: 'memdex-native/target/release/bench-memdex-native', configs: ['english'] },
   'memdex-wasm': { kind: 'js', module: 'memdex-wasm', configs: ['english'] },
-  tantivy: { kind: 'native', bin: 'tantivy/target/release/bench-tantivy', configs: ['default', 'english'] },
+  tantivy: { kind: 'native', bin: 'tantivy/target/release/bench-tantivy', configs: ['default', 'english', 'english-stop'] },
   minisearch: { kind: 'js', module: 'minisearch', configs: ['default', 'english'] },
   flexsearch: { kind: 'js', module: 'flexsearch', configs: ['default', 'english'] },
   orama: { kind: 'js', module: 'orama', configs: ['default', 'english'] },
@@ -135,13 +135,21 @@ async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudg
   const rows = [];
   for (const name of peers) {
     const per = [];
+    const failed = [];
     let dnf = null;
     for (let r = 0; r < runs; r++) {
       log(`scale ${label}: ${name} run ${r + 1}/${runs}`);
       const spec = { task: 'scale', docs, queries, k: 10, modes: ['or', 'and'], config: 'english', workdir: path.join(WORK, name), serialize: true, warmup: warmup ?? Math.min(100, nQueries), query_budget_ms: queryBudgetMs };
       const res = await runPeer(name, spec, timeoutMs);
       fs.rmSync(path.join(WORK, name), { recursive: true, force: true });
-      if (res.dnf || res.did_not_run) { dnf = res.dnf || res.did_not_run; break; }
+      if (res.did_not_run) { dnf = res.did_not_run; break; }
+      if (res.dnf) {
+        // A run that hits a bound: if no run finished yet, the peer did not finish (stop here);
+        // otherwise keep the finished runs and say that this one did not.
+        if (per.length === 0) { dnf = res.dnf; break; }
+        failed.push(`run ${r + 1}: ${res.dnf}`);
+        continue;
+      }
       per.push(res);
     }
     if (dnf) { rows.push({ peer: name, dnf }); log(`  ${name}: ${dnf}`); continue; }
@@ -163,7 +171,7 @@ async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudg
       serialize_ms: median(per.map((p) => p.serialize_ms)),
       load_ms: median(per.map((p) => p.load_ms)),
       serialize_unsupported: f.serialize_unsupported,
-      queries: modes, notes: f.notes,
+      queries: modes, notes: f.notes, failed_runs: failed.length ? failed : undefined,
       raw_runs: per.map((p) => ({ build_ms: p.build_ms, peak_rss_mib: p.peak_rss_mib, or_p50: latencyStats(p.queries?.or?.latencies_ms)?.p50_ms, and_p50: latencyStats(p.queries?.and?.latencies_ms)?.p50_ms })),
     });
     log(`  ${name}: build ${(rows.at(-1).build_ms / 1000).toFixed(2)} s, OR p50 ${modes.or?.p50_ms?.toFixed?.(3)} ms`);

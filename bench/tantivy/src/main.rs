@@ -15,7 +15,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value as _, STORED, STRING,
 };
-use tantivy::tokenizer::TokenStream;
+use tantivy::tokenizer::{
+    Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer, TokenStream,
+};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 const VERSION: &str = "0.27.0";
@@ -111,8 +113,27 @@ struct Peer {
 }
 
 impl Peer {
+    /// Configs: `default` (tantivy's default tokenizer), `english` (built-in `en_stem`:
+    /// lowercase + English Snowball stemmer), `english-stop` (`en_stem` plus tantivy's
+    /// English StopWordFilter, registered here as `en_stem_stop`).
+    fn tokenizer_name(config: &str) -> &'static str {
+        match config {
+            "english" => "en_stem",
+            "english-stop" => "en_stem_stop",
+            _ => "default",
+        }
+    }
+    fn register(index: &Index) {
+        let an = TextAnalyzer::builder(SimpleTokenizer::default())
+            .filter(RemoveLongFilter::limit(40))
+            .filter(LowerCaser)
+            .filter(StopWordFilter::new(Language::English).unwrap())
+            .filter(Stemmer::new(Language::English))
+            .build();
+        index.tokenizers().register("en_stem_stop", an);
+    }
     fn create(dir: &Path, config: &str) -> Peer {
-        let tokenizer = if config == "english" { "en_stem" } else { "default" };
+        let tokenizer = Self::tokenizer_name(config);
         let mut sb = Schema::builder();
         let id_f = sb.add_text_field("id", STRING | STORED);
         let opts = TextOptions::default().set_indexing_options(
@@ -125,11 +146,13 @@ impl Peer {
         let _ = fs::remove_dir_all(dir);
         fs::create_dir_all(dir).unwrap();
         let index = Index::create_in_dir(dir, sb.build()).unwrap();
+        Self::register(&index);
         Peer { index, id_f, title_f, text_f, tokenizer: tokenizer.to_string() }
     }
     fn open(dir: &Path, config: &str) -> Peer {
-        let tokenizer = if config == "english" { "en_stem" } else { "default" };
+        let tokenizer = Self::tokenizer_name(config);
         let index = Index::open_in_dir(dir).unwrap();
+        Self::register(&index);
         let schema = index.schema();
         Peer {
             id_f: schema.get_field("id").unwrap(),
