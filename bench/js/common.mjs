@@ -1,0 +1,34 @@
+// Shared helpers for the JS side of the harness: JSONL reading, peak-RSS,
+// query tokenization shared by adapters that need to pre-split query text.
+import fs from 'node:fs';
+
+export function readJsonl(path) {
+  const out = [];
+  for (const line of fs.readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim()) out.push(JSON.parse(line));
+  }
+  return out;
+}
+
+export function peakRssMiB() {
+  // Linux: VmHWM is the process' peak resident set; resourceUsage().maxRSS is the same in KiB.
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) / 1024;
+  } catch {}
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** Unicode word runs (letters, marks, digits), lowercased. Used to build query syntax safely. */
+export function words(text) {
+  return (String(text).toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) || []);
+}
+
+export function dirSize(p) {
+  let total = 0;
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.size;
+  for (const e of fs.readdirSync(p)) total += dirSize(`${p}/${e}`);
+  return total;
+}

@@ -1,0 +1,74 @@
+// Peer adapter: memdex compiled to WebAssembly, loaded from the repo's pkg/ (built by `make pkg`).
+// Uses the low-level `Engine` class when exported, else the `Memdex` wrapper.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const info = { name: 'memdex-wasm', package: null, configs: ['english'] };
+export const PKG_DIR = process.env.MEMDEX_PKG ? path.resolve(process.env.MEMDEX_PKG) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../pkg');
+
+export function pkgEntry() {
+  const pj = path.join(PKG_DIR, 'package.json');
+  if (!fs.existsSync(pj)) {
+    // Bare wasm-bindgen output (no package.json yet): memdex.js / index.js.
+    const bare = ['index.js', 'memdex.js'].map((f) => path.join(PKG_DIR, f)).find((f) => fs.existsSync(f));
+    return bare || null;
+  }
+  const p = JSON.parse(fs.readFileSync(pj, 'utf8'));
+  let entry;
+  const ex = p.exports && (p.exports['.'] ?? p.exports);
+  const pick = (e) => (typeof e === 'string' ? e : e && (pick(e.node) || pick(e.import) || pick(e.default)));
+  if (ex) entry = pick(ex);
+  entry = entry || p.module || p.main || 'index.js';
+  return path.join(PKG_DIR, entry);
+}
+
+export function notBuiltReason() {
+  const e = pkgEntry();
+  if (!e || !fs.existsSync(e)) return 'did not run: pkg/ not built (run make pkg)';
+  return null;
+}
+
+export async function create() {
+  const reason = notBuiltReason();
+  if (reason) throw Object.assign(new Error(reason), { didNotRun: true });
+  const mod = await import(pathToFileURL(pkgEntry()).href);
+  // wasm-bindgen `--target web` output needs explicit init; in Node feed it the bytes
+  // (fetch() cannot load file:// URLs). `--target nodejs`/bundler outputs are ready on import.
+  const wasmFile = fs.readdirSync(path.dirname(pkgEntry())).find((f) => f.endsWith('.wasm'));
+  if (typeof mod.initSync === 'function' && wasmFile) {
+    mod.initSync({ module: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) });
+  } else if (typeof mod.default === 'function' && wasmFile) {
+    try { await mod.default({ module_or_path: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) }); } catch {}
+  }
+  let engine;
+  let searchFn;
+  if (mod.Engine) {
+    engine = new mod.Engine(undefined);
+    searchFn = (q, o) => engine.search(q, o);
+  } else if (mod.Memdex) {
+    engine = typeof mod.Memdex.create === 'function' ? await mod.Memdex.create() : new mod.Memdex();
+    searchFn = (q, o) => engine.search(q, o);
+  } else {
+    throw new Error(`pkg/ exports neither Engine nor Memdex (${Object.keys(mod).join(', ')})`);
+  }
+  let version = null;
+  try { version = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8')).version; } catch { version = 'pkg/ (no package.json)'; }
+  return {
+    version,
+    async build(docs) {
+      for (const d of docs) {
+        const doc = { id: d.id, title: d.title, text: d.text };
+        for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
+        await engine.add(doc);
+      }
+      // TODO(bench): call engine.flush() once it exists.
+      if (typeof engine.flush === 'function') await engine.flush();
+    },
+    async search(q, { mode, k }) {
+      const r = await searchFn(q, { mode, limit: k });
+      return r.hits.map((h) => h.id);
+    },
+    agentUnsupported: 'not yet supported: memdex has no persistence/commit API yet',
+  };
+}
