@@ -94,7 +94,7 @@ function agentSection(by) {
   const ds = ['agent', 'agent-quick'].map((w) => by[w]).filter(Boolean);
   if (!ds.length) return '_No agent-pattern run yet._';
   return ds.map((d) => {
-    let s = `#### ${d.params.writes} single-document writes, each committed durably, a search every ${d.params.search_every}\n\n${header(d)}\n\n${d.params.durable}. Memdex persistence is not implemented yet.\n\n`;
+    let s = `#### ${d.params.writes} single-document writes, each committed durably, a search every ${d.params.search_every}\n\n${header(d)}\n\n${d.params.durable}. memdex commits to the filesystem (FsStorage).\n\n`;
     s += '| peer | commits | total s | commit p50 ms | commit p99 ms | search p50 ms | bytes on disk at end | peak RSS MiB | what a commit does |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n';
     for (const r of d.peers) {
       if (r.dnf) { s += `| ${label(r)} | ${r.unsupported ? 'N/A: ' : ''}${r.dnf} | | | | | | | |\n`; continue; }

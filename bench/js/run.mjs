@@ -21,7 +21,7 @@ const MEM_LIMIT_MIB = 16 * 1024;
 
 // name -> how to start it. `kind` decides the command line.
 export const PEERS = {
-  'memdex-native': { kind: 'native', bin: 'memdex-native/target/release/bench-memdex-native', configs: ['english'] },
+  'memdex-native': { kind: 'native', bin: 'memdex-native/target/release/bench-memdex-native', configs: ['english', 'english-single'] },
   'memdex-wasm': { kind: 'js', module: 'memdex-wasm', configs: ['english'] },
   tantivy: { kind: 'native', bin: 'tantivy/target/release/bench-tantivy', configs: ['default', 'english', 'english-stop'] },
   minisearch: { kind: 'js', module: 'minisearch', configs: ['default', 'english'] },

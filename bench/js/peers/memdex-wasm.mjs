@@ -32,14 +32,13 @@ export function notBuiltReason() {
 export async function create() {
   const reason = notBuiltReason();
   if (reason) throw Object.assign(new Error(reason), { didNotRun: true });
-  const mod = await import(pathToFileURL(pkgEntry()).href);
-  // wasm-bindgen `--target web` output needs explicit init; in Node feed it the bytes
-  // (fetch() cannot load file:// URLs). `--target nodejs`/bundler outputs are ready on import.
-  const wasmFile = fs.readdirSync(path.dirname(pkgEntry())).find((f) => f.endsWith('.wasm'));
-  if (typeof mod.initSync === 'function' && wasmFile) {
-    mod.initSync({ module: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) });
-  } else if (typeof mod.default === 'function' && wasmFile) {
-    try { await mod.default({ module_or_path: fs.readFileSync(path.join(path.dirname(pkgEntry()), wasmFile)) }); } catch {}
+  // The wasm-bindgen glue (pkg/memdex.js, `--target web`) with the engine
+  // class `Engine`; the `Memdex` wrapper adds only argument checks on top.
+  const glue = path.join(PKG_DIR, 'memdex.js');
+  const mod = await import(pathToFileURL(fs.existsSync(glue) ? glue : pkgEntry()).href);
+  const wasmFile = fs.readdirSync(PKG_DIR).find((f) => f.endsWith('.wasm'));
+  if (typeof mod.default === 'function' && wasmFile) {
+    await mod.default({ module_or_path: fs.readFileSync(path.join(PKG_DIR, wasmFile)) });
   }
   let engine;
   let searchFn;
@@ -62,8 +61,8 @@ export async function create() {
         for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
         await engine.add(doc);
       }
-      // TODO(bench): call engine.flush() once it exists.
-      if (typeof engine.flush === 'function') await engine.flush();
+      // Seal the write buffer: build time includes making the index searchable.
+      if (typeof engine.flush === 'function') engine.flush();
     },
     async search(q, { mode, k }) {
       const r = await searchFn(q, { mode, limit: k });

@@ -29,6 +29,12 @@ struct Spec {
     /// (per mode); the result says how many ran.
     #[serde(default)]
     query_budget_ms: Option<f64>,
+    #[serde(default)]
+    writes: Option<usize>,
+    #[serde(default)]
+    search_every: Option<usize>,
+    #[serde(default)]
+    budget_ms: Option<f64>,
 }
 fn ten() -> usize {
     10
@@ -64,14 +70,6 @@ fn main() {
     out.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
     out.insert("config".into(), json!(spec.config));
     out.insert("task".into(), json!(spec.task));
-    if spec.task == "agent" {
-        out.insert(
-            "unsupported".into(),
-            json!("not yet supported: memdex has no persistence/commit API yet (planned: Storage + manifest commits)"),
-        );
-        println!("{}", Value::Object(out));
-        return;
-    }
     let docs = read_jsonl(&spec.docs);
     let queries: Vec<(String, String)> = spec
         .queries
@@ -87,30 +85,32 @@ fn main() {
         })
         .collect();
     out.insert("docs".into(), json!(docs.len()));
+    if spec.task == "agent" {
+        agent(&spec, &docs, &queries, &mut out);
+        println!("{}", Value::Object(out));
+        return;
+    }
     out.insert(
         "notes".into(),
         json!(["memdex default IndexConfig (English stemming + stopwords; title weight 2, text 1); serialization not yet available"]),
     );
 
     let t0 = Instant::now();
-    let mut index = Index::new(IndexConfig::default()).expect("index");
+    let mut index = Index::new(config_for(&spec.config)).expect("index");
     for d in &docs {
-        let mut m = Map::new();
-        for key in ["namespace", "title", "text", "kind", "timestamp"] {
-            if let Some(v) = d.get(key) {
-                if !v.is_null() {
-                    m.insert(key.into(), v.clone());
-                }
-            }
-        }
-        m.insert("id".into(), d["id"].clone());
-        index.add(&Value::Object(m)).expect("add");
+        index.add(&to_doc(d, &spec.config)).expect("add");
     }
-    // TODO(bench): call index.flush() here once memdex exposes it (seal the in-memory segment).
+    // Seal the write buffer: build time includes making the index searchable.
+    index.flush();
     out.insert("build_ms".into(), json!(t0.elapsed().as_secs_f64() * 1e3));
     out.insert("rss_after_build_mib".into(), json!(peak_rss_mib()));
-    out.insert("serialized_bytes".into(), json!(null));
-    out.insert("serialize_unsupported".into(), json!("memdex has no snapshot/serialize API yet"));
+    let snapshot = index.export_snapshot();
+    out.insert("serialized_bytes".into(), json!(snapshot.len()));
+    let t = Instant::now();
+    let reloaded = Index::import_snapshot(&snapshot).expect("snapshot reloads");
+    out.insert("load_ms".into(), json!(t.elapsed().as_secs_f64() * 1e3));
+    drop(reloaded);
+    drop(snapshot);
 
     let mut qres = Map::new();
     let mut runs = Map::new();
@@ -163,4 +163,98 @@ fn main() {
     }
     out.insert("peak_rss_mib".into(), json!(peak_rss_mib()));
     println!("{}", Value::Object(out));
+}
+
+/// `english`: the default schema (BM25F, title weight 2, text 1).
+/// `english-single`: one text field holding title + text (plain BM25, the
+/// configuration compared with bm25s).
+fn config_for(config: &str) -> IndexConfig {
+    let mut c = IndexConfig::default();
+    if config == "english-single" {
+        c.fields.remove("title");
+    }
+    c
+}
+
+fn to_doc(d: &Value, config: &str) -> Value {
+    let mut m = Map::new();
+    for key in ["namespace", "title", "text", "kind", "timestamp"] {
+        if let Some(v) = d.get(key) {
+            if !v.is_null() {
+                m.insert(key.into(), v.clone());
+            }
+        }
+    }
+    if config == "english-single" {
+        let title = m.remove("title");
+        let joined = format!(
+            "{} {}",
+            title.as_ref().and_then(Value::as_str).unwrap_or(""),
+            m.get("text").and_then(Value::as_str).unwrap_or("")
+        );
+        m.insert("text".into(), json!(joined));
+    }
+    m.insert("id".into(), d["id"].clone());
+    Value::Object(m)
+}
+
+/// Agent pattern: each write is added and committed durably to the
+/// filesystem (`FsStorage`: fsync'd temp file + rename per blob, manifest
+/// last); a search every `search_every` writes.
+fn agent(spec: &Spec, docs: &[Value], queries: &[(String, String)], out: &mut Map<String, Value>) {
+    use memdex::storage::FsStorage;
+    let dir = std::env::temp_dir().join(format!("bench-memdex-agent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let storage = FsStorage::new(&dir);
+    let writes = spec.writes.unwrap_or(10_000).min(docs.len());
+    let every = spec.search_every.unwrap_or(10).max(1);
+    let mut index = Index::new(config_for(&spec.config)).expect("index");
+    let (mut write_lat, mut search_lat) = (Vec::new(), Vec::new());
+    let mut bytes_written = 0usize;
+    let mut truncated = false;
+    let t0 = Instant::now();
+    for (i, d) in docs.iter().take(writes).enumerate() {
+        if spec.budget_ms.is_some_and(|b| t0.elapsed().as_secs_f64() * 1e3 > b) {
+            truncated = true;
+            break;
+        }
+        let t = Instant::now();
+        index.add(&to_doc(d, &spec.config)).expect("add");
+        let info = pollster::block_on(index.commit(&storage, "agent")).expect("commit");
+        bytes_written += info.bytes_written;
+        write_lat.push(t.elapsed().as_secs_f64() * 1e3);
+        if (i + 1) % every == 0 && !queries.is_empty() {
+            let q = &queries[(i / every) % queries.len()].1;
+            let t = Instant::now();
+            let opts = SearchOptions { mode: Mode::Or, limit: spec.k, ..Default::default() };
+            let _ = index.search(q, &opts);
+            search_lat.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    out.insert("total_ms".into(), json!(t0.elapsed().as_secs_f64() * 1e3));
+    out.insert("writes".into(), json!(write_lat.len()));
+    out.insert("planned_writes".into(), json!(writes));
+    out.insert("truncated".into(), json!(truncated));
+    out.insert("commit_latencies_ms".into(), json!(write_lat));
+    out.insert("search_latencies_ms".into(), json!(search_lat));
+    out.insert("bytes_written".into(), json!(bytes_written));
+    out.insert("bytes_on_disk".into(), json!(dir_size(&dir)));
+    out.insert("segments".into(), json!(index.stats().segments));
+    out.insert(
+        "commit_kind".into(),
+        json!("Index::commit to FsStorage (new segment + manifest, fsync + rename; merges by policy)"),
+    );
+    out.insert("peak_rss_mib".into(), json!(peak_rss_mib()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn dir_size(dir: &std::path::Path) -> u64 {
+    let mut total = 0;
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            total += if p.is_dir() { dir_size(&p) } else { e.metadata().map_or(0, |m| m.len()) };
+        }
+    }
+    total
 }
