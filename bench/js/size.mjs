@@ -51,7 +51,9 @@ export async function measureSizes() {
   const reason = notBuiltReason();
   if (reason) rows.push({ peer: 'memdex-wasm', dnf: reason });
   else {
-    const entry = pkgEntry();
+    // The browser entry (the `browser` export condition), not Node's.
+    const browserEntry = path.join(PKG_DIR, 'index.js');
+    const entry = fs.existsSync(browserEntry) ? browserEntry : pkgEntry();
     const js = await bundle(`import * as m from ${JSON.stringify(entry)}; globalThis.__x = m;`, PKG_DIR);
     const wasmFiles = fs.readdirSync(PKG_DIR, { recursive: true }).filter((f) => String(f).endsWith('.wasm'));
     const wasmGz = wasmFiles.reduce((s, f) => s + gz(fs.readFileSync(path.join(PKG_DIR, String(f)))), 0);
