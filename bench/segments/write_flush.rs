@@ -45,6 +45,7 @@ fn main() {
         max_segments = max_segments.max(index.stats().segments);
     }
     let _ = zcat.kill();
+    let _ = zcat.wait();
     let write_s = start.elapsed().as_secs_f64();
     let segments = index.stats().segments;
     let queries: Vec<String> = std::fs::read_to_string(format!("{data}/queries.txt"))
