@@ -56,11 +56,17 @@ export async function create() {
   return {
     version,
     async build(docs) {
+      // The package's bulk path (what Memdex.addMany does): JSON lines in
+      // batches of 1000, one wasm call per batch.
+      let batch = [];
+      const push = () => { if (batch.length) engine.addJsonLines(batch.join('\n')); batch = []; };
       for (const d of docs) {
         const doc = { id: d.id, title: d.title, text: d.text };
         for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
-        await engine.add(doc);
+        batch.push(JSON.stringify(doc));
+        if (batch.length >= 1000) push();
       }
+      push();
       // Seal the write buffer: build time includes making the index searchable.
       if (typeof engine.flush === 'function') engine.flush();
     },
