@@ -5,8 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
+/** System Chromium and the flags every test launches it with. */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

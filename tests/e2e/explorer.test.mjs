@@ -5,23 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { ARGS, CHROMIUM } from './browser.mjs';
 
 // The page loads every memory of www/memories.jsonl on first load.
 const SAMPLE_COUNT = readFileSync(new URL('../../www/memories.jsonl', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l.trim()).length;
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 let server;
 let baseUrl;

@@ -11,18 +11,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { ARGS, CHROMIUM } from './browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 // A blank test page on the server's origin (so it shares IndexedDB and Web
 // Locks with the other tab and can import /pkg/). Served by page.route.
