@@ -65,7 +65,7 @@ if (spec.task === 'agent') {
     emit();
     process.exit(0);
   }
-  if (adapter.agentInit) await adapter.agentInit();
+  if (adapter.agentInit) await adapter.agentInit(spec.workdir);
   const writes = Math.min(spec.writes ?? 10000, docs.length);
   const every = spec.search_every ?? 10;
   const file = path.join(spec.workdir, `${name}-agent.bin`);
@@ -73,16 +73,24 @@ if (spec.task === 'agent') {
   const searchLat = [];
   const t0 = now();
   let truncated = false;
+  let bytesWritten = 0;
   for (let i = 0; i < writes; i++) {
     if (spec.budget_ms && now() - t0 > spec.budget_ms) { truncated = true; break; }
     const t = now();
     await adapter.add(docs[i]);
-    durableWrite(file, await adapter.serialize());
+    if (adapter.commit) {
+      // Engines with their own incremental commit report the bytes they wrote.
+      bytesWritten += await adapter.commit();
+    } else {
+      const buf = await adapter.serialize();
+      durableWrite(file, buf);
+      bytesWritten += buf.length;
+    }
     commitLat.push(now() - t);
     if ((i + 1) % every === 0 && queries.length) {
       const q = queries[Math.floor(i / every) % queries.length];
       const ts = now();
-      await adapter.search(q.text, { mode: 'or', k: spec.k ?? 10 });
+      await (adapter.agentSearch ?? adapter.search)(q.text, { mode: 'or', k: spec.k ?? 10 });
       searchLat.push(now() - ts);
     }
   }
@@ -92,7 +100,8 @@ if (spec.task === 'agent') {
   out.truncated = truncated;
   out.commit_latencies_ms = commitLat;
   out.search_latencies_ms = searchLat;
-  out.bytes_on_disk = fs.statSync(file).size;
+  out.bytes_written = bytesWritten;
+  out.bytes_on_disk = adapter.bytesOnDisk ? adapter.bytesOnDisk() : fs.statSync(file).size;
   out.commit_kind = adapter.commitKind;
   out.peak_rss_mib = peakRssMiB();
   emit();

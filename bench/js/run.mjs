@@ -210,27 +210,27 @@ async function relevance({ peers, timeoutMs, label = 'relevance', englishOnly = 
   });
 }
 
-async function agent({ peers, writes, timeoutMs, label }) {
+async function agent({ peers, writes, timeoutMs, label, budgetMs = timeoutMs / 2 }) {
   const docs = await preparePackages(20000);
   const queries = preparePackageQueries(2000);
   const machineInfo = machine();
   const rows = [];
   for (const name of peers) {
     log(`agent ${label}: ${name}`);
-    const spec = { task: 'agent', docs, queries, k: 10, config: 'english', workdir: path.join(WORK, name), writes, search_every: 10, budget_ms: timeoutMs / 2 };
+    const spec = { task: 'agent', docs, queries, k: 10, config: 'english', workdir: path.join(WORK, name), writes, search_every: 10, budget_ms: budgetMs };
     const res = await runPeer(name, spec, timeoutMs);
     fs.rmSync(path.join(WORK, name), { recursive: true, force: true });
     if (res.dnf || res.did_not_run || res.unsupported) { rows.push({ peer: name, dnf: res.dnf || res.did_not_run || res.unsupported, unsupported: !!res.unsupported }); log(`  ${rows.at(-1).dnf}`); continue; }
     rows.push({
       peer: name, version: res.version, lib_version: res.lib_version, writes: res.writes, planned_writes: res.planned_writes ?? writes, truncated: !!res.truncated,
       total_ms: res.total_ms, commit: latencyStats(res.commit_latencies_ms), search: latencyStats(res.search_latencies_ms),
-      bytes_on_disk: res.bytes_on_disk, peak_rss_mib: res.peak_rss_mib, commit_kind: res.commit_kind,
+      bytes_written: res.bytes_written, bytes_on_disk: res.bytes_on_disk, peak_rss_mib: res.peak_rss_mib, commit_kind: res.commit_kind,
     });
     log(`  ${res.writes} commits in ${(res.total_ms / 1000).toFixed(1)} s`);
   }
   return save(label, {
     machine: machineInfo,
-    params: { writes, search_every: 10, k: 10, mode: 'or', docs: 'packages (first docs)', durable: 'each commit writes the snapshot to a temp file, fsyncs it and renames it over the previous one (JS peers); tantivy: IndexWriter::commit', timeout_s: timeoutMs / 1000 },
+    params: { writes, search_every: 10, k: 10, mode: 'or', docs: 'packages (first docs)', runs: '1 per peer: the workload is itself thousands of timed commits (p50/p99 over all of them); a peer stopped by the time bound shows how many commits it finished', time_bound_s: budgetMs / 1000, durable: 'each commit writes the snapshot to a temp file, fsyncs it and renames it over the previous one (JS peers); tantivy: IndexWriter::commit', timeout_s: timeoutMs / 1000 },
     peers: rows,
   });
 }
@@ -250,6 +250,7 @@ async function main() {
   // Optional overrides (recorded in each result's params): per-process timeout and per-mode query budget.
   const T = (def) => (a['timeout-s'] ? Number(a['timeout-s']) * 1000 : def);
   const QB = (def) => (a['query-budget-s'] ? Number(a['query-budget-s']) * 1000 : def);
+  const AB = (def) => (a['agent-budget-s'] ? Number(a['agent-budget-s']) * 1000 : def);
   try {
     switch (a.suite) {
       case 'quick':
@@ -265,10 +266,10 @@ async function main() {
         await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
         break;
       case 'scale-1m':
-        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
+        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(90_000) });
         break;
       case 'agent':
-        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent' });
+        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent', budgetMs: AB(150_000) });
         break;
       case 'size':
         await size();
@@ -276,8 +277,11 @@ async function main() {
       case 'full':
         await relevance({ peers: pick(REL_PEERS), timeoutMs: T(600_000) });
         await scale({ label: '100k', nDocs: 100_000, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
-        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(240_000) });
-        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent' });
+        // Bounded so the whole suite fits in about an hour on 2 cores: a slow peer's
+        // 1M queries stop after 90 s per mode (latencies over the queries it ran; the
+        // table says how many), and each agent run stops after 150 s (commits counted).
+        await scale({ label: '1m', nDocs: Infinity, nQueries: 2000, runs: runs ?? 3, timeoutMs: T(600_000), peers: pick(SCALE_PEERS), queryBudgetMs: QB(90_000) });
+        await agent({ peers: pick(AGENT_PEERS), writes: 10_000, timeoutMs: T(600_000), label: 'agent', budgetMs: AB(150_000) });
         await size();
         break;
       case 'report':

@@ -29,6 +29,18 @@ export function notBuiltReason() {
   return null;
 }
 
+let agentIndex = null;
+let agentDir = null;
+
+function dirSize(dir) {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirSize(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
 export async function create() {
   const reason = notBuiltReason();
   if (reason) throw Object.assign(new Error(reason), { didNotRun: true });
@@ -74,6 +86,27 @@ export async function create() {
       const r = await searchFn(q, { mode, limit: k });
       return r.hits.map((h) => h.id);
     },
-    agentUnsupported: 'not yet supported: memdex has no persistence/commit API yet',
+    // Agent workload through the package's public API, as an agent would use
+    // it: Memdex.open on the Node filesystem storage, add, commit. A commit
+    // writes only the new segment + manifest (merges by policy), not a snapshot.
+    async agentInit(workdir) {
+      const node = path.join(PKG_DIR, 'node.js');
+      const { Memdex } = await import(pathToFileURL(node).href);
+      agentDir = path.join(workdir, 'memdex-agent');
+      agentIndex = await Memdex.open({ name: 'agent', storage: 'fs', dir: agentDir, autoCommit: false });
+    },
+    async add(d) {
+      const doc = { id: d.id, title: d.title, text: d.text };
+      agentIndex.add(doc);
+    },
+    async commit() {
+      const info = await agentIndex.commit();
+      return info.bytesWritten;
+    },
+    async agentSearch(q, { mode, k }) {
+      return agentIndex.search(q, { mode, limit: k }).hits.map((h) => h.id);
+    },
+    bytesOnDisk: () => dirSize(agentDir),
+    commitKind: 'Memdex.commit() to fs storage (new segment blob + manifest, each fsync + rename; merges by policy)',
   };
 }
