@@ -121,7 +121,8 @@ fn commit_and_reopen_round_trip_on_filesystem() {
     assert!(filtered
         .hits
         .iter()
-        .all(|h| h.namespace.as_deref() == Some("ns1") && h.fields["kind"] == "rule"));
+        .all(|h| h.namespace.as_deref() == Some("ns1")
+            && h.fields.get("kind").is_some_and(|k| k == "rule")));
 }
 
 #[test]

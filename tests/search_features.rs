@@ -289,7 +289,7 @@ fn hits_carry_fields_snippets_and_explanations() {
     let hit = &r.hits[0];
     assert_eq!(hit.id, "d2");
     assert_eq!(hit.namespace.as_deref(), Some("a1"));
-    assert_eq!(hit.fields["kind"], "decision");
+    assert_eq!(hit.fields.get("kind").unwrap(), "decision");
     assert_eq!(hit.matched_terms, ["postgresql", "bill"]);
     let snippet = &hit.snippets["text"];
     assert!(
@@ -448,4 +448,35 @@ fn code_identifiers_match_whole_and_by_parts() {
     // The exact identifier ranks first.
     let ranked = ix.search("getUserById", &opts()).unwrap().hits;
     assert_eq!(ranked[0].id, "a");
+}
+
+#[test]
+fn get_json_is_get_without_a_parse() {
+    let mut index = Index::new(config()).unwrap();
+    let docs = [
+        json!({"id": "a", "title": "Plain \"quoted\" é", "pinned": true}),
+        json!({"id": "b", "namespace": "ns1", "text": "with a namespace", "priority": 2.5}),
+        json!({"id": "c\n\"odd\"", "namespace": "x"}),
+    ];
+    for (i, doc) in docs.iter().enumerate() {
+        index.add(doc).unwrap();
+        if i == 0 {
+            index.flush(); // one from a segment, the rest from the write buffer
+        }
+    }
+    for id in ["a", "b", "c\n\"odd\""] {
+        let parsed: serde_json::Value = serde_json::from_str(&index.get_json(id).unwrap()).unwrap();
+        assert_eq!(parsed, index.get(id).unwrap(), "{id}");
+    }
+    assert_eq!(index.get_json("missing"), None);
+    // Hits carry the same fields, minus the namespace.
+    let hit = &index
+        .search("namespace", &SearchOptions::default())
+        .unwrap()
+        .hits[0];
+    assert_eq!(hit.namespace.as_deref(), Some("ns1"));
+    assert_eq!(
+        hit.fields.as_json(),
+        r#"{"priority":2.5,"text":"with a namespace"}"#
+    );
 }

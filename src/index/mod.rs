@@ -206,6 +206,29 @@ impl Index {
         Some(Value::Object(fields))
     }
 
+    /// [`Index::get`] as JSON text, built from the stored text without
+    /// parsing it (the wasm boundary hands it to `JSON.parse`).
+    pub fn get_json(&self, id: &str) -> Option<String> {
+        let addr = self.ids.get(id)?;
+        let stored = if addr.segment == BUFFER {
+            self.buffer.docs().stored_bytes(addr.doc)
+        } else {
+            let entry = self.segments.iter().find(|e| e.id == addr.segment)?;
+            entry.segment.docs.stored_bytes(addr.doc)
+        };
+        let stored = std::str::from_utf8(stored)
+            .ok()
+            .filter(|s| serde_json::from_str::<&serde_json::value::RawValue>(s).is_ok())
+            .map(str::trim)
+            .filter(|s| s.starts_with('{') && s.ends_with('}'))
+            .unwrap_or("{}");
+        let rest = stored[1..].trim_start();
+        // An id serializes as a JSON string; the stored object never holds `id`.
+        let id = serde_json::to_string(id).unwrap_or_default();
+        let sep = if rest.starts_with('}') { "" } else { "," };
+        Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
+    }
+
     pub fn contains(&self, id: &str) -> bool {
         self.ids.contains_key(id)
     }

@@ -15,6 +15,8 @@ pub struct PostingsCursor<'a> {
     masks: [u32; BLOCK_LEN],
     /// `tf_offsets[i]..tf_offsets[i + 1]` indexes `tfs` for doc `i`.
     tf_offsets: [u16; BLOCK_LEN + 1],
+    /// `BLOCK_LEN * n_fields` slots, allocated once: a document has at most
+    /// one tf per field, since masks are cut to the segment's fields.
     tfs: Vec<u32>,
     len: usize,
     idx: usize,
@@ -36,7 +38,7 @@ impl<'a> PostingsCursor<'a> {
             docs: [0; BLOCK_LEN],
             masks: [0; BLOCK_LEN],
             tf_offsets: [0; BLOCK_LEN + 1],
-            tfs: Vec::with_capacity(BLOCK_LEN * store.n_fields.max(1)),
+            tfs: vec![0; BLOCK_LEN * store.n_fields.clamp(1, 32)],
             len: 0,
             idx: 0,
             doc: TERMINATED,
@@ -209,7 +211,7 @@ impl<'a> PostingsCursor<'a> {
     fn load_block(&mut self) {
         self.idx = 0;
         self.len = 0;
-        self.tfs.clear();
+        self.tf_offsets[0] = 0;
         let Some(meta) = self
             .store
             .blocks
@@ -233,21 +235,33 @@ impl<'a> PostingsCursor<'a> {
         let multi = self.store.n_fields > 1;
         // Corrupt masks must not name fields that do not exist.
         let valid_fields = (u64::MAX >> (64 - self.store.n_fields.clamp(1, 32))) as u32;
-        for i in 0..n {
+        let mut j = 0usize;
+        let tfs = &mut self.tfs[..];
+        // Zipped slices: no per-element bounds checks in the hot loop.
+        let slots = self.docs[..n]
+            .iter_mut()
+            .zip(&mut self.masks[..n])
+            .zip(&mut self.tf_offsets[..n]);
+        for ((doc_slot, mask_slot), offset_slot) in slots {
             doc = doc.wrapping_add(varint::read_u32(buf, &mut pos));
-            self.docs[i] = doc;
-            let mask = if multi {
+            *doc_slot = doc;
+            let mut mask = if multi {
                 varint::read_u32(buf, &mut pos) & valid_fields
             } else {
                 1
             };
-            self.masks[i] = mask;
-            self.tf_offsets[i] = self.tfs.len() as u16;
-            for _ in 0..mask.count_ones() {
-                self.tfs.push(varint::read_u32(buf, &mut pos));
+            *mask_slot = mask;
+            *offset_slot = j as u16;
+            while mask != 0 {
+                let tf = varint::read_u32(buf, &mut pos);
+                if let Some(slot) = tfs.get_mut(j) {
+                    *slot = tf;
+                }
+                j += 1;
+                mask &= mask - 1;
             }
         }
-        self.tf_offsets[n] = self.tfs.len() as u16;
+        self.tf_offsets[n] = j.min(self.tfs.len()) as u16;
         self.len = n;
         self.doc = if n > 0 { self.docs[0] } else { TERMINATED };
     }

@@ -119,8 +119,8 @@ pub struct Hit {
     pub score: f32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
-    /// Stored fields of the document.
-    pub fields: serde_json::Map<String, Value>,
+    /// Stored fields of the document (JSON text; `get`/`to_map` parse it).
+    pub fields: crate::store::StoredFields,
     /// Index terms of the query that occur in this document.
     pub matched_terms: Vec<String>,
     /// Field -> HTML-escaped snippet with highlight tags (when asked for).

@@ -8,7 +8,6 @@ use crate::index::document::FieldRef;
 use crate::index::segment::Segment;
 use crate::index::{Index, SegmentEntry};
 use crate::postings::TERMINATED;
-use crate::schema::NAMESPACE_KEY;
 
 use super::ast::Query;
 use super::bm25::FieldNorm;
@@ -173,13 +172,10 @@ impl Index {
             .iter()
             .zip(annotations)
             .map(|(c, (matched_terms, explanation))| {
-                let mut fields = self.segments[c.segment].segment.docs.stored(c.doc);
-                let namespace = match fields.remove(NAMESPACE_KEY) {
-                    Some(serde_json::Value::String(s)) => Some(s),
-                    _ => None,
-                };
+                let (fields, namespace) =
+                    self.segments[c.segment].segment.docs.stored_fields(c.doc);
                 let snippets = match &opts.highlight {
-                    Some(h) => self.snippets(&fields, &matched_terms, h),
+                    Some(h) => self.snippets(&fields.to_map(), &matched_terms, h),
                     None => Default::default(),
                 };
                 Hit {
@@ -417,6 +413,10 @@ fn collect<'a>(
     while doc != TERMINATED {
         if live(doc) {
             let score = scorer.score();
+            if !top.admits(score) {
+                doc = scorer.advance();
+                continue;
+            }
             top.offer(Candidate {
                 score,
                 id: entry.segment.docs.id(doc),
@@ -517,6 +517,9 @@ fn maxscore<'a>(
         if competitive {
             // Canonical summation order: scores do not depend on pruning.
             let score: f32 = contrib.iter().sum();
+            if !top.admits(score) {
+                continue;
+            }
             top.offer(Candidate {
                 score,
                 id: seg.docs.id(candidate),

@@ -67,16 +67,24 @@ impl<'a> TopK<'a> {
             .then(|| self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.0.score))
     }
 
+    /// Whether a candidate with this score could enter. Lets callers skip
+    /// building a candidate (its id lookup is a cache miss) for the common
+    /// case of a score below the k-th.
+    #[inline]
+    pub fn admits(&self, score: f32) -> bool {
+        self.threshold().is_none_or(|t| score >= t)
+    }
+
     pub fn offer(&mut self, c: Candidate<'a>) {
         if self.k == 0 {
             return;
         }
         if self.heap.len() < self.k {
             self.heap.push(Worst(c));
-        } else if let Some(worst) = self.heap.peek() {
+        } else if let Some(mut worst) = self.heap.peek_mut() {
             if c.rank_cmp(&worst.0) == Ordering::Less {
-                self.heap.pop();
-                self.heap.push(Worst(c));
+                // Replacing the top sifts once; pop + push would sift twice.
+                *worst = Worst(c);
             }
         }
     }

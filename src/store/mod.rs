@@ -2,8 +2,10 @@
 //! that filters read (keyword sets, numbers, booleans).
 
 mod columns;
+mod fields;
 
 pub use columns::{Column, KeywordColumn};
+pub use fields::StoredFields;
 
 use serde_json::{Map, Value};
 
@@ -53,6 +55,11 @@ impl DocStore {
             (Some(&s), Some(&e)) => self.bytes.get(s as usize..e as usize).unwrap_or(&[]),
             _ => &[],
         }
+    }
+
+    /// Stored fields (JSON text, namespace split off) and the namespace.
+    pub fn stored_fields(&self, doc: u32) -> (StoredFields, Option<String>) {
+        StoredFields::split_namespace(self.stored_bytes(doc))
     }
 
     /// Stored fields as a JSON object (empty if none or undecodable).

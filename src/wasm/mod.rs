@@ -117,8 +117,9 @@ impl Engine {
 
     /// The stored document, or `undefined`.
     pub fn get(&self, id: &str) -> Result<JsValue, JsValue> {
-        match self.index.get(id) {
-            Some(doc) => to_js(&doc),
+        match self.index.get_json(id) {
+            Some(json) => js_sys::JSON::parse(&json)
+                .map_err(|_| bad_argument("result", "stored document is not valid JSON")),
             None => Ok(JsValue::UNDEFINED),
         }
     }
