@@ -114,6 +114,16 @@ pub struct Token {
     pub end: u32,
 }
 
+/// A token borrowed from the analyzer's scratch buffers, valid for one
+/// call of the sink passed to [`Analyzer::analyze_each`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenRef<'a> {
+    pub term: &'a str,
+    pub position: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
 /// Stemming language. `None` disables stemming (and default stopwords).
 /// Snowball has no stop list for arabic, greek, romanian, tamil and turkish:
 /// those stem but remove no stopwords unless a custom list is given.
@@ -227,11 +237,26 @@ struct State {
     cursor16: u32,
     buf: String,
     prev: String,
+    /// Folded term or CJK bigram being emitted.
+    term: String,
     keep_stopwords: bool,
     stats: AnalyzeStats,
 }
 
 impl State {
+    fn new(keep_stopwords: bool) -> State {
+        State {
+            position: 0,
+            cursor: 0,
+            cursor16: 0,
+            buf: String::new(),
+            prev: String::new(),
+            term: String::new(),
+            keep_stopwords,
+            stats: AnalyzeStats::default(),
+        }
+    }
+
     /// UTF-16 offset of byte `to` (>= the cursor, on a char boundary).
     #[inline]
     fn advance(&mut self, text: &str, to: usize) -> u32 {
@@ -246,6 +271,9 @@ impl State {
         self.cursor16
     }
 }
+
+/// Where analysis sends its tokens.
+type Sink<'s> = dyn FnMut(TokenRef<'_>) + 's;
 
 /// Fast path for the common case, a plain ASCII word (`hello`, `Hello`,
 /// `utf8`): exactly the one part [`split_parts`] would find.
@@ -334,24 +362,38 @@ impl Analyzer {
         keep_stopwords: bool,
         out: &mut Vec<Token>,
     ) -> AnalyzeStats {
-        let mut st = State {
-            position: 0,
-            cursor: 0,
-            cursor16: 0,
-            buf: String::new(),
-            prev: String::new(),
-            keep_stopwords,
-            stats: AnalyzeStats::default(),
+        self.analyze_each(text, keep_stopwords, |t| {
+            out.push(Token {
+                term: t.term.to_string(),
+                position: t.position,
+                start: t.start,
+                end: t.end,
+            })
+        })
+    }
+
+    /// Calls `sink` for every token of `text` in order, without allocating
+    /// a `String` per token (the bulk indexing path).
+    pub fn analyze_each(
+        &self,
+        text: &str,
+        keep_stopwords: bool,
+        mut sink: impl FnMut(TokenRef<'_>),
+    ) -> AnalyzeStats {
+        let mut st = State::new(keep_stopwords);
+        let mut tokens = 0usize;
+        let mut out = |t: TokenRef<'_>| {
+            tokens += 1;
+            sink(t);
         };
-        let before = out.len();
         let mut emit = |u: Unit| match u {
-            Unit::Group { start, end } => self.group(text, start, end, &mut st, out),
-            Unit::Cjk { start, end } => self.cjk(text, start, end, &mut st, out),
+            Unit::Group { start, end } => self.group(text, start, end, &mut st, &mut out),
+            Unit::Cjk { start, end } => self.cjk(text, start, end, &mut st, &mut out),
         };
         let mut grouper = Grouper::default();
         for_each_segment(text, |seg| grouper.push(seg, &mut emit));
         grouper.finish(&mut emit);
-        st.stats.tokens = out.len() - before;
+        st.stats.tokens = tokens;
         st.stats.positions = st.position;
         st.stats
     }
@@ -360,10 +402,10 @@ impl Analyzer {
     /// limit) at the first part's position, then the parts. Parts stream
     /// from the splitter; only the first is held back until the second
     /// shows whether a whole token is due.
-    fn group(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
+    fn group(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Sink<'_>) {
         let g16 = st.advance(text, start);
         let g = &text[start..end];
-        let emit = |part: &Part, st: &mut State, out: &mut Vec<Token>| {
+        let emit = |part: &Part, st: &mut State, out: &mut Sink<'_>| {
             self.part(g, part, g16, st, out);
             st.position = st.position.saturating_add(1);
         };
@@ -400,29 +442,28 @@ impl Analyzer {
     }
 
     /// The whole compound: normalized and folded, never stemmed.
-    fn whole(&self, g: &str, start16: u32, end16: u32, st: &mut State, out: &mut Vec<Token>) {
+    fn whole(&self, g: &str, start16: u32, end16: u32, st: &mut State, out: &mut Sink<'_>) {
         st.buf.clear();
         lower_nfkc_into(g, self.turkish, &mut st.buf);
-        let term = self.folded(&st.buf);
+        let term = self.folded(&st.buf, &mut st.term);
         if term.len() > MAX_TERM_BYTES {
             st.stats.too_long += 1;
             return;
         }
+        out(TokenRef {
+            term,
+            position: st.position,
+            start: start16,
+            end: end16,
+        });
         // `v1.2.3` is also findable as `1.2.3`.
         let version = term.strip_prefix('v').filter(|rest| {
             rest.starts_with(|c: char| c.is_ascii_digit())
                 && rest.contains('.')
                 && rest.bytes().all(|b| b.is_ascii_digit() || b == b'.')
         });
-        let version = version.map(|v| v.to_string());
-        out.push(Token {
-            term,
-            position: st.position,
-            start: start16,
-            end: end16,
-        });
         if let Some(v) = version {
-            out.push(Token {
+            out(TokenRef {
                 term: v,
                 position: st.position,
                 start: start16 + 1,
@@ -431,17 +472,23 @@ impl Analyzer {
         }
     }
 
-    fn folded(&self, s: &str) -> String {
-        if self.fold {
-            let mut t = String::with_capacity(s.len());
-            fold_into(s, &mut t);
-            t
+    /// `s` folded if folding is on; ASCII needs no copy.
+    fn folded<'a>(&self, s: &'a str, scratch: &'a mut String) -> &'a str {
+        if self.fold && !s.is_ascii() {
+            scratch.clear();
+            fold_into(s, scratch);
+            scratch
         } else {
-            s.to_string()
+            s
         }
     }
 
-    fn part(&self, g: &str, part: &Part, g16: u32, st: &mut State, out: &mut Vec<Token>) {
+    fn folded_owned(&self, s: &str) -> String {
+        let mut t = String::new();
+        self.folded(s, &mut t).to_string()
+    }
+
+    fn part(&self, g: &str, part: &Part, g16: u32, st: &mut State, out: &mut Sink<'_>) {
         if part.chars > MAX_TOKEN_CHARS {
             st.stats.too_long += 1;
             return;
@@ -473,34 +520,41 @@ impl Analyzer {
             return;
         }
         let keep = st.keep_stopwords;
-        let (stop, term) = match &self.stemmer {
-            Some(s) if !part.has_digit => self.stem_cache.get_or(&st.buf, keep, |w| {
-                (self.stopwords.contains(w), self.folded(&s.stem(w)))
-            }),
+        let mut emit = |stop: bool, term: &str, stats: &mut AnalyzeStats| {
+            stats.stopwords += stop as usize;
+            if (stop && !keep) || term.is_empty() {
+                return;
+            }
+            if term.len() > MAX_TERM_BYTES {
+                stats.too_long += 1;
+                return;
+            }
+            out(TokenRef {
+                term,
+                position: st.position,
+                start: start16,
+                end: end16,
+            });
+        };
+        match &self.stemmer {
+            Some(s) if !part.has_digit => {
+                self.stem_cache.with(
+                    &st.buf,
+                    |w| (self.stopwords.contains(w), self.folded_owned(&s.stem(w))),
+                    |stop, term| emit(stop, term, &mut st.stats),
+                );
+            }
             _ => {
                 let stop = self.stopwords.contains(st.buf.as_str());
-                (stop, (!stop || keep).then(|| self.folded(&st.buf)))
+                let term = self.folded(&st.buf, &mut st.term);
+                emit(stop, term, &mut st.stats);
             }
-        };
-        st.stats.stopwords += stop as usize;
-        let Some(term) = term.filter(|_| !stop || keep) else {
-            return;
-        };
-        if term.len() > MAX_TERM_BYTES || term.is_empty() {
-            st.stats.too_long += (!term.is_empty()) as usize;
-            return;
         }
-        out.push(Token {
-            term,
-            position: st.position,
-            start: start16,
-            end: end16,
-        });
     }
 
     /// Overlapping bigrams of a CJK run (a lone character stays a unigram).
     /// Combining marks and half-width sound marks stay with their base.
-    fn cjk(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Vec<Token>) {
+    fn cjk(&self, text: &str, start: usize, end: usize, st: &mut State, out: &mut Sink<'_>) {
         let mut c16 = st.advance(text, start);
         let run = &text[start..end];
         let mut prev = std::mem::take(&mut st.prev);
@@ -527,11 +581,11 @@ impl Analyzer {
             cur.clear();
             lower_nfkc_into(&run[i..j], false, &mut cur);
             if count >= 1 {
-                let mut term = String::with_capacity(prev.len() + cur.len());
-                term.push_str(&prev);
-                term.push_str(&cur);
-                out.push(Token {
-                    term,
+                st.term.clear();
+                st.term.push_str(&prev);
+                st.term.push_str(&cur);
+                out(TokenRef {
+                    term: &st.term,
                     position: st.position,
                     start: prev_start16,
                     end: c16,
@@ -544,8 +598,8 @@ impl Analyzer {
             count += 1;
         }
         if count == 1 && !prev.is_empty() {
-            out.push(Token {
-                term: prev.clone(),
+            out(TokenRef {
+                term: &prev,
                 position: st.position,
                 start: prev_start16,
                 end: prev_end16,

@@ -63,53 +63,67 @@ fn algorithm(_language: Language) -> Option<Algorithm> {
 }
 
 /// Memo of `word -> (is stopword, stemmed and folded term)`, one hash
-/// lookup per word. Snowball stemming costs several hundred ns per word and
-/// word frequencies are Zipfian, so a small cache removes most of it. It is
-/// a pure memo: output never depends on its state. Bounded by clearing when
-/// full; shared behind a mutex that is only `try_lock`ed, so concurrent
-/// analyzers never wait (they compute directly instead).
+/// lookup per word. Snowball stemming costs several thousand instructions
+/// per word and word frequencies are Zipfian, so a small cache removes most
+/// of it. It is a pure memo: output never depends on its state. Bounded by
+/// two generations: when the current one is full it becomes the old one
+/// (the previous old one is dropped) and old hits move back to the current
+/// one, so frequent words survive a turnover (clearing everything cost 40%
+/// more stemming on 100k package descriptions). Shared behind a mutex that
+/// is only `try_lock`ed, so concurrent analyzers never wait (they compute
+/// directly instead).
 pub(crate) struct StemCache {
-    map: Mutex<CacheMap>,
+    map: Mutex<Generations>,
 }
 
 /// word -> (is stopword, term).
 type CacheMap = HashMap<Box<str>, (bool, Box<str>), BuildHasherDefault<Fnv>>;
 
-/// Entries kept before the cache is cleared (about 1 MB at most; most text
-/// uses far fewer distinct words).
-const STEM_CACHE_ENTRIES: usize = 1 << 14;
+#[derive(Default)]
+struct Generations {
+    current: CacheMap,
+    old: CacheMap,
+}
+
+/// Entries per generation (a few MB at most for both; most text uses far
+/// fewer distinct words).
+const STEM_CACHE_ENTRIES: usize = 1 << 15;
 
 impl StemCache {
     pub(crate) fn new() -> StemCache {
         StemCache {
-            map: Mutex::new(HashMap::default()),
+            map: Mutex::new(Generations::default()),
         }
     }
 
-    /// `compute(word)` through the cache; the term is left out (`None`) for
-    /// a cached stopword unless `want_stopword_term`.
+    /// Calls `then(is stopword, term)` with `compute(word)`, through the
+    /// cache: a hit allocates nothing.
     #[inline]
-    pub(crate) fn get_or(
+    pub(crate) fn with<R>(
         &self,
         word: &str,
-        want_stopword_term: bool,
         compute: impl FnOnce(&str) -> (bool, String),
-    ) -> (bool, Option<String>) {
-        let Ok(mut map) = self.map.try_lock() else {
+        then: impl FnOnce(bool, &str) -> R,
+    ) -> R {
+        let Ok(mut cache) = self.map.try_lock() else {
             let (stop, term) = compute(word);
-            return (stop, Some(term));
+            return then(stop, &term);
         };
-        if let Some((stop, term)) = map.get(word) {
-            return (
-                *stop,
-                (!*stop || want_stopword_term).then(|| term.to_string()),
-            );
+        if let Some((stop, term)) = cache.current.get(word) {
+            return then(*stop, term);
         }
-        let (stop, term) = compute(word);
-        if map.len() >= STEM_CACHE_ENTRIES {
-            map.clear();
+        let (key, value) = match cache.old.remove_entry(word) {
+            Some(entry) => entry,
+            None => {
+                let (stop, term) = compute(word);
+                (word.into(), (stop, term.into_boxed_str()))
+            }
+        };
+        let result = then(value.0, &value.1);
+        if cache.current.len() >= STEM_CACHE_ENTRIES {
+            cache.old = std::mem::take(&mut cache.current);
         }
-        map.insert(word.into(), (stop, term.as_str().into()));
-        (stop, Some(term))
+        cache.current.insert(key, value);
+        result
     }
 }

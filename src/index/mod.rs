@@ -130,6 +130,24 @@ impl Index {
         Ok(())
     }
 
+    /// Adds documents given as JSON lines (one object per line); returns how
+    /// many were added. Stops at the first invalid document (earlier lines
+    /// stay added); a JSON syntax error names its line.
+    pub fn add_json_lines(&mut self, text: &str) -> Result<usize> {
+        let mut added = 0;
+        for (line_no, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let doc: Value = serde_json::from_str(line).map_err(|e| {
+                crate::Error::schema("document", format!("line {}: {e}", line_no + 1))
+            })?;
+            self.add(&doc)?;
+            added += 1;
+        }
+        Ok(added)
+    }
+
     /// Deletes a document by id; returns whether it existed.
     pub fn delete(&mut self, id: &str) -> bool {
         let Some(addr) = self.ids.remove(id) else {

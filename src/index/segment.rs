@@ -4,9 +4,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::codec::varint;
 use crate::postings::{encoder::FieldRange, PostingsStore, TermInfo, TermPostingsEncoder};
 use crate::store::{Column, DocStore, KeywordColumn};
-use crate::termdict::TermDict;
+use crate::termdict::{TermDict, TermDictBuilder};
 
 use super::document::{FilterKind, FilterValue, PreparedDoc};
 
@@ -53,23 +54,48 @@ impl Segment {
         parts: SegmentParts,
         sorted_terms: impl IntoIterator<Item = (String, TermPostingsEncoder)>,
     ) -> Segment {
-        let mut postings = PostingsStore::new(parts.n_fields);
-        let mut term_infos = Vec::new();
-        let mut keys = Vec::new();
+        let mut terms = TermsAssembler::new(parts.n_fields);
         for (term, encoder) in sorted_terms {
-            if encoder.doc_freq() == 0 {
-                continue;
-            }
-            term_infos.push(postings.append(&encoder));
-            keys.push(term);
+            terms.push(term.as_bytes(), &encoder);
         }
-        let terms = TermDict::from_sorted(keys.iter().enumerate().map(|(i, k)| (k, i as u64)));
+        terms.finish(parts)
+    }
+}
+
+/// Streams sorted terms and their postings into a segment's term dictionary
+/// and postings store.
+pub(crate) struct TermsAssembler {
+    postings: PostingsStore,
+    term_infos: Vec<TermInfo>,
+    dict: TermDictBuilder,
+}
+
+impl TermsAssembler {
+    pub fn new(n_fields: usize) -> TermsAssembler {
+        TermsAssembler {
+            postings: PostingsStore::new(n_fields),
+            term_infos: Vec::new(),
+            dict: TermDictBuilder::new(),
+        }
+    }
+
+    /// Adds the next term (greater than the previous); empty postings are
+    /// left out.
+    pub fn push(&mut self, term: &[u8], encoder: &TermPostingsEncoder) {
+        if encoder.doc_freq() == 0 {
+            return;
+        }
+        self.dict.insert(term, self.term_infos.len() as u64);
+        self.term_infos.push(self.postings.append(encoder));
+    }
+
+    pub fn finish(self, parts: SegmentParts) -> Segment {
         Segment {
             n_docs: parts.docs.len() as u32,
             n_fields: parts.n_fields,
-            terms,
-            term_infos,
-            postings,
+            terms: self.dict.finish(),
+            term_infos: self.term_infos,
+            postings: self.postings,
             field_lens: parts.field_lens,
             docs: parts.docs,
             namespaces: parts.namespaces,
@@ -106,15 +132,24 @@ impl SegmentParts {
     }
 }
 
+/// Postings of one term while its segment is being written, re-encoded into
+/// blocks at [`SegmentWriter::finish`]. Per document: `varint(doc delta)`,
+/// `varint(field count)`, then per field `varint(field)`, `varint(tf)` and
+/// `tf` varint position deltas. One small buffer per term instead of a
+/// block encoder's four.
+#[derive(Default)]
+struct RawPostings {
+    bytes: Vec<u8>,
+    last_doc: u32,
+}
+
 /// The mutable in-memory segment.
 pub struct SegmentWriter {
     parts: SegmentParts,
-    term_ids: HashMap<String, u32>,
-    encoders: Vec<TermPostingsEncoder>,
+    term_ids: HashMap<Box<str>, u32>,
+    postings: Vec<RawPostings>,
     /// (term id, field, position) of the document being added.
     scratch: Vec<(u32, u32, u32)>,
-    positions: Vec<u32>,
-    ranges: Vec<FieldRange>,
     heap_estimate: usize,
 }
 
@@ -123,10 +158,8 @@ impl SegmentWriter {
         SegmentWriter {
             parts: SegmentParts::new(n_fields, filter_kinds),
             term_ids: HashMap::default(),
-            encoders: Vec::new(),
+            postings: Vec::new(),
             scratch: Vec::new(),
-            positions: Vec::new(),
-            ranges: Vec::new(),
             heap_estimate: 0,
         }
     }
@@ -147,47 +180,48 @@ impl SegmentWriter {
     /// Appends a document; returns its local doc id.
     pub fn add(&mut self, doc: &PreparedDoc) -> u32 {
         let local = self.n_docs();
-        let n_fields = self.parts.n_fields;
         self.scratch.clear();
-        for (field, tokens) in doc.text.iter().enumerate() {
-            for token in tokens {
-                let id = match self.term_ids.get(token.term.as_str()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = self.encoders.len() as u32;
-                        self.term_ids.insert(token.term.clone(), id);
-                        self.encoders.push(TermPostingsEncoder::new(n_fields));
-                        self.heap_estimate += token.term.len() + 96;
-                        id
-                    }
-                };
-                self.scratch.push((id, field as u32, token.position));
-            }
-            self.parts.field_lens.push(doc.lens[field]);
+        for token in &doc.text.tokens {
+            let term = doc.text.term(token);
+            let id = match self.term_ids.get(term) {
+                Some(&id) => id,
+                None => {
+                    let id = self.postings.len() as u32;
+                    self.term_ids.insert(term.into(), id);
+                    self.postings.push(RawPostings::default());
+                    self.heap_estimate += term.len() + 96;
+                    id
+                }
+            };
+            self.scratch.push((id, token.field, token.position));
         }
+        self.parts.field_lens.extend_from_slice(&doc.lens);
         self.scratch.sort_unstable();
-        let lens_start = local as usize * n_fields;
-        let field_lens = &self.parts.field_lens[lens_start..lens_start + n_fields];
         let mut i = 0;
         while i < self.scratch.len() {
             let term = self.scratch[i].0;
-            self.positions.clear();
-            self.ranges.clear();
-            while i < self.scratch.len() && self.scratch[i].0 == term {
-                let field = self.scratch[i].1;
-                let start = self.positions.len();
-                while i < self.scratch.len()
-                    && self.scratch[i].0 == term
-                    && self.scratch[i].1 == field
-                {
-                    self.positions.push(self.scratch[i].2);
-                    i += 1;
+            let end = i + self.scratch[i..].partition_point(|s| s.0 == term);
+            let raw = &mut self.postings[term as usize];
+            varint::write_u32(&mut raw.bytes, local - raw.last_doc);
+            raw.last_doc = local;
+            let entries = &self.scratch[i..end];
+            let n_fields = 1 + entries.windows(2).filter(|w| w[0].1 != w[1].1).count();
+            varint::write_u32(&mut raw.bytes, n_fields as u32);
+            let mut j = 0;
+            while j < entries.len() {
+                let field = entries[j].1;
+                let run = entries[j..].partition_point(|s| s.1 == field);
+                varint::write_u32(&mut raw.bytes, field);
+                varint::write_u32(&mut raw.bytes, run as u32);
+                let mut prev = 0;
+                for &(_, _, p) in &entries[j..j + run] {
+                    varint::write_u32(&mut raw.bytes, p - prev);
+                    prev = p;
                 }
-                self.ranges
-                    .push((field as usize, start, self.positions.len()));
+                j += run;
             }
-            self.encoders[term as usize].push(local, &self.positions, &self.ranges, field_lens);
-            self.heap_estimate += 4 + self.positions.len();
+            self.heap_estimate += 4 + entries.len();
+            i = end;
         }
         push_doc_data(
             &mut self.parts,
@@ -201,17 +235,59 @@ impl SegmentWriter {
         local
     }
 
-    /// Freezes the buffer into an immutable segment.
+    /// Freezes the buffer into an immutable segment: terms in byte order,
+    /// each term's raw postings re-encoded through one reused encoder.
     pub fn finish(self) -> Segment {
-        let mut terms: Vec<(String, u32)> = self.term_ids.into_iter().collect();
-        terms.sort_unstable();
-        let mut encoders: Vec<Option<TermPostingsEncoder>> =
-            self.encoders.into_iter().map(Some).collect();
-        let sorted = terms
+        let n_fields = self.parts.n_fields;
+        // Sorted by an 8-byte big-endian prefix first: most comparisons end
+        // there instead of in memcmp (a byte loop in wasm).
+        let mut terms: Vec<(u64, Box<str>, u32)> = self
+            .term_ids
             .into_iter()
-            .filter_map(move |(t, id)| encoders[id as usize].take().map(|e| (t, e)));
-        Segment::assemble(self.parts, sorted)
+            .map(|(t, id)| (prefix_key(t.as_bytes()), t, id))
+            .collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        let mut out = TermsAssembler::new(n_fields);
+        let mut encoder = TermPostingsEncoder::new(n_fields);
+        let mut positions = Vec::new();
+        let mut ranges: Vec<FieldRange> = Vec::new();
+        for (_, term, id) in terms {
+            encoder.clear();
+            let raw = &self.postings[id as usize].bytes;
+            let mut pos = 0;
+            let mut doc = 0;
+            while pos < raw.len() {
+                doc += varint::read_u32(raw, &mut pos);
+                positions.clear();
+                ranges.clear();
+                for _ in 0..varint::read_u32(raw, &mut pos) {
+                    let field = varint::read_u32(raw, &mut pos) as usize;
+                    let tf = varint::read_u32(raw, &mut pos);
+                    let start = positions.len();
+                    let mut p = 0;
+                    for _ in 0..tf {
+                        p += varint::read_u32(raw, &mut pos);
+                        positions.push(p);
+                    }
+                    ranges.push((field, start, positions.len()));
+                }
+                let lens_start = doc as usize * n_fields;
+                let field_lens = &self.parts.field_lens[lens_start..lens_start + n_fields];
+                encoder.push(doc, &positions, &ranges, field_lens);
+            }
+            out.push(term.as_bytes(), &encoder);
+        }
+        out.finish(self.parts)
     }
+}
+
+/// The first 8 bytes of `term`, zero-padded, as a big-endian number: ordered
+/// like the bytes themselves up to ties.
+fn prefix_key(term: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    let n = term.len().min(8);
+    buf[..n].copy_from_slice(&term[..n]);
+    u64::from_be_bytes(buf)
 }
 
 /// Appends the non-postings data of one document.

@@ -32,6 +32,16 @@ impl TermPostingsEncoder {
         }
     }
 
+    /// Empties the encoder for another term, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.doc_freq = 0;
+        self.last_doc = None;
+        self.bytes.clear();
+        self.positions.clear();
+        self.blocks.clear();
+        self.bounds.clear();
+    }
+
     pub fn doc_freq(&self) -> u32 {
         self.doc_freq
     }

@@ -12,7 +12,12 @@ pub struct KeywordColumn {
 
 impl KeywordColumn {
     pub fn push(&mut self, doc: u32, value: &str) {
-        let docs = self.values.entry(value.to_string()).or_default();
+        // Look up before inserting: most pushes hit an existing value, and
+        // `entry` would allocate the key every time.
+        let docs = match self.values.get_mut(value) {
+            Some(docs) => docs,
+            None => self.values.entry(value.to_string()).or_default(),
+        };
         // A document may list the same value twice; keep docs unique.
         if docs.last() != Some(&doc) {
             docs.push(doc);

@@ -31,15 +31,11 @@ impl TermDict {
     /// Builds from strictly increasing keys (enforced by the FST builder;
     /// callers sort and dedupe first).
     pub fn from_sorted<K: AsRef<[u8]>>(entries: impl IntoIterator<Item = (K, u64)>) -> TermDict {
-        let mut builder = MapBuilder::memory();
+        let mut builder = TermDictBuilder::new();
         for (key, value) in entries {
-            // Out-of-order keys are a caller bug; skipping keeps the dict valid.
-            let _ = builder.insert(key, value);
+            builder.insert(key.as_ref(), value);
         }
-        let bytes = builder.into_inner().unwrap_or_default();
-        TermDict {
-            map: Map::new(bytes).unwrap_or_default(),
-        }
+        builder.finish()
     }
 
     /// Rebuilds from serialized FST bytes; `None` if they do not decode.
@@ -95,6 +91,39 @@ impl TermDict {
     /// All entries in order (for merges).
     pub fn stream(&self) -> fst::map::Stream<'_> {
         self.map.stream()
+    }
+}
+
+/// Incremental [`TermDict`] construction, so callers need not collect the
+/// keys first.
+pub struct TermDictBuilder {
+    builder: MapBuilder<Vec<u8>>,
+}
+
+impl Default for TermDictBuilder {
+    fn default() -> Self {
+        TermDictBuilder::new()
+    }
+}
+
+impl TermDictBuilder {
+    pub fn new() -> TermDictBuilder {
+        TermDictBuilder {
+            builder: MapBuilder::memory(),
+        }
+    }
+
+    /// Adds the next key, which must be greater than the previous one.
+    pub fn insert(&mut self, key: &[u8], value: u64) {
+        // Out-of-order keys are a caller bug; skipping keeps the dict valid.
+        let _ = self.builder.insert(key, value);
+    }
+
+    pub fn finish(self) -> TermDict {
+        let bytes = self.builder.into_inner().unwrap_or_default();
+        TermDict {
+            map: Map::new(bytes).unwrap_or_default(),
+        }
     }
 }
 

@@ -97,17 +97,7 @@ impl Engine {
     /// names its line (earlier lines stay added).
     #[wasm_bindgen(js_name = addJsonLines)]
     pub fn add_json_lines(&mut self, text: &str) -> Result<usize, JsValue> {
-        let mut added = 0;
-        for (line_no, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let doc: serde_json::Value = serde_json::from_str(line)
-                .map_err(|e| bad_argument("document", format!("line {}: {e}", line_no + 1)))?;
-            self.index.add(&doc).map_err(to_js_error)?;
-            added += 1;
-        }
-        Ok(added)
+        self.index.add_json_lines(text).map_err(to_js_error)
     }
 
     /// Removes a document; returns whether it existed.
