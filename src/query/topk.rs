@@ -19,8 +19,32 @@ impl Candidate<'_> {
         other
             .score
             .total_cmp(&self.score)
-            .then_with(|| self.id.cmp(other.id))
+            .then_with(|| cmp_bytes(self.id.as_bytes(), other.id.as_bytes()))
     }
+}
+
+/// Lexicographic byte order, 8 bytes at a time. Equal scores are common
+/// (same tf, same field lengths), so ties compare ids often, and ids share
+/// long prefixes (`pypi:universal-mcp-…`); wasm's `memcmp` goes byte by byte.
+fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    let mut a_chunks = a.chunks_exact(8);
+    let mut b_chunks = b.chunks_exact(8);
+    for (x, y) in (&mut a_chunks).zip(&mut b_chunks) {
+        let (x, y) = (chunk_u64(x), chunk_u64(y));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let done = a.len().min(b.len()) / 8 * 8;
+    a[done..].cmp(&b[done..])
+}
+
+#[inline]
+fn chunk_u64(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    // Big-endian, so integer order is byte order.
+    u64::from_be_bytes(word)
 }
 
 /// Heap entry ordered so the worst-ranked candidate is at the top.
@@ -102,5 +126,51 @@ impl<'a> TopK<'a> {
         let mut v: Vec<Candidate<'a>> = self.heap.into_iter().map(|w| w.0).collect();
         v.sort_by(|a, b| a.rank_cmp(b));
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmp_bytes_is_byte_order() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "pypi:universal-mcp-firecrawl",
+            "pypi:universal-mcp-hashnode",
+            "pypi:universal-mcp-",
+            "pypi:universal-mcp-hashnode2",
+            "npm:@x/y",
+            "é",
+            "e\u{0}",
+            "12345678",
+            "123456789",
+            "12345679",
+            "1234567",
+            "ÿÿÿÿÿÿÿÿÿ",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(
+                    cmp_bytes(a.as_bytes(), b.as_bytes()),
+                    a.cmp(b),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn cmp_bytes_matches_slice_order(a: Vec<u8>, b: Vec<u8>, shared in 0usize..20) {
+            // A shared prefix makes the chunked path go past the first words.
+            let prefix: Vec<u8> = a.iter().take(shared).copied().collect();
+            let b = [prefix, b].concat();
+            proptest::prop_assert_eq!(cmp_bytes(&a, &b), a.as_slice().cmp(b.as_slice()));
+            proptest::prop_assert_eq!(cmp_bytes(&b, &a), b.as_slice().cmp(a.as_slice()));
+        }
     }
 }
