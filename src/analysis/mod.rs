@@ -568,7 +568,7 @@ impl Analyzer {
             let cluster_start16 = c16;
             c16 += c.len_utf16() as u32;
             while let Some(&(k, n)) = iter.peek() {
-                let attaches = unicode_normalization::char::is_combining_mark(n)
+                let attaches = normalize::is_combining_mark(n)
                     || normalize::is_ignorable(n)
                     || matches!(n, '\u{FF9E}' | '\u{FF9F}');
                 if !attaches {

@@ -2,9 +2,73 @@
 //!
 //! Both functions append to a caller-owned buffer so the analyzer can reuse
 //! one allocation for every token. ASCII input takes a byte-wise fast path.
+//!
+//! Native builds use the `unicode-normalization` crate. The wasm build does
+//! not link it (its tables are ~65 KB of the gzipped bundle): NFKC goes
+//! through the host's `String.prototype.normalize("NFKC")`, and only for
+//! text that is not made of NFKC-stable characters (ASCII, and most letters
+//! of the common scripts, never cross the boundary); combining marks and
+//! the folding decompositions come from the small generated tables in
+//! `unicode_tables.rs`, which a native test checks against the crate for
+//! every code point. Caveat: the host's ICU may implement another Unicode
+//! version than the crate, so characters assigned since then can normalize
+//! differently in the browser than natively.
 
-use unicode_normalization::char::decompose_canonical;
+#[cfg(not(target_arch = "wasm32"))]
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+
+/// Lookups in the generated tables the wasm build uses instead of the
+/// `unicode-normalization` crate.
+#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(dead_code))]
+mod tables {
+    include!("unicode_tables.rs");
+
+    /// General_Category Mark: `COMBINING_MARKS` holds `start << 8 | (end - start)`.
+    pub(super) fn is_combining_mark(c: char) -> bool {
+        let c = c as u32;
+        let i = COMBINING_MARKS.partition_point(|&e| e >> 8 <= c);
+        i > 0 && c <= (COMBINING_MARKS[i - 1] >> 8) + (COMBINING_MARKS[i - 1] & 0xFF)
+    }
+
+    /// True if `c` has canonical combining class 0 and NFKC_Quick_Check=Yes,
+    /// so a string made only of such characters is already NFKC.
+    /// `NFKC_STABLE` holds BMP ranges `start << 16 | end`; characters outside
+    /// them may or may not be stable (false is always safe).
+    pub(super) fn is_nfkc_stable(c: char) -> bool {
+        let c = c as u32;
+        if c < 0x80 {
+            return true;
+        }
+        let i = NFKC_STABLE.partition_point(|&e| e >> 16 <= c);
+        i > 0 && c <= NFKC_STABLE[i - 1] & 0xFFFF
+    }
+
+    /// Folded form of a character of a folding script: `FOLD` holds
+    /// `char << 16 | folded` for every character that changes.
+    pub(super) fn fold_char(c: char) -> char {
+        let key = c as u32;
+        match FOLD.binary_search_by_key(&key, |&e| e >> 16) {
+            Ok(i) => char::from_u32(FOLD[i] & 0xFFFF).unwrap_or(c),
+            Err(_) => c,
+        }
+    }
+}
+
+/// True for General_Category Mark (Mn, Mc, Me): what attaches to the
+/// preceding base character.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline]
+pub(crate) fn is_combining_mark(c: char) -> bool {
+    unicode_normalization::char::is_combining_mark(c)
+}
+
+/// True for General_Category Mark (Mn, Mc, Me): what attaches to the
+/// preceding base character.
+#[cfg(target_arch = "wasm32")]
+#[inline]
+pub(crate) fn is_combining_mark(c: char) -> bool {
+    !c.is_ascii() && tables::is_combining_mark(c)
+}
 
 /// Characters that may sit inside a word and carry no meaning for search
 /// (soft hyphen, zero-width joiners, word joiner, BOM, Arabic tatweel).
@@ -29,10 +93,18 @@ pub(crate) fn lower_nfkc_into(src: &str, turkish: bool, out: &mut String) {
         out.as_mut_str()[from..].make_ascii_lowercase();
         return;
     }
+    #[cfg(not(target_arch = "wasm32"))]
     if is_nfkc_quick(src.chars()) == IsNormalized::Yes {
         push_lower(src.chars(), turkish, out);
     } else {
         push_lower(src.nfkc(), turkish, out);
+    }
+    #[cfg(target_arch = "wasm32")]
+    if src.chars().all(tables::is_nfkc_stable) {
+        push_lower(src.chars(), turkish, out);
+    } else {
+        let nfkc = String::from(js_sys::JsString::from(src).normalize("NFKC"));
+        push_lower(nfkc.chars(), turkish, out);
     }
 }
 
@@ -68,6 +140,27 @@ fn decomposes(c: char) -> bool {
     matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0370}'..='\u{04FF}' | '\u{1E00}'..='\u{1FFF}')
 }
 
+/// Appends `c` (of a [`decomposes`] script, not itself a foldable mark)
+/// without its diacritics: its canonical decomposition minus foldable marks.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline]
+fn push_folded(c: char, out: &mut String) {
+    unicode_normalization::char::decompose_canonical(c, |d| {
+        if !is_foldable_mark(d) {
+            out.push(d)
+        }
+    });
+}
+
+/// Appends `c` (of a [`decomposes`] script, not itself a foldable mark)
+/// without its diacritics: one character for these scripts, from the table
+/// (checked against `unicode-normalization` by a native test).
+#[cfg(target_arch = "wasm32")]
+#[inline]
+fn push_folded(c: char, out: &mut String) {
+    out.push(tables::fold_char(c));
+}
+
 /// Appends `src` to `out` with diacritics removed (`café` -> `cafe`,
 /// `ё` -> `е`). Letters without a decomposition that users commonly type
 /// without their stroke are mapped too (`ø` -> `o`, `ß` -> `ss`, `ł` -> `l`).
@@ -87,11 +180,7 @@ pub(crate) fn fold_into(src: &str, out: &mut String) {
             'ł' => out.push('l'),
             'ı' => out.push('i'),
             c if is_foldable_mark(c) => {}
-            c if decomposes(c) => decompose_canonical(c, |d| {
-                if !is_foldable_mark(d) {
-                    out.push(d)
-                }
-            }),
+            c if decomposes(c) => push_folded(c, out),
             c => out.push(c),
         }
     }
@@ -137,5 +226,123 @@ mod tests {
         assert_eq!(fold("cafe\u{0301}"), "cafe");
         // Tamil virama is kept.
         assert_eq!(fold("தமிழ்"), "தமிழ்");
+    }
+
+    /// The generated tables agree with `unicode-normalization` for every
+    /// code point. `MEMDEX_REGEN_TABLES=1 cargo test --lib unicode_tables`
+    /// rewrites `unicode_tables.rs` after a crate upgrade.
+    #[test]
+    fn unicode_tables() {
+        use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+        use unicode_normalization::{is_nfkc_quick, IsNormalized};
+
+        let chars = || (0..=0x10FFFFu32).filter_map(char::from_u32);
+        let stable = |c: char| {
+            canonical_combining_class(c) == 0
+                && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
+        };
+        let mut marks = Vec::new();
+        let mut run: Option<(u32, u32)> = None;
+        for c in chars().chain(std::iter::once('\u{10FFFF}')) {
+            let m = c != '\u{10FFFF}' && unicode_normalization::char::is_combining_mark(c);
+            let u = c as u32;
+            run = match (run, m) {
+                (Some((s, e)), true) if e + 1 == u && u - s < 256 => Some((s, u)),
+                (r, m) => {
+                    if let Some((s, e)) = r {
+                        marks.push(s << 8 | (e - s));
+                    }
+                    m.then_some((u, u))
+                }
+            };
+        }
+        let mut nfkc = Vec::new();
+        let mut run: Option<(u32, u32)> = None;
+        for u in 0x80..=0x10000u32 {
+            let ok = u < 0x10000 && char::from_u32(u).is_some_and(stable);
+            run = match (run, ok) {
+                (Some((s, _)), true) => Some((s, u)),
+                (r, ok) => {
+                    // Short runs are not worth a table entry.
+                    if let Some((s, e)) = r.filter(|(s, e)| e - s >= 3) {
+                        nfkc.push(s << 16 | e);
+                    }
+                    ok.then_some((u, u))
+                }
+            };
+        }
+        let mut fold = Vec::new();
+        for c in chars().filter(|&c| decomposes(c) && !is_foldable_mark(c)) {
+            let mut d = String::new();
+            decompose_canonical(c, |x| {
+                if !is_foldable_mark(x) {
+                    d.push(x)
+                }
+            });
+            let mut it = d.chars();
+            let base = it.next().expect("non-empty folding");
+            assert!(it.next().is_none(), "{c:?} folds to more than one char");
+            if base != c {
+                assert!((base as u32) < 0x10000 && (c as u32) < 0x10000);
+                fold.push((c as u32) << 16 | base as u32);
+            }
+        }
+        let render = |name: &str, doc: &str, v: &[u32]| {
+            let mut s = format!("{doc}\nstatic {name}: &[u32] = &[\n");
+            for chunk in v.chunks(8) {
+                let line: Vec<String> = chunk.iter().map(|x| format!("0x{x:08X},")).collect();
+                s += &format!("    {}\n", line.join(" "));
+            }
+            s + "];\n"
+        };
+        let text = [
+            "// @generated by the `unicode_tables` test in normalize.rs from the\n\
+             // unicode-normalization crate; do not edit by hand (regenerate with\n\
+             // `MEMDEX_REGEN_TABLES=1 cargo test --lib unicode_tables`).\n"
+                .to_string(),
+            render(
+                "COMBINING_MARKS",
+                "// General_Category Mark ranges.",
+                &marks,
+            ),
+            render(
+                "NFKC_STABLE",
+                "// BMP ranges of NFKC-stable starters.",
+                &nfkc,
+            ),
+            render(
+                "FOLD",
+                "// Folding-script characters -> base character.",
+                &fold,
+            ),
+        ]
+        .join("\n");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/analysis/unicode_tables.rs"
+        );
+        if std::env::var_os("MEMDEX_REGEN_TABLES").is_some() {
+            std::fs::write(path, &text).unwrap();
+        }
+        assert!(
+            std::fs::read_to_string(path).unwrap() == text,
+            "unicode_tables.rs is stale: run MEMDEX_REGEN_TABLES=1 cargo test --lib unicode_tables"
+        );
+        // The lookups agree with the crate for every code point.
+        for c in chars() {
+            assert_eq!(
+                tables::is_combining_mark(c),
+                unicode_normalization::char::is_combining_mark(c),
+                "{c:?}"
+            );
+            if tables::is_nfkc_stable(c) {
+                assert!(stable(c), "{c:?}");
+            }
+            if decomposes(c) && !is_foldable_mark(c) {
+                let mut native = String::new();
+                push_folded(c, &mut native);
+                assert_eq!(native, tables::fold_char(c).to_string(), "{c:?}");
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 use super::normalize::{fold_into, lower_nfkc_into};
 use super::{AnalyzerOptions, Language};
@@ -16,12 +17,24 @@ use super::{AnalyzerOptions, Language};
 mod data;
 
 /// The Snowball stop list of `language` (empty where Snowball has none:
-/// arabic, greek, romanian, tamil, turkish, and `none`).
+/// arabic, greek, romanian, tamil, turkish, and `none`). The generated data
+/// holds each list as one string, a word per line (compact in the wasm
+/// bundle); it is split into this slice once, on first use.
 pub fn default_stopwords(language: Language) -> &'static [&'static str] {
+    const LANGUAGES: usize = Language::Turkish as usize + 1;
+    static LISTS: [OnceLock<Vec<&'static str>>; LANGUAGES] = [const { OnceLock::new() }; LANGUAGES];
+    let text = list_text(language);
+    if text.is_empty() {
+        return &[];
+    }
+    LISTS[language as usize].get_or_init(|| text.split_ascii_whitespace().collect())
+}
+
+fn list_text(language: Language) -> &'static str {
     #[cfg(feature = "all-languages")]
     {
         match language {
-            Language::None => &[],
+            Language::None => "",
             Language::Arabic => data::ARABIC,
             Language::Danish => data::DANISH,
             Language::Dutch => data::DUTCH,
@@ -46,7 +59,7 @@ pub fn default_stopwords(language: Language) -> &'static [&'static str] {
     {
         match language {
             Language::English => data::ENGLISH,
-            _ => &[],
+            _ => "",
         }
     }
 }

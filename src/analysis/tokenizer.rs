@@ -16,10 +16,9 @@
 //!    boundaries (`getUserById` -> get|User|By|Id, `HTTPServer` ->
 //!    HTTP|Server). Letter/digit transitions do not split (`base64`, `v1`).
 
-use unicode_normalization::char::is_combining_mark;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::normalize::is_ignorable;
+use super::normalize::{is_combining_mark, is_ignorable};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SegKind {
