@@ -480,3 +480,41 @@ fn get_json_is_get_without_a_parse() {
         r#"{"priority":2.5,"text":"with a namespace"}"#
     );
 }
+
+const VOCAB: [&str; 12] = [
+    "alpha", "beta", "gamma", "delta", "search", "engine", "memory", "agent", "index", "query",
+    "token", "stem",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The MaxScore loop records which terms matched each hit; the hit
+    /// builder's cursor lookup (used for explanations) must agree.
+    #[test]
+    fn recorded_matched_terms_equal_looked_up_ones(
+        docs in proptest::collection::vec((proptest::collection::vec(0..12usize, 0..4), proptest::collection::vec(0..12usize, 0..8)), 1..60),
+        query in proptest::collection::vec(0..14usize, 1..5),
+        title_only in any::<bool>(),
+        flush_every in 1..30usize,
+    ) {
+        let mut index = Index::new(config()).unwrap();
+        for (i, (title, text)) in docs.iter().enumerate() {
+            let words = |ws: &Vec<usize>| ws.iter().map(|&w| VOCAB[w]).collect::<Vec<_>>().join(" ");
+            index.add(&json!({"id": format!("d{i}"), "title": words(title), "text": words(text)})).unwrap();
+            if i % flush_every == 0 {
+                index.flush();
+            }
+        }
+        // Indexes 12 and 13 are words no document has.
+        let q = query.iter().map(|&w| VOCAB.get(w).copied().unwrap_or("absent")).collect::<Vec<_>>().join(" ");
+        let mut opts = SearchOptions { limit: 5, ..Default::default() };
+        if title_only {
+            opts.fields = Some([("title".to_string(), 1.0)].into());
+        }
+        let fast = index.search(&q, &opts).unwrap();
+        opts.explain = true;
+        let slow = index.search(&q, &opts).unwrap();
+        let view = |r: &memdex::SearchResults| r.hits.iter().map(|h| (h.id.clone(), h.matched_terms.clone())).collect::<Vec<_>>();
+        prop_assert_eq!(view(&fast), view(&slow));
+    }
+}

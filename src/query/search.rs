@@ -128,7 +128,8 @@ impl Index {
         }
     }
 
-    /// Turns ranked candidates into hits. Term matches and explanations are
+    /// Turns ranked candidates into hits. Term matches come from the scoring
+    /// loop when it recorded them; otherwise (and for explanations) they are
     /// read with one cursor per (segment, term), visiting hits in doc order.
     fn make_hits(
         &self,
@@ -145,6 +146,15 @@ impl Index {
         let mut current_segment = usize::MAX;
         for &i in &order {
             let c = &ranked[i];
+            if let (Some(bits), false) = (c.matched, opts.explain) {
+                let (matched, _) = &mut annotations[i];
+                for (t, qt) in plan.terms.iter().enumerate() {
+                    if bits >> t & 1 == 1 && !matched.contains(&qt.term) {
+                        matched.push(qt.term.clone());
+                    }
+                }
+                continue;
+            }
             let seg = &self.segments[c.segment].segment;
             if c.segment != current_segment {
                 current_segment = c.segment;
@@ -422,6 +432,7 @@ fn collect<'a>(
                 id: entry.segment.docs.id(doc),
                 segment: si,
                 doc,
+                matched: None,
             });
         }
         doc = scorer.advance();
@@ -492,8 +503,12 @@ fn maxscore<'a>(
         }
         contrib.iter_mut().for_each(|c| *c = 0.0);
         let mut partial = 0.0f32;
+        // Plan terms seen at the candidate, so hits need no second lookup.
+        let mut matched = 0u64;
+        let bit = |slot: usize| 1u64.checked_shl(terms[slot] as u32).unwrap_or(0);
         for s in &mut scorers[first_essential..] {
             if s.0.doc() == candidate {
+                matched |= bit(s.2);
                 let v = s.0.score();
                 contrib[s.2] = v;
                 partial += v;
@@ -509,6 +524,7 @@ fn maxscore<'a>(
             }
             let s = &mut scorers[i];
             if s.0.seek(candidate) == candidate {
+                matched |= bit(s.2);
                 let v = s.0.score();
                 contrib[s.2] = v;
                 partial += v;
@@ -525,6 +541,7 @@ fn maxscore<'a>(
                 id: seg.docs.id(candidate),
                 segment: si,
                 doc: candidate,
+                matched: (plan.terms.len() <= 64).then_some(matched),
             });
         }
     }

@@ -11,6 +11,10 @@ pub struct Candidate<'a> {
     pub id: &'a str,
     pub segment: usize,
     pub doc: u32,
+    /// Bit `t` set: plan term `t` occurs in a searched field of the
+    /// document. Known when the scoring loop saw every term (MaxScore);
+    /// `None` means the hit builder must look it up.
+    pub matched: Option<u64>,
 }
 
 impl Candidate<'_> {
