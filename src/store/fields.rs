@@ -38,6 +38,9 @@ impl StoredFields {
         if !text.contains("\"namespace\"") {
             return (StoredFields(raw(text).unwrap_or_else(empty_object)), None);
         }
+        if let Some(split) = split_trailing_namespace(text) {
+            return split;
+        }
         let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(text) else {
             return (StoredFields::empty(), None);
         };
@@ -78,6 +81,28 @@ impl StoredFields {
     pub fn to_map(&self) -> Map<String, Value> {
         serde_json::from_str(self.0.get()).unwrap_or_default()
     }
+}
+
+/// The document writer puts the namespace last (`…,"namespace":"ns"}`):
+/// cut it off without parsing the object into members. `None` when the text
+/// does not end that way (then the general path decides).
+fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)> {
+    const KEY: &str = "\"namespace\":";
+    let at = text.rfind(KEY)?;
+    let value = text[at + KEY.len()..].strip_suffix('}')?;
+    let namespace: String = serde_json::from_str(value).ok()?;
+    let before = text[..at].trim_end();
+    let fields = match before.strip_suffix(',') {
+        Some(rest) => format!("{rest}}}"),
+        None if before == "{" => "{}".to_string(),
+        None => return None,
+    };
+    // Validation also rejects a `"namespace":` that sat inside a string.
+    let fields = RawValue::from_string(fields).ok()?;
+    fields
+        .get()
+        .starts_with('{')
+        .then_some((StoredFields(fields), Some(namespace)))
 }
 
 /// The members of a JSON object in stored order, values left unparsed.
@@ -176,6 +201,33 @@ mod tests {
             Value::Object(fields.to_map()),
             json!({"a": "namespace", "b": [1, {"x": null}]})
         );
+    }
+
+    #[test]
+    fn namespace_anywhere_and_lookalikes() {
+        let cases: [(&[u8], &str, Option<&str>); 4] = [
+            (br#"{"namespace":"n","z":1}"#, r#"{"z":1}"#, Some("n")),
+            (
+                br#"{"a":"x\",\"namespace\":\"n\"}"}"#,
+                r#"{"a":"x\",\"namespace\":\"n\"}"}"#,
+                None,
+            ),
+            (br#"{"a":1, "namespace" : "n" }"#, r#"{"a":1}"#, Some("n")),
+            (
+                br#"{"a":"\"namespace\":","namespace":"n"}"#,
+                r#"{"a":"\"namespace\":"}"#,
+                Some("n"),
+            ),
+        ];
+        for (stored, fields, ns) in cases {
+            let (got, got_ns) = StoredFields::split_namespace(stored);
+            assert_eq!(
+                (got.as_json(), got_ns.as_deref()),
+                (fields, ns),
+                "{}",
+                String::from_utf8_lossy(stored)
+            );
+        }
     }
 
     #[test]
