@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod codec;
 pub mod error;
 pub mod index;
+mod jsonopt;
 pub mod postings;
 pub mod query;
 pub mod schema;

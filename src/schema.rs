@@ -3,57 +3,49 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 use crate::analysis::{AnalyzerOptions, Language};
 use crate::error::{Error, Result};
+use crate::jsonopt::{self, Res};
 
 /// Reserved document keys: the external id and the namespace.
 pub const ID_KEY: &str = "id";
 pub const NAMESPACE_KEY: &str = "namespace";
 
 /// The type and options of one field.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+///
+/// Deserialized by hand ([`FieldDef::from_json`]), accepting what the
+/// `#[serde(tag = "type", deny_unknown_fields)]` derive accepted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
 pub enum FieldDef {
     /// Full-text field: analyzed, scored with BM25F.
     Text {
-        #[serde(default = "one")]
         weight: f32,
         /// Overrides the index language for this field.
-        #[serde(default)]
         language: Option<Language>,
-        #[serde(default = "yes")]
         stored: bool,
     },
     /// Exact string (or array of strings) for filters.
     Keyword {
-        #[serde(default = "yes")]
         stored: bool,
     },
     /// Finite number for range filters.
     Number {
-        #[serde(default = "yes")]
         stored: bool,
     },
     /// ISO-8601 string or epoch milliseconds, for range filters and recency.
     Date {
-        #[serde(default = "yes")]
         stored: bool,
     },
     Boolean {
-        #[serde(default = "yes")]
         stored: bool,
     },
     /// Stored, never indexed.
     Stored,
-}
-
-fn one() -> f32 {
-    1.0
-}
-fn yes() -> bool {
-    true
 }
 
 impl FieldDef {
@@ -70,8 +62,11 @@ impl FieldDef {
 }
 
 /// Index configuration: schema plus analysis and ranking defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+///
+/// Deserialized by hand ([`IndexConfig::from_json`]): same inputs as a
+/// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IndexConfig {
     /// Default analyzer for text fields.
     pub analyzer: AnalyzerOptions,
@@ -145,5 +140,179 @@ impl IndexConfig {
             return Err(Error::schema("b", "must be between 0 and 1"));
         }
         Ok(())
+    }
+}
+
+/// Language names as serialized by [`Language`] (checked by a test).
+const LANGUAGES: &[(&str, Language)] = &[
+    ("none", Language::None),
+    ("arabic", Language::Arabic),
+    ("danish", Language::Danish),
+    ("dutch", Language::Dutch),
+    ("english", Language::English),
+    ("finnish", Language::Finnish),
+    ("french", Language::French),
+    ("german", Language::German),
+    ("greek", Language::Greek),
+    ("hungarian", Language::Hungarian),
+    ("italian", Language::Italian),
+    ("norwegian", Language::Norwegian),
+    ("portuguese", Language::Portuguese),
+    ("romanian", Language::Romanian),
+    ("russian", Language::Russian),
+    ("spanish", Language::Spanish),
+    ("swedish", Language::Swedish),
+    ("tamil", Language::Tamil),
+    ("turkish", Language::Turkish),
+];
+
+fn language(v: &Value, path: &str, key: &str) -> Res<Language> {
+    let names: Vec<&str> = LANGUAGES.iter().map(|(n, _)| *n).collect();
+    Ok(LANGUAGES[jsonopt::variant(v, path, key, &names)?].1)
+}
+
+const ANALYZER_FIELDS: &[&str] = &[
+    "language",
+    "foldDiacritics",
+    "defaultStopwords",
+    "stopwords",
+    "addStopwords",
+    "removeStopwords",
+];
+
+/// [`AnalyzerOptions`] from JSON (what its serde derive accepts).
+fn analyzer_options(v: &Value, path: &str) -> Res<AnalyzerOptions> {
+    let mut o = AnalyzerOptions::default();
+    for (k, v) in jsonopt::entries(v, path, ANALYZER_FIELDS)? {
+        match k {
+            "language" => o.language = language(v, path, k)?,
+            "foldDiacritics" => o.fold_diacritics = jsonopt::boolean(v, path, k)?,
+            "defaultStopwords" => o.default_stopwords = jsonopt::boolean(v, path, k)?,
+            "stopwords" => {
+                o.stopwords = match v {
+                    Value::Null => None,
+                    v => Some(jsonopt::strings(v, path, k)?),
+                }
+            }
+            "addStopwords" => o.add_stopwords = jsonopt::strings(v, path, k)?,
+            _ => o.remove_stopwords = jsonopt::strings(v, path, k)?,
+        }
+    }
+    Ok(o)
+}
+
+const FIELD_TYPES: &[&str] = &["text", "keyword", "number", "date", "boolean", "stored"];
+const TEXT_FIELDS: &[&str] = &["weight", "language", "stored"];
+const STORED_FIELDS: &[&str] = &["stored"];
+
+impl FieldDef {
+    /// A field definition from JSON: `{"type": "text", ...}` (or the
+    /// positional `["text", ...]`); `path` names it in errors.
+    pub(crate) fn from_json(v: &Value, path: &str) -> Res<FieldDef> {
+        // The tag, and the variant's own options (object minus `type`, or
+        // the array's tail).
+        let (tag, rest) = match v {
+            Value::Object(m) => {
+                let mut rest = m.clone();
+                let Some(tag) = rest.remove("type") else {
+                    return Err(format!("missing field `{}`", jsonopt::join(path, "type")));
+                };
+                (tag, Value::Object(rest))
+            }
+            Value::Array(a) if !a.is_empty() => (a[0].clone(), Value::Array(a[1..].to_vec())),
+            other => return Err(jsonopt::invalid(path, "an object with a `type`", other)),
+        };
+        if !tag.is_string() {
+            return Err(jsonopt::invalid(
+                &jsonopt::join(path, "type"),
+                "a string",
+                &tag,
+            ));
+        }
+        let kind = jsonopt::variant(&tag, path, "type", FIELD_TYPES)?;
+        let fields = match kind {
+            0 => TEXT_FIELDS,
+            // `stored` ignores extra keys of an object (as the derive did).
+            5 if rest.is_object() => return Ok(FieldDef::Stored),
+            5 => &[],
+            _ => STORED_FIELDS,
+        };
+        let (mut weight, mut lang, mut stored) = (1.0, None, true);
+        for (k, v) in jsonopt::entries(&rest, path, fields)? {
+            match k {
+                "weight" => weight = jsonopt::f32_(v, path, k)?,
+                "language" if v.is_null() => lang = None,
+                "language" => lang = Some(language(v, path, k)?),
+                _ => stored = jsonopt::boolean(v, path, k)?,
+            }
+        }
+        Ok(match kind {
+            0 => FieldDef::Text {
+                weight,
+                language: lang,
+                stored,
+            },
+            1 => FieldDef::Keyword { stored },
+            2 => FieldDef::Number { stored },
+            3 => FieldDef::Date { stored },
+            4 => FieldDef::Boolean { stored },
+            _ => FieldDef::Stored,
+        })
+    }
+}
+
+const CONFIG_FIELDS: &[&str] = &["analyzer", "fields", "k1", "b"];
+
+impl IndexConfig {
+    /// Reads a configuration from JSON (camelCase keys, every key optional,
+    /// unknown keys rejected); the error names the offending key. Does not
+    /// [`validate`](Self::validate).
+    pub fn from_json(v: &Value) -> std::result::Result<Self, String> {
+        let mut c = IndexConfig::default();
+        for (k, v) in jsonopt::entries(v, "", CONFIG_FIELDS)? {
+            match k {
+                "analyzer" => c.analyzer = analyzer_options(v, k)?,
+                "fields" => {
+                    let Value::Object(m) = v else {
+                        return Err(jsonopt::invalid(k, "an object", v));
+                    };
+                    // Inserted one by one: `collect` into a BTreeMap sorts,
+                    // another sort instantiation in the wasm.
+                    c.fields = BTreeMap::new();
+                    for (name, def) in m {
+                        let def = FieldDef::from_json(def, &jsonopt::join(k, name))?;
+                        c.fields.insert(name.clone(), def);
+                    }
+                }
+                "k1" => c.k1 = jsonopt::f32_(v, "", k)?,
+                _ => c.b = jsonopt::f32_(v, "", k)?,
+            }
+        }
+        Ok(c)
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldDef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        FieldDef::from_json(&Value::deserialize(d)?, "field").map_err(D::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for IndexConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        IndexConfig::from_json(&Value::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_names_match_serde() {
+        for (name, lang) in LANGUAGES {
+            assert_eq!(serde_json::to_value(lang).unwrap(), *name);
+        }
+        assert_eq!(LANGUAGES.len(), 19);
     }
 }

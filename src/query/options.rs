@@ -3,8 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+
+use crate::jsonopt;
 
 /// How query terms combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -31,8 +34,11 @@ pub enum Syntax {
 }
 
 /// Highlighting of matched terms in snippets.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+///
+/// Deserialized by hand ([`HighlightOptions::from_json`]): same inputs as a
+/// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HighlightOptions {
     pub pre_tag: String,
     pub post_tag: String,
@@ -51,8 +57,11 @@ impl Default for HighlightOptions {
 }
 
 /// Options of one search. Every field has a default; JS passes camelCase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+///
+/// Deserialized by hand ([`SearchOptions::from_json`]): same inputs as a
+/// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchOptions {
     pub mode: Mode,
     pub syntax: Syntax,
@@ -94,6 +103,108 @@ impl Default for SearchOptions {
             k1: None,
             b: None,
         }
+    }
+}
+
+const HIGHLIGHT_FIELDS: &[&str] = &["preTag", "postTag", "snippetLength"];
+const SEARCH_FIELDS: &[&str] = &[
+    "mode",
+    "syntax",
+    "limit",
+    "offset",
+    "minHits",
+    "fields",
+    "filter",
+    "prefix",
+    "fuzzy",
+    "highlight",
+    "explain",
+    "k1",
+    "b",
+];
+
+impl HighlightOptions {
+    /// Reads highlight options from JSON; `path` prefixes key names in errors.
+    pub(crate) fn from_json(v: &Value, path: &str) -> jsonopt::Res<Self> {
+        let mut o = HighlightOptions::default();
+        for (k, v) in jsonopt::entries(v, path, HIGHLIGHT_FIELDS)? {
+            match k {
+                "preTag" => o.pre_tag = jsonopt::string(v, path, k)?,
+                "postTag" => o.post_tag = jsonopt::string(v, path, k)?,
+                _ => o.snippet_length = jsonopt::usize_(v, path, k)?,
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl SearchOptions {
+    /// Reads search options from JSON (camelCase keys, every key optional,
+    /// unknown keys rejected); the error names the offending key.
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut o = SearchOptions::default();
+        for (k, v) in jsonopt::entries(v, "", SEARCH_FIELDS)? {
+            match k {
+                "mode" => {
+                    o.mode = [Mode::Or, Mode::And, Mode::Fallback]
+                        [jsonopt::variant(v, "", k, &["or", "and", "fallback"])?]
+                }
+                "syntax" => {
+                    o.syntax = [Syntax::Lenient, Syntax::Strict]
+                        [jsonopt::variant(v, "", k, &["lenient", "strict"])?]
+                }
+                "limit" => o.limit = jsonopt::usize_(v, "", k)?,
+                "offset" => o.offset = jsonopt::usize_(v, "", k)?,
+                "minHits" => o.min_hits = jsonopt::usize_(v, "", k)?,
+                "fields" => {
+                    o.fields = match jsonopt::opt(v) {
+                        None => None,
+                        Some(Value::Object(m)) => {
+                            // Inserted one by one: `collect` into a BTreeMap
+                            // sorts, another sort instantiation in the wasm.
+                            let mut fields = BTreeMap::new();
+                            for (name, w) in m {
+                                fields.insert(name.clone(), jsonopt::f32_(w, k, name)?);
+                            }
+                            Some(fields)
+                        }
+                        Some(v) => return Err(jsonopt::invalid(k, "an object", v)),
+                    }
+                }
+                "filter" => o.filter = jsonopt::opt(v).cloned(),
+                "prefix" => o.prefix = jsonopt::boolean(v, "", k)?,
+                "fuzzy" => o.fuzzy = jsonopt::uint(v, "", k, u8::MAX.into())? as u8,
+                "highlight" => {
+                    o.highlight = jsonopt::opt(v)
+                        .map(|v| HighlightOptions::from_json(v, k))
+                        .transpose()?
+                }
+                "explain" => o.explain = jsonopt::boolean(v, "", k)?,
+                "k1" => {
+                    o.k1 = jsonopt::opt(v)
+                        .map(|v| jsonopt::f32_(v, "", k))
+                        .transpose()?
+                }
+                _ => {
+                    o.b = jsonopt::opt(v)
+                        .map(|v| jsonopt::f32_(v, "", k))
+                        .transpose()?
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+impl<'de> Deserialize<'de> for HighlightOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        HighlightOptions::from_json(&Value::deserialize(d)?, "highlight").map_err(D::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for SearchOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        SearchOptions::from_json(&Value::deserialize(d)?).map_err(D::Error::custom)
     }
 }
 

@@ -39,21 +39,38 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&json).map_err(|_| bad_argument("result", "result is not valid JSON"))
 }
 
-fn from_js<T: serde::de::DeserializeOwned + Default>(
+/// Reads an options argument: `undefined`/`null` give the default,
+/// anything else goes through JSON text into `parse` (hand-written readers
+/// that reject unknown keys; see `crate::jsonopt`).
+fn from_js<T: Default>(
     value: JsValue,
     what: &str,
+    parse: fn(serde_json::Value) -> Result<T, String>,
 ) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    // Through JSON text so that `deny_unknown_fields` sees every key
-    // (serde-wasm-bindgen only reads the fields a struct declares, which
-    // would silently ignore a misspelled option).
+    // Through JSON text so that every key is seen (serde-wasm-bindgen only
+    // reads the fields a struct declares, which would silently ignore a
+    // misspelled option).
     let json = js_sys::JSON::stringify(&value)
         .ok()
         .and_then(|s| s.as_string())
         .ok_or_else(|| bad_argument(what, "must be a JSON-serializable object"))?;
-    serde_json::from_str(&json).map_err(|e| bad_argument(what, e))
+    let value = serde_json::from_str(&json).map_err(|e| bad_argument(what, e))?;
+    parse(value).map_err(|e| bad_argument(what, e))
+}
+
+fn config(v: serde_json::Value) -> Result<IndexConfig, String> {
+    IndexConfig::from_json(&v)
+}
+
+fn search_options(v: serde_json::Value) -> Result<SearchOptions, String> {
+    SearchOptions::from_json(&v)
+}
+
+fn filter(v: serde_json::Value) -> Result<serde_json::Value, String> {
+    Ok(v)
 }
 
 /// Engine handle used by the JS wrapper.
@@ -67,7 +84,7 @@ impl Engine {
     /// `config`: an `IndexConfig` object or `undefined` for the default schema.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Engine, JsValue> {
-        let config: IndexConfig = from_js(config, "config")?;
+        let config: IndexConfig = from_js(config, "config", self::config)?;
         let index = Index::new(config).map_err(to_js_error)?;
         Ok(Engine { index })
     }
@@ -116,7 +133,7 @@ impl Engine {
 
     /// Runs a search; `options` is a `SearchOptions` object or `undefined`.
     pub fn search(&mut self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
-        let options: SearchOptions = from_js(options, "options")?;
+        let options: SearchOptions = from_js(options, "options", search_options)?;
         let results = self.index.search(query, &options).map_err(to_js_error)?;
         to_js(&results)
     }
@@ -124,13 +141,13 @@ impl Engine {
     /// Deletes every document matching `filter`; returns the count.
     #[wasm_bindgen(js_name = removeWhere)]
     pub fn remove_where(&mut self, filter: JsValue) -> Result<usize, JsValue> {
-        let filter: serde_json::Value = from_js(filter, "filter")?;
+        let filter: serde_json::Value = from_js(filter, "filter", self::filter)?;
         self.index.delete_where(&filter).map_err(to_js_error)
     }
 
     /// Live documents matching `filter` (all when undefined).
     pub fn count(&mut self, filter: JsValue) -> Result<usize, JsValue> {
-        let filter: serde_json::Value = from_js(filter, "filter")?;
+        let filter: serde_json::Value = from_js(filter, "filter", self::filter)?;
         self.index.count(&filter).map_err(to_js_error)
     }
 
@@ -226,7 +243,7 @@ impl Engine {
         let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
             None
         } else {
-            Some(from_js(config, "config")?)
+            Some(from_js(config, "config", self::config)?)
         };
         let inner = loaded.inner.take().ok_or_else(|| {
             to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
