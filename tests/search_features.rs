@@ -488,13 +488,15 @@ const VOCAB: [&str; 12] = [
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-    /// The MaxScore loop records which terms matched each hit; the hit
-    /// builder's cursor lookup (used for explanations) must agree.
+    /// The scoring loops record which terms matched each hit (MaxScore, pure
+    /// conjunctions); the hit builder's cursor lookup (used for
+    /// explanations) must agree.
     #[test]
     fn recorded_matched_terms_equal_looked_up_ones(
         docs in proptest::collection::vec((proptest::collection::vec(0..12usize, 0..4), proptest::collection::vec(0..12usize, 0..8)), 1..60),
         query in proptest::collection::vec(0..14usize, 1..5),
         title_only in any::<bool>(),
+        and_mode in any::<bool>(),
         flush_every in 1..30usize,
     ) {
         let mut index = Index::new(config()).unwrap();
@@ -507,7 +509,8 @@ proptest! {
         }
         // Indexes 12 and 13 are words no document has.
         let q = query.iter().map(|&w| VOCAB.get(w).copied().unwrap_or("absent")).collect::<Vec<_>>().join(" ");
-        let mut opts = SearchOptions { limit: 5, ..Default::default() };
+        let mode = if and_mode { Mode::And } else { Mode::Or };
+        let mut opts = SearchOptions { limit: 5, mode, ..Default::default() };
         if title_only {
             opts.fields = Some([("title".to_string(), 1.0)].into());
         }

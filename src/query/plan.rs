@@ -75,6 +75,30 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Bits of the plan terms every hit contains in a searched field, when
+    /// that is all the query asks (a pure conjunction of terms, the usual
+    /// AND-mode plan): hits then need no lookup of their matched terms.
+    pub fn conjunction_bits(&self) -> Option<u64> {
+        let required = match &self.root {
+            Some(Node::Term(t)) => vec![*t],
+            Some(Node::Bool {
+                must,
+                should,
+                must_not,
+            }) if should.is_empty() && must_not.is_empty() => must
+                .iter()
+                .map(|n| match n {
+                    Node::Term(t) => Some(*t),
+                    _ => None,
+                })
+                .collect::<Option<Vec<usize>>>()?,
+            _ => return None,
+        };
+        (self.terms.len() <= 64).then(|| required.iter().fold(0, |bits, &t| bits | 1 << t))
+    }
+}
+
 pub struct PlanOptions<'a> {
     pub and_mode: bool,
     /// Field name -> weight override; `None` = all text fields, schema weights.

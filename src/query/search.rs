@@ -98,7 +98,8 @@ impl Index {
                 Some(terms) => maxscore(&plan, terms, entry, si, &params, &live, &mut top),
                 None => {
                     let mut scorer = build_scorer(root, &plan, &entry.segment, &params);
-                    collect(scorer.as_mut(), entry, si, &live, &mut top);
+                    let matched = plan.conjunction_bits();
+                    collect(scorer.as_mut(), entry, si, matched, &live, &mut top);
                 }
             }
         }
@@ -416,6 +417,7 @@ fn collect<'a>(
     scorer: &mut dyn Scorer,
     entry: &'a SegmentEntry,
     si: usize,
+    matched: Option<u64>,
     live: &impl Fn(u32) -> bool,
     top: &mut TopK<'a>,
 ) {
@@ -432,7 +434,7 @@ fn collect<'a>(
                 id: entry.segment.docs.id(doc),
                 segment: si,
                 doc,
-                matched: None,
+                matched,
             });
         }
         doc = scorer.advance();
