@@ -71,6 +71,7 @@ function describe(v) {
 
 const SEARCH_OPTIONS = new Set([
   'mode', 'syntax', 'limit', 'offset', 'minHits', 'fields', 'filter', 'prefix', 'fuzzy', 'highlight', 'explain', 'k1', 'b',
+  'storedFields',
 ]);
 
 function checkSearch(query, options) {

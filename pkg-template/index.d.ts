@@ -284,6 +284,13 @@ export interface SearchOptions {
   k1?: number;
   /** Per-query BM25 b override. */
   b?: number;
+  /**
+   * Stored fields each hit carries in `fields`: `true` (default) all of them,
+   * `false` none (ids, scores, matched terms, namespace and snippets only: the
+   * cheapest answer when you hold the documents yourself), or a list of
+   * stored field names. Naming a field that is not stored throws `SCHEMA`.
+   */
+  storedFields?: boolean | string[];
 }
 
 /** One term's contribution to a hit's score (`explain: true`). */

@@ -521,3 +521,42 @@ proptest! {
         prop_assert_eq!(view(&fast), view(&slow));
     }
 }
+
+#[test]
+fn stored_fields_option_selects_what_hits_carry() {
+    let mut index = Index::new(config()).unwrap();
+    let doc = json!({"id": "m1", "namespace": "ns1", "title": "Deploy notes", "text": "deploy on fridays", "kind": "rule", "priority": 3});
+    index.add(&doc).unwrap();
+    let search = |index: &mut Index, opts: serde_json::Value| {
+        let opts = SearchOptions::from_json(&opts).unwrap();
+        index
+            .search("deploy", &opts)
+            .map(|r| r.hits.into_iter().next().unwrap())
+    };
+    let all = search(&mut index, json!({})).unwrap();
+    assert_eq!(all.fields.to_map().len(), 4, "{:?}", all.fields);
+    let none = search(&mut index, json!({"storedFields": false})).unwrap();
+    assert_eq!(none.fields.as_json(), "{}");
+    assert_eq!(none.namespace.as_deref(), Some("ns1"));
+    assert_eq!(
+        (none.id.as_str(), none.score, &none.matched_terms),
+        (all.id.as_str(), all.score, &all.matched_terms)
+    );
+    let some = search(&mut index, json!({"storedFields": ["title", "priority"]})).unwrap();
+    assert_eq!(
+        some.fields.as_json(),
+        r#"{"priority":3,"title":"Deploy notes"}"#
+    );
+    let snippets = search(&mut index, json!({"storedFields": false, "highlight": {}})).unwrap();
+    assert_eq!(snippets.fields.as_json(), "{}");
+    assert!(
+        snippets.snippets["title"].contains("<mark>Deploy</mark>"),
+        "{:?}",
+        snippets.snippets
+    );
+    let err = search(&mut index, json!({"storedFields": ["titel"]})).unwrap_err();
+    assert_eq!(err.code(), "SCHEMA");
+    assert!(err.to_string().contains("titel"), "{err}");
+    assert!(SearchOptions::from_json(&json!({"storedFields": "title"})).is_err());
+    assert!(SearchOptions::from_json(&json!({"storedFields": [1]})).is_err());
+}

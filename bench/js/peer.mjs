@@ -53,6 +53,7 @@ try {
 }
 out.version = adapter.version || pkgVersion(mod.info.package);
 if (adapter.libVersion) out.lib_version = adapter.libVersion;
+if (adapter.notes) out.notes.push(...adapter.notes);
 out.node = process.version;
 const docs = readJsonl(spec.docs);
 const queries = spec.queries ? readJsonl(spec.queries) : [];

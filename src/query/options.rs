@@ -84,6 +84,23 @@ pub struct SearchOptions {
     pub explain: bool,
     pub k1: Option<f32>,
     pub b: Option<f32>,
+    /// Which stored fields hits carry (JSON `storedFields`: `true`, `false`
+    /// or a list of names).
+    pub stored_fields: StoredSelection,
+}
+
+/// Stored fields returned with each hit.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(untagged)]
+pub enum StoredSelection {
+    /// All stored fields (the default).
+    #[default]
+    All,
+    /// None: hits carry ids, scores, matched terms (and snippets when
+    /// asked) — the cheapest answer when the caller holds the documents.
+    None,
+    /// Only these stored fields.
+    Only(Vec<String>),
 }
 
 impl Default for SearchOptions {
@@ -102,6 +119,7 @@ impl Default for SearchOptions {
             explain: false,
             k1: None,
             b: None,
+            stored_fields: StoredSelection::All,
         }
     }
 }
@@ -121,6 +139,7 @@ const SEARCH_FIELDS: &[&str] = &[
     "explain",
     "k1",
     "b",
+    "storedFields",
 ];
 
 impl HighlightOptions {
@@ -180,6 +199,26 @@ impl SearchOptions {
                         .transpose()?
                 }
                 "explain" => o.explain = jsonopt::boolean(v, "", k)?,
+                "storedFields" => {
+                    o.stored_fields = match jsonopt::opt(v) {
+                        None | Some(Value::Bool(true)) => StoredSelection::All,
+                        Some(Value::Bool(false)) => StoredSelection::None,
+                        Some(Value::Array(names)) => StoredSelection::Only(
+                            names
+                                .iter()
+                                .map(|n| n.as_str().map(str::to_string))
+                                .collect::<Option<Vec<_>>>()
+                                .ok_or_else(|| jsonopt::invalid(k, "a list of field names", v))?,
+                        ),
+                        Some(v) => {
+                            return Err(jsonopt::invalid(
+                                k,
+                                "true, false or a list of field names",
+                                v,
+                            ))
+                        }
+                    }
+                }
                 "k1" => {
                     o.k1 = jsonopt::opt(v)
                         .map(|v| jsonopt::f32_(v, "", k))

@@ -12,7 +12,9 @@ use crate::postings::TERMINATED;
 use super::ast::Query;
 use super::bm25::FieldNorm;
 use super::filter::{allowed, Filter};
-use super::options::{Hit, Mode, SearchOptions, SearchResults, Syntax, TermExplanation};
+use super::options::{
+    Hit, Mode, SearchOptions, SearchResults, StoredSelection, Syntax, TermExplanation,
+};
 use super::parser;
 use super::plan::{Node, Plan, PlanOptions, Planner};
 use super::scorer::{
@@ -21,6 +23,7 @@ use super::scorer::{
 };
 use super::snippet;
 use super::topk::{Candidate, TopK};
+use crate::store::StoredFields;
 
 /// Largest `offset + limit` a search may ask for.
 pub const MAX_RESULTS: usize = 10_000;
@@ -183,11 +186,25 @@ impl Index {
             .iter()
             .zip(annotations)
             .map(|(c, (matched_terms, explanation))| {
-                let (fields, namespace) =
-                    self.segments[c.segment].segment.docs.stored_fields(c.doc);
-                let snippets = match &opts.highlight {
-                    Some(h) => self.snippets(&fields.to_map(), &matched_terms, h),
-                    None => Default::default(),
+                let docs = &self.segments[c.segment].segment.docs;
+                let (fields, namespace, snippets) = match (&opts.stored_fields, &opts.highlight) {
+                    (StoredSelection::None, None) => {
+                        let namespace = StoredFields::namespace_of(docs.stored_bytes(c.doc));
+                        (StoredFields::empty(), namespace, Default::default())
+                    }
+                    (selection, highlight) => {
+                        let (all, namespace) = docs.stored_fields(c.doc);
+                        let snippets = match highlight {
+                            Some(h) => self.snippets(&all.to_map(), &matched_terms, h),
+                            None => Default::default(),
+                        };
+                        let fields = match selection {
+                            StoredSelection::All => all,
+                            StoredSelection::None => StoredFields::empty(),
+                            StoredSelection::Only(names) => all.select(names),
+                        };
+                        (fields, namespace, snippets)
+                    }
                 };
                 Hit {
                     id: c.id.to_string(),
@@ -303,6 +320,21 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
     if let Some(b) = opts.b {
         if !(0.0..=1.0).contains(&b) {
             return Err(Error::schema("b", "must be between 0 and 1"));
+        }
+    }
+    if let StoredSelection::Only(names) = &opts.stored_fields {
+        for name in names {
+            if !index
+                .config()
+                .fields
+                .get(name)
+                .is_some_and(|f| f.is_stored())
+            {
+                return Err(Error::schema(
+                    name,
+                    "is not a stored field (storedFields lists fields declared with stored: true)",
+                ));
+            }
         }
     }
     if let Some(fields) = &opts.fields {

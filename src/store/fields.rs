@@ -67,6 +67,40 @@ impl StoredFields {
         )
     }
 
+    /// Only the namespace of a document's stored JSON (hits that return no
+    /// stored fields still carry it).
+    pub fn namespace_of(stored: &[u8]) -> Option<String> {
+        let text = std::str::from_utf8(stored).ok()?;
+        if !text.contains("\"namespace\"") {
+            return None;
+        }
+        const KEY: &str = "\"namespace\":";
+        // Written last by the document writer; anything else is parsed.
+        let trailing = text.rfind(KEY).and_then(|at| {
+            let value = text[at + KEY.len()..].strip_suffix('}')?;
+            serde_json::from_str::<String>(value).ok()
+        });
+        trailing.or_else(|| StoredFields::split_namespace(stored).1)
+    }
+
+    /// The fields named in `names` (in stored order); others dropped.
+    pub fn select(&self, names: &[String]) -> StoredFields {
+        let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(self.0.get()) else {
+            return StoredFields::empty();
+        };
+        let mut json = String::from("{");
+        for (key, value) in pairs.iter().filter(|(k, _)| names.iter().any(|n| n == k)) {
+            if json.len() > 1 {
+                json.push(',');
+            }
+            json.push_str(&serde_json::to_string(key).unwrap_or_default());
+            json.push(':');
+            json.push_str(value.get());
+        }
+        json.push('}');
+        StoredFields(raw(&json).unwrap_or_else(empty_object))
+    }
+
     /// The JSON text of the object.
     pub fn as_json(&self) -> &str {
         self.0.get()

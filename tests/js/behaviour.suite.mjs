@@ -120,6 +120,20 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await index.close();
   });
 
+  t('storedFields: all, none or a chosen few', async () => {
+    const index = await fresh();
+    const [all] = index.search('backup').hits;
+    assert.ok(Object.keys(all.fields).length >= 2, JSON.stringify(all.fields));
+    const [none] = index.search('backup', { storedFields: false }).hits;
+    assert.deepEqual(none.fields, {});
+    assert.deepEqual([none.id, none.score, none.namespace], [all.id, all.score, all.namespace]);
+    const [title] = index.search('backup', { storedFields: ['title'] }).hits;
+    assert.deepEqual(Object.keys(title.fields), ['title']);
+    assert.equal(title.fields.title, all.fields.title);
+    await expectCode(() => index.search('backup', { storedFields: ['nope'] }), 'SCHEMA');
+    await index.close();
+  });
+
   t('suggest, prefix and explain', async () => {
     const index = await fresh();
     const terms = index.suggest('data', { limit: 5 }).map((s) => s.term);

@@ -59,8 +59,12 @@ async function main(): Promise<void> {
     explain: true,
     k1: 1.2,
     b: 0.75,
+    storedFields: ['title'],
   };
   const results: SearchResults = index.search('deploy', options);
+  index.search('deploy', { storedFields: false });
+  // @ts-expect-error storedFields takes a boolean or field names
+  index.search('deploy', { storedFields: 'title' });
   const hit: Hit | undefined = results.hits[0];
   const mode: 'or' | 'and' = results.mode;
   const snippet: string | undefined = hit?.snippets?.text;

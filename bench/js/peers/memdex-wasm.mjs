@@ -82,10 +82,14 @@ export async function create() {
       // Seal the write buffer: build time includes making the index searchable.
       if (typeof engine.flush === 'function') engine.flush();
     },
+    // The harness reads ids only, and no peer returns stored text (MiniSearch
+    // runs with `storeFields: []`, FlexSearch's Index returns ids): ask for
+    // hits without stored fields, as a caller holding its documents would.
     async search(q, { mode, k }) {
-      const r = await searchFn(q, { mode, limit: k });
+      const r = await searchFn(q, { mode, limit: k, storedFields: false });
       return r.hits.map((h) => h.id);
     },
+    notes: ['search with storedFields: false (ids, scores, matched terms, namespace)'],
     // Agent workload through the package's public API, as an agent would use
     // it: Memdex.open on the Node filesystem storage, add, commit. A commit
     // writes only the new segment + manifest (merges by policy), not a snapshot.

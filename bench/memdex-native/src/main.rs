@@ -7,6 +7,7 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
+use memdex::query::options::StoredSelection;
 use memdex::{Index, IndexConfig, Mode, SearchOptions};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -92,7 +93,10 @@ fn main() {
     }
     out.insert(
         "notes".into(),
-        json!(["memdex default IndexConfig (English stemming + stopwords; title weight 2, text 1); serialization not yet available"]),
+        json!([
+            "memdex default IndexConfig (English stemming + stopwords; title weight 2, text 1)",
+            "hits requested with stored_fields = None (ids, scores, matched terms): the harness reads only ids, and no peer returns stored text"
+        ]),
     );
 
     let t0 = Instant::now();
@@ -118,6 +122,8 @@ fn main() {
         let opts = SearchOptions {
             mode: if mode == "and" { Mode::And } else { Mode::Or },
             limit: spec.k,
+            // The harness reads ids only; peers return no stored text either.
+            stored_fields: StoredSelection::None,
             ..Default::default()
         };
         // The budget covers warm-up (at most a quarter of it) and the timed queries.
