@@ -250,7 +250,9 @@ impl State {
             position: 0,
             cursor: 0,
             cursor16: 0,
-            buf: String::new(),
+            // One allocation for the word buffer instead of doubling from
+            // empty on the first long word.
+            buf: String::with_capacity(32),
             prev: String::new(),
             term: String::new(),
             keep_stopwords,

@@ -85,6 +85,10 @@ impl DocTokens {
     fn analyze(&mut self, analyzer: &Analyzer, field: usize, text: &str) -> u32 {
         let mut len = 0;
         let mut last = None;
+        // Room for the usual output at once instead of doubling from empty
+        // (term bytes ~ text bytes; a token per ~6 bytes of prose).
+        self.terms.reserve(text.len() + 16);
+        self.tokens.reserve(text.len() / 6 + 4);
         analyzer.analyze_each(text, false, |t: TokenRef<'_>| {
             if last != Some(t.position) {
                 len += 1;
@@ -183,11 +187,11 @@ impl ResolvedSchema {
         let id = check_id(obj.get(ID_KEY).map(FieldValue::from).as_ref())?;
         let namespace = obj.get(NAMESPACE_KEY).map(FieldValue::from);
         check_namespace(namespace.as_ref())?;
-        self.prepare_fields(
-            id,
-            namespace.as_ref(),
-            obj.iter().map(|(k, v)| (k.as_str(), FieldValue::from(v))),
-        )
+        let fields: Vec<(&str, FieldValue<'_>)> = obj
+            .iter()
+            .map(|(k, v)| (k.as_str(), FieldValue::from(v)))
+            .collect();
+        self.prepare_fields(id, namespace.as_ref(), &fields)
     }
 
     /// [`ResolvedSchema::prepare`] of one JSON object given as text, with
@@ -232,17 +236,16 @@ impl ResolvedSchema {
         let id = check_id(find(ID_KEY)).ok()?;
         let namespace = find(NAMESPACE_KEY);
         check_namespace(namespace).ok()?;
-        self.prepare_fields(id, namespace, values.iter().map(|(k, v)| (*k, v.clone())))
-            .ok()
+        self.prepare_fields(id, namespace, &values).ok()
     }
 
     /// The schema checks, analysis and stored JSON of a document's fields
     /// (`fields` in key order; `id` and `namespace` already checked).
-    fn prepare_fields<'v>(
+    fn prepare_fields(
         &self,
         id: String,
         namespace_value: Option<&FieldValue<'_>>,
-        fields: impl Iterator<Item = (&'v str, FieldValue<'v>)>,
+        fields: &[(&str, FieldValue<'_>)],
     ) -> Result<PreparedDoc> {
         let namespace = match namespace_value {
             Some(FieldValue::Str { text, .. }) => Some(text.to_string()),
@@ -271,7 +274,7 @@ impl ResolvedSchema {
             stored_json.push(b':');
             value.write_json(&mut stored_json);
         };
-        for (key, value) in fields {
+        for &(key, ref value) in fields {
             if key == ID_KEY || key == NAMESPACE_KEY {
                 continue;
             }
@@ -286,7 +289,7 @@ impl ResolvedSchema {
             }
             match field_ref {
                 FieldRef::Text(f) => {
-                    let FieldValue::Str { text: s, .. } = &value else {
+                    let FieldValue::Str { text: s, .. } = value else {
                         return Err(Error::schema(key, "text fields take a string"));
                     };
                     if s.len() > MAX_FIELD_BYTES {
@@ -299,7 +302,7 @@ impl ResolvedSchema {
                     lens[f] = text.analyze(&self.text[f].analyzer, f, s);
                 }
                 FieldRef::Filter(f) => {
-                    filters[f] = match &value {
+                    filters[f] = match value {
                         FieldValue::Str { text: s, .. } => {
                             filter_value_str(key, self.filters[f].kind, s)?
                         }
@@ -310,7 +313,7 @@ impl ResolvedSchema {
                 FieldRef::StoredOnly => {}
             }
             if self.stored.get(key).copied().unwrap_or(false) {
-                write_pair(key, &value);
+                write_pair(key, value);
             }
         }
         if let Some(ns) = namespace_value.filter(|_| namespace.is_some()) {
@@ -409,7 +412,6 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
 }
 
 /// A field value as [`ResolvedSchema::prepare_fields`] sees it.
-#[derive(Clone)]
 enum FieldValue<'a> {
     Null,
     /// A string; `literal` is its JSON text when that is exactly what
