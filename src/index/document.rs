@@ -224,7 +224,15 @@ impl ResolvedSchema {
         // serde_json's map is sorted by key (and keeps the last of equal
         // keys: those take the slow path).
         let pairs = &mut pairs.0;
-        pairs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        // Insertion sort: a handful of keys, and no extra sort instance in
+        // the wasm.
+        for i in 1..pairs.len() {
+            let mut j = i;
+            while j > 0 && pairs[j - 1].0.as_bytes() > pairs[j].0.as_bytes() {
+                pairs.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
             return None;
         }
@@ -447,11 +455,14 @@ impl<'a> FieldValue<'a> {
         match bytes.first()? {
             b'"' => {
                 if bytes.contains(&b'\\') {
-                    let text: String = serde_json::from_str(raw).ok()?;
-                    Some(FieldValue::Str {
-                        text: Cow::Owned(text),
-                        literal: None,
-                    })
+                    // Through `Value` (the instance the slow path has anyway).
+                    match serde_json::from_str::<Value>(raw).ok()? {
+                        Value::String(text) => Some(FieldValue::Str {
+                            text: Cow::Owned(text),
+                            literal: None,
+                        }),
+                        _ => None,
+                    }
                 } else {
                     // No escapes: the raw parse rejected control characters,
                     // so serde_json would write these very bytes.
