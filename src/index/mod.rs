@@ -293,13 +293,18 @@ impl Index {
         self.next_segment_id += 1;
         for (doc, ext) in segment.docs.ids().iter().enumerate() {
             if !deletes.contains(doc as u32) {
-                self.ids.insert(
-                    ext.clone(),
-                    DocAddr {
-                        segment: id,
-                        doc: doc as u32,
-                    },
-                );
+                let addr = DocAddr {
+                    segment: id,
+                    doc: doc as u32,
+                };
+                // Live buffered docs are in `ids` already: update in place
+                // (no key clone).
+                match self.ids.get_mut(ext.as_str()) {
+                    Some(slot) => *slot = addr,
+                    None => {
+                        self.ids.insert(ext.clone(), addr);
+                    }
+                }
             }
         }
         self.segments.push(SegmentEntry {
