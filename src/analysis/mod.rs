@@ -221,7 +221,8 @@ pub struct AnalyzeStats {
 pub struct Analyzer {
     language: Language,
     stemmer: Option<Stemmer>,
-    stem_cache: stem::StemCache,
+    /// Shared by analyzers of equal options (see [`Analyzer::share_stem_cache`]).
+    stem_cache: std::sync::Arc<stem::StemCache>,
     stopwords: StopSet,
     fold: bool,
     turkish: bool,
@@ -249,7 +250,9 @@ impl State {
             position: 0,
             cursor: 0,
             cursor16: 0,
-            buf: String::new(),
+            // One allocation for the word buffer instead of doubling from
+            // empty on the first long word.
+            buf: String::with_capacity(32),
             prev: String::new(),
             term: String::new(),
             keep_stopwords,
@@ -313,12 +316,20 @@ impl Analyzer {
         Ok(Analyzer {
             language: options.language,
             stemmer,
-            stem_cache: stem::StemCache::new(),
+            stem_cache: std::sync::Arc::new(stem::StemCache::new()),
             stopwords: stopwords::build(options),
             fold: options.fold_diacritics,
             turkish: options.language == Language::Turkish,
             apostrophe,
         })
+    }
+
+    /// Makes this analyzer use `other`'s stem cache. Only for analyzers
+    /// built from equal [`AnalyzerOptions`] (the cache memoizes stopword
+    /// checks, stemming and folding): fields analyzed alike (`title` and
+    /// `text`) then stem each distinct word once instead of once per field.
+    pub fn share_stem_cache(&mut self, other: &Analyzer) {
+        self.stem_cache = other.stem_cache.clone();
     }
 
     /// The stemming language.

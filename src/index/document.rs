@@ -1,8 +1,11 @@
 //! From JSON documents to [`PreparedDoc`]: schema checks, analysis of text
 //! fields, typed filter values, stored bytes. Every rejection names the field.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::analysis::{Analyzer, AnalyzerOptions, Token, TokenRef};
@@ -82,6 +85,10 @@ impl DocTokens {
     fn analyze(&mut self, analyzer: &Analyzer, field: usize, text: &str) -> u32 {
         let mut len = 0;
         let mut last = None;
+        // Room for the usual output at once instead of doubling from empty
+        // (term bytes ~ text bytes; a token per ~6 bytes of prose).
+        self.terms.reserve(text.len() + 16);
+        self.tokens.reserve(text.len() / 6 + 4);
         analyzer.analyze_each(text, false, |t: TokenRef<'_>| {
             if last != Some(t.position) {
                 len += 1;
@@ -122,10 +129,11 @@ pub struct PreparedDoc {
 impl ResolvedSchema {
     pub fn new(config: &IndexConfig) -> Result<ResolvedSchema> {
         config.validate()?;
-        let mut text = Vec::new();
+        let mut text: Vec<TextField> = Vec::new();
         let mut filters = Vec::new();
-        let mut by_name = HashMap::new();
-        let mut stored = HashMap::new();
+        let mut text_options: Vec<AnalyzerOptions> = Vec::new();
+        let mut by_name = HashMap::default();
+        let mut stored = HashMap::default();
         for (name, def) in &config.fields {
             stored.insert(name.clone(), def.is_stored());
             let field_ref = match def {
@@ -136,10 +144,16 @@ impl ResolvedSchema {
                         language: language.unwrap_or(config.analyzer.language),
                         ..config.analyzer.clone()
                     };
+                    let mut analyzer = Analyzer::new(&options)?;
+                    // Fields analyzed alike share one stem cache.
+                    if let Some(j) = text_options.iter().position(|o| *o == options) {
+                        analyzer.share_stem_cache(&text[j].analyzer);
+                    }
+                    text_options.push(options);
                     text.push(TextField {
                         name: name.clone(),
                         weight: *weight,
-                        analyzer: Analyzer::new(&options)?,
+                        analyzer,
                     });
                     FieldRef::Text(text.len() - 1)
                 }
@@ -170,21 +184,80 @@ impl ResolvedSchema {
         let obj = doc
             .as_object()
             .ok_or_else(|| Error::schema("document", "must be a JSON object"))?;
-        let id = match obj.get(ID_KEY) {
-            Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_ID_BYTES => s.clone(),
-            Some(Value::String(s)) if s.len() > MAX_ID_BYTES => {
-                return Err(Error::Limit {
-                    what: "document id bytes",
-                    limit: MAX_ID_BYTES,
-                    got: s.len(),
-                })
+        let id = check_id(obj.get(ID_KEY).map(FieldValue::from).as_ref())?;
+        let namespace = obj.get(NAMESPACE_KEY).map(FieldValue::from);
+        check_namespace(namespace.as_ref())?;
+        let fields: Vec<(&str, FieldValue<'_>)> = obj
+            .iter()
+            .map(|(k, v)| (k.as_str(), FieldValue::from(v)))
+            .collect();
+        self.prepare_fields(id, namespace.as_ref(), &fields)
+    }
+
+    /// [`ResolvedSchema::prepare`] of one JSON object given as text, with
+    /// the same result, the same stored bytes and the same errors, but
+    /// without building a `serde_json::Value` tree: keys and string values
+    /// are borrowed from `json` (strings without escapes are also copied to
+    /// the stored JSON as they are, which is exactly what serde_json would
+    /// write). Anything unusual (duplicate keys, deep nesting, any error)
+    /// takes the `Value` path, which also produces the error. `pairs` is a
+    /// reusable buffer. The outer `Err` is serde_json's syntax error.
+    pub fn prepare_json<'a>(
+        &self,
+        json: &'a str,
+        pairs: &mut RawPairs<'a>,
+    ) -> std::result::Result<Result<PreparedDoc>, serde_json::Error> {
+        if let Some(prepared) = self.prepare_borrowed(json, pairs) {
+            return Ok(Ok(prepared));
+        }
+        let doc: Value = serde_json::from_str(json)?;
+        Ok(self.prepare(&doc))
+    }
+
+    /// The fast path of [`ResolvedSchema::prepare_json`]; `None` sends the
+    /// document down the `Value` path.
+    fn prepare_borrowed<'a>(&self, json: &'a str, pairs: &mut RawPairs<'a>) -> Option<PreparedDoc> {
+        pairs.0.clear();
+        let mut de = serde_json::Deserializer::from_str(json);
+        serde::de::DeserializeSeed::deserialize(&mut *pairs, &mut de).ok()?;
+        de.end().ok()?;
+        // serde_json's map is sorted by key (and keeps the last of equal
+        // keys: those take the slow path).
+        let pairs = &mut pairs.0;
+        // Insertion sort: a handful of keys, and no extra sort instance in
+        // the wasm.
+        for i in 1..pairs.len() {
+            let mut j = i;
+            while j > 0 && pairs[j - 1].0.as_bytes() > pairs[j].0.as_bytes() {
+                pairs.swap(j - 1, j);
+                j -= 1;
             }
-            _ => return Err(Error::schema(ID_KEY, "must be a non-empty string")),
-        };
-        let namespace = match obj.get(NAMESPACE_KEY) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => return Err(Error::schema(NAMESPACE_KEY, "must be a string")),
+        }
+        if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        let mut values = Vec::with_capacity(pairs.len());
+        for (key, raw) in pairs.iter() {
+            values.push((key.as_ref(), FieldValue::from_raw(raw.get())?));
+        }
+        let find = |key: &str| values.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let id = check_id(find(ID_KEY)).ok()?;
+        let namespace = find(NAMESPACE_KEY);
+        check_namespace(namespace).ok()?;
+        self.prepare_fields(id, namespace, &values).ok()
+    }
+
+    /// The schema checks, analysis and stored JSON of a document's fields
+    /// (`fields` in key order; `id` and `namespace` already checked).
+    fn prepare_fields(
+        &self,
+        id: String,
+        namespace_value: Option<&FieldValue<'_>>,
+        fields: &[(&str, FieldValue<'_>)],
+    ) -> Result<PreparedDoc> {
+        let namespace = match namespace_value {
+            Some(FieldValue::Str { text, .. }) => Some(text.to_string()),
+            _ => None,
         };
         let mut text = DocTokens::default();
         let mut lens = vec![0; self.text.len()];
@@ -200,16 +273,16 @@ impl ResolvedSchema {
         // Stored fields are written straight to JSON (no cloned map).
         let mut stored_json = Vec::with_capacity(128);
         stored_json.push(b'{');
-        let mut write_pair = |key: &str, value: &Value| {
+        let mut write_pair = |key: &str, value: &FieldValue<'_>| {
             if stored_json.len() > 1 {
                 stored_json.push(b',');
             }
             // Serializing a str or a Value into a Vec cannot fail.
             let _ = serde_json::to_writer(&mut stored_json, key);
             stored_json.push(b':');
-            let _ = serde_json::to_writer(&mut stored_json, value);
+            value.write_json(&mut stored_json);
         };
-        for (key, value) in obj {
+        for &(key, ref value) in fields {
             if key == ID_KEY || key == NAMESPACE_KEY {
                 continue;
             }
@@ -219,14 +292,14 @@ impl ResolvedSchema {
                     "is not declared in the schema; add it to `fields` or drop it",
                 )
             })?;
-            if value.is_null() {
+            if matches!(value, FieldValue::Null) {
                 continue;
             }
             match field_ref {
                 FieldRef::Text(f) => {
-                    let s = value
-                        .as_str()
-                        .ok_or_else(|| Error::schema(key, "text fields take a string"))?;
+                    let FieldValue::Str { text: s, .. } = value else {
+                        return Err(Error::schema(key, "text fields take a string"));
+                    };
                     if s.len() > MAX_FIELD_BYTES {
                         return Err(Error::Limit {
                             what: "text field bytes",
@@ -236,14 +309,22 @@ impl ResolvedSchema {
                     }
                     lens[f] = text.analyze(&self.text[f].analyzer, f, s);
                 }
-                FieldRef::Filter(f) => filters[f] = filter_value(key, self.filters[f].kind, value)?,
+                FieldRef::Filter(f) => {
+                    filters[f] = match value {
+                        FieldValue::Str { text: s, .. } => {
+                            filter_value_str(key, self.filters[f].kind, s)?
+                        }
+                        FieldValue::Other(v) => filter_value(key, self.filters[f].kind, v)?,
+                        FieldValue::Null => unreachable!("null values are skipped"),
+                    }
+                }
                 FieldRef::StoredOnly => {}
             }
             if self.stored.get(key).copied().unwrap_or(false) {
                 write_pair(key, value);
             }
         }
-        if let Some(ns) = obj.get(NAMESPACE_KEY).filter(|_| namespace.is_some()) {
+        if let Some(ns) = namespace_value.filter(|_| namespace.is_some()) {
             write_pair(NAMESPACE_KEY, ns);
         }
         stored_json.push(b'}');
@@ -255,6 +336,170 @@ impl ResolvedSchema {
             lens,
             filters,
         })
+    }
+}
+
+/// A document's `id`: a non-empty string of at most [`MAX_ID_BYTES`].
+fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
+    match value {
+        Some(FieldValue::Str { text, .. }) if !text.is_empty() && text.len() <= MAX_ID_BYTES => {
+            Ok(text.to_string())
+        }
+        Some(FieldValue::Str { text, .. }) if text.len() > MAX_ID_BYTES => Err(Error::Limit {
+            what: "document id bytes",
+            limit: MAX_ID_BYTES,
+            got: text.len(),
+        }),
+        _ => Err(Error::schema(ID_KEY, "must be a non-empty string")),
+    }
+}
+
+/// A document's `namespace`: absent, null or a string.
+fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
+    match value {
+        None | Some(FieldValue::Null) | Some(FieldValue::Str { .. }) => Ok(()),
+        Some(FieldValue::Other(_)) => Err(Error::schema(NAMESPACE_KEY, "must be a string")),
+    }
+}
+
+/// The top-level `(key, raw value)` pairs of a JSON object, in input order
+/// (a reusable buffer for [`ResolvedSchema::prepare_json`]).
+#[derive(Default)]
+pub struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for &mut RawPairs<'de> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut RawPairs<'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<M: serde::de::MapAccess<'de>>(
+        self,
+        mut map: M,
+    ) -> std::result::Result<(), M::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let value: &'de RawValue = map.next_value()?;
+            self.0.push((key.0, value));
+        }
+        Ok(())
+    }
+}
+
+/// A map key, borrowed from the input unless it has escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// A field value as [`ResolvedSchema::prepare_fields`] sees it.
+enum FieldValue<'a> {
+    Null,
+    /// A string; `literal` is its JSON text when that is exactly what
+    /// serde_json writes for it (no escapes).
+    Str {
+        text: Cow<'a, str>,
+        literal: Option<&'a str>,
+    },
+    /// Any other value (never a string or null).
+    Other(Cow<'a, Value>),
+}
+
+/// More brackets than this in one raw value take the `Value` path, so that
+/// serde_json's recursion limit is met (or not) exactly as there.
+const MAX_RAW_BRACKETS: usize = 64;
+
+impl<'a> FieldValue<'a> {
+    fn from(value: &'a Value) -> FieldValue<'a> {
+        match value {
+            Value::Null => FieldValue::Null,
+            Value::String(s) => FieldValue::Str {
+                text: Cow::Borrowed(s),
+                literal: None,
+            },
+            other => FieldValue::Other(Cow::Borrowed(other)),
+        }
+    }
+
+    /// From the JSON text of one value; `None` when it must take the
+    /// `Value` path.
+    fn from_raw(raw: &'a str) -> Option<FieldValue<'a>> {
+        let bytes = raw.as_bytes();
+        match bytes.first()? {
+            b'"' => {
+                if bytes.contains(&b'\\') {
+                    // Through `Value` (the instance the slow path has anyway).
+                    match serde_json::from_str::<Value>(raw).ok()? {
+                        Value::String(text) => Some(FieldValue::Str {
+                            text: Cow::Owned(text),
+                            literal: None,
+                        }),
+                        _ => None,
+                    }
+                } else {
+                    // No escapes: the raw parse rejected control characters,
+                    // so serde_json would write these very bytes.
+                    Some(FieldValue::Str {
+                        text: Cow::Borrowed(raw.get(1..raw.len() - 1)?),
+                        literal: Some(raw),
+                    })
+                }
+            }
+            b'n' if raw == "null" => Some(FieldValue::Null),
+            first => {
+                if matches!(first, b'[' | b'{')
+                    && bytes.iter().filter(|&&b| b == b'[' || b == b'{').count() > MAX_RAW_BRACKETS
+                {
+                    return None;
+                }
+                match serde_json::from_str::<Value>(raw).ok()? {
+                    Value::Null | Value::String(_) => None,
+                    v => Some(FieldValue::Other(Cow::Owned(v))),
+                }
+            }
+        }
+    }
+
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            FieldValue::Null => out.extend_from_slice(b"null"),
+            FieldValue::Str {
+                literal: Some(raw), ..
+            } => out.extend_from_slice(raw.as_bytes()),
+            FieldValue::Str { text, .. } => {
+                let _ = serde_json::to_writer(out, text.as_ref());
+            }
+            FieldValue::Other(v) => {
+                let _ = serde_json::to_writer(out, v.as_ref());
+            }
+        }
     }
 }
 
@@ -310,6 +555,18 @@ fn filter_value(field: &str, kind: FilterKind, value: &Value) -> Result<FilterVa
             .as_bool()
             .map(|b| FilterValue::Boolean(Some(b)))
             .ok_or_else(|| Error::schema(field, "boolean fields take true or false")),
+    }
+}
+
+/// [`filter_value`] of a JSON string.
+fn filter_value_str(field: &str, kind: FilterKind, s: &str) -> Result<FilterValue> {
+    match kind {
+        FilterKind::Keyword => Ok(FilterValue::Keywords(vec![s.to_string()])),
+        FilterKind::Number => Err(Error::schema(field, "number fields take a finite number")),
+        FilterKind::Date => parse_iso8601(s).map(FilterValue::Number).ok_or_else(|| {
+            Error::schema(field, "dates are ISO-8601 strings or epoch milliseconds")
+        }),
+        FilterKind::Boolean => Err(Error::schema(field, "boolean fields take true or false")),
     }
 }
 
@@ -397,6 +654,91 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn summary(r: std::result::Result<Result<PreparedDoc>, String>) -> String {
+        match r {
+            Ok(Ok(d)) => format!(
+                "{:?} {:?} {} {:?} {:?} {:?}",
+                d.id,
+                d.namespace,
+                String::from_utf8_lossy(&d.stored_json),
+                d.text,
+                d.lens,
+                d.filters
+            ),
+            Ok(Err(e)) => format!("{} {}", e.code(), e),
+            Err(e) => format!("syntax {e}"),
+        }
+    }
+
+    /// The borrowed parse gives exactly the `Value` path's result: stored
+    /// bytes, tokens, filters, errors.
+    #[test]
+    fn prepare_json_matches_value_path() {
+        let mut config = IndexConfig::default();
+        config
+            .fields
+            .insert("n".into(), crate::schema::FieldDef::Number { stored: true });
+        config.fields.insert(
+            "b".into(),
+            crate::schema::FieldDef::Boolean { stored: false },
+        );
+        config
+            .fields
+            .insert("s".into(), crate::schema::FieldDef::Stored);
+        let schema = ResolvedSchema::new(&config).unwrap();
+        let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+        let deep_ok = format!("{}1{}", "[".repeat(70), "]".repeat(70));
+        let lines = [
+            r#"{"id":"a","title":"Hello World","text":"Running fast","namespace":"ns1","kind":"npm","timestamp":"2023-03-01T00:00:00Z"}"#.to_string(),
+            r#" { "text" : "spaced  out" , "id" : "b" } "#.to_string(),
+            r#"{"id":"c","text":"tab\there \"quoted\" \u00e9t\u00E9 \/ slash","title":"caf\u00e9"}"#.to_string(),
+            r#"{"id":"d","s":{"z":1,"a":[1.50,-0,1e3,true,null,"x\u0041"]},"n":1.0,"b":true}"#.to_string(),
+            r#"{"id":"e","n":12345678901234567890123,"s":[1E400]}"#.to_string(),
+            r#"{"id":"f","text":"dup","text":"second"}"#.to_string(),
+            r#"{"\u0069d":"g","t\u0069tle":"escaped keys"}"#.to_string(),
+            r#"{"id":"h","namespace":null,"kind":["a","b"],"timestamp":1700000000000}"#.to_string(),
+            r#"{"id":"i","namespace":5}"#.to_string(),
+            r#"{"id":"","text":"x"}"#.to_string(),
+            r#"{"text":"no id"}"#.to_string(),
+            r#"{"id":"j","unknown":1,"text":"x"}"#.to_string(),
+            r#"{"id":"k","text":5}"#.to_string(),
+            r#"{"id":"l","kind":[1]}"#.to_string(),
+            r#"{"id":"m","timestamp":"yesterday"}"#.to_string(),
+            r#"{"id":"n","n":"1"}"#.to_string(),
+            r#"{"id":"o","b":"true"}"#.to_string(),
+            r#"{"id":"p","text":"unterminated}"#.to_string(),
+            r#"{"id":"q"} trailing"#.to_string(),
+            r#"["id","r"]"#.to_string(),
+            r#"{"id":"s","text":"lone \ud800 surrogate"}"#.to_string(),
+            "{\"id\":\"t\",\"text\":\"raw\ttab\"}".to_string(),
+            format!(r#"{{"id":"{}"}}"#, "x".repeat(MAX_ID_BYTES + 1)),
+            format!(r#"{{"id":"u","s":{deep}}}"#),
+            format!(r#"{{"id":"v","s":{deep_ok}}}"#),
+            r#"{"id":"w","namespace":"a\"b","kind":"k\u00e9"}"#.to_string(),
+            r#"{"id":"x","text":null,"title":"ok"}"#.to_string(),
+            r#"{"id":"y","namespace":"ns","s":"stored only","title":"日本語のテキスト","text":"Ünïcödé"}"#.to_string(),
+        ];
+        for line in &lines {
+            let mut pairs = RawPairs::default();
+            let fast = schema
+                .prepare_json(line, &mut pairs)
+                .map_err(|e| e.to_string());
+            let slow = serde_json::from_str::<Value>(line)
+                .map(|v| schema.prepare(&v))
+                .map_err(|e| e.to_string());
+            assert_eq!(summary(fast), summary(slow), "{line}");
+        }
+        // The common shapes do take the borrowed path.
+        for i in [0, 1, 2, 3, 6, 7, 25, 26, 27] {
+            let mut pairs = RawPairs::default();
+            assert!(
+                schema.prepare_borrowed(&lines[i], &mut pairs).is_some(),
+                "{}",
+                lines[i]
+            );
+        }
+    }
 
     #[test]
     fn parses_dates() {

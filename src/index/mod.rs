@@ -113,6 +113,21 @@ impl Index {
     /// On error nothing changes.
     pub fn add(&mut self, doc: &Value) -> Result<()> {
         let prepared = self.schema.prepare(doc)?;
+        self.add_prepared(prepared);
+        Ok(())
+    }
+
+    /// [`Index::add`] of a document given as JSON text (parsed without a
+    /// `serde_json::Value` tree); the outer `Err` is a JSON syntax error.
+    pub fn add_json(&mut self, json: &str) -> std::result::Result<Result<()>, serde_json::Error> {
+        let mut pairs = document::RawPairs::default();
+        Ok(self
+            .schema
+            .prepare_json(json, &mut pairs)?
+            .map(|prepared| self.add_prepared(prepared)))
+    }
+
+    fn add_prepared(&mut self, prepared: document::PreparedDoc) {
         self.delete(&prepared.id);
         let local = self.buffer.add(&prepared);
         for (f, &len) in prepared.lens.iter().enumerate() {
@@ -127,7 +142,6 @@ impl Index {
                 doc: local,
             },
         );
-        Ok(())
     }
 
     /// Adds documents given as JSON lines (one object per line); returns how
@@ -135,14 +149,15 @@ impl Index {
     /// stay added); a JSON syntax error names its line.
     pub fn add_json_lines(&mut self, text: &str) -> Result<usize> {
         let mut added = 0;
+        let mut pairs = document::RawPairs::default();
         for (line_no, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let doc: Value = serde_json::from_str(line).map_err(|e| {
+            let prepared = self.schema.prepare_json(line, &mut pairs).map_err(|e| {
                 crate::Error::schema("document", format!("line {}: {e}", line_no + 1))
-            })?;
-            self.add(&doc)?;
+            })??;
+            self.add_prepared(prepared);
             added += 1;
         }
         Ok(added)
@@ -278,13 +293,18 @@ impl Index {
         self.next_segment_id += 1;
         for (doc, ext) in segment.docs.ids().iter().enumerate() {
             if !deletes.contains(doc as u32) {
-                self.ids.insert(
-                    ext.clone(),
-                    DocAddr {
-                        segment: id,
-                        doc: doc as u32,
-                    },
-                );
+                let addr = DocAddr {
+                    segment: id,
+                    doc: doc as u32,
+                };
+                // Live buffered docs are in `ids` already: update in place
+                // (no key clone).
+                match self.ids.get_mut(ext.as_str()) {
+                    Some(slot) => *slot = addr,
+                    None => {
+                        self.ids.insert(ext.clone(), addr);
+                    }
+                }
             }
         }
         self.segments.push(SegmentEntry {

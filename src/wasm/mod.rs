@@ -104,9 +104,10 @@ impl Engine {
     /// Adds (or replaces) one document given as JSON text.
     #[wasm_bindgen(js_name = addJson)]
     pub fn add_json(&mut self, json: &str) -> Result<(), JsValue> {
-        let doc: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| bad_argument("document", e))?;
-        self.index.add(&doc).map_err(to_js_error)
+        self.index
+            .add_json(json)
+            .map_err(|e| bad_argument("document", e))?
+            .map_err(to_js_error)
     }
 
     /// Adds documents given as JSON lines (one object per line); returns how
