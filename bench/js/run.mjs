@@ -176,7 +176,10 @@ async function scale({ label, nDocs, nQueries, runs, timeoutMs, peers, queryBudg
     });
     log(`  ${name}: build ${(rows.at(-1).build_ms / 1000).toFixed(2)} s, OR p50 ${modes.or?.p50_ms?.toFixed?.(3)} ms`);
   }
-  return save(`scale-${label}`, {
+  // `--tag T` files a side run as `scale-<label>-T`: kept in results/ but not
+  // drawn in BENCHMARKS.md, whose tables come from complete runs.
+  const tag = args().tag;
+  return save(`scale-${label}${tag ? `-${tag}` : ''}`, {
     machine: machineInfo,
     params: { docs: nDocs === Infinity ? 'all' : nDocs, queries: nQueries, k: 10, modes: ['or', 'and'], fields: 'title+text', config: 'english', runs, timing: runs > 1 ? `median of ${runs} fresh processes` : '1 run (quick mode: no median)', warmup_queries: warmup ?? Math.min(100, nQueries), timeout_s: timeoutMs / 1000, memory_limit_gib: MEM_LIMIT_MIB / 1024, query_budget_ms_per_mode: queryBudgetMs ?? null },
     peers: rows,

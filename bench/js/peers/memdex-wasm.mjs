@@ -82,6 +82,13 @@ export async function create() {
       // Seal the write buffer: build time includes making the index searchable.
       if (typeof engine.flush === 'function') engine.flush();
     },
+    // Snapshot of the whole index (`Memdex.export()` / `Memdex.import()`).
+    serialize() { return Buffer.from(engine.exportSnapshot()); },
+    load(buf) {
+      const next = mod.Engine.importSnapshot(new Uint8Array(buf.buffer, buf.byteOffset, buf.length));
+      engine.free?.();
+      engine = next;
+    },
     // The harness reads ids only, and no peer returns stored text (MiniSearch
     // runs with `storeFields: []`, FlexSearch's Index returns ids): ask for
     // hits without stored fields, as a caller holding its documents would.
