@@ -89,7 +89,12 @@ function runPeer(name, spec, timeoutMs) {
     child.on('close', (code) => {
       clearTimeout(timer); clearInterval(poll);
       if (killed) return resolve({ dnf: killed });
-      if (code !== 0) return resolve({ dnf: `crashed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ').slice(0, 400)}` });
+      if (code !== 0) {
+        // The error line says why (e.g. `RangeError: Invalid string length`); stack frames do not.
+        const lines = err.trim().split('\n');
+        const why = lines.filter((l) => /\b\w*Error\b|error:|FATAL|out of memory/i.test(l)).pop() ?? lines.slice(-3).join(' | ');
+        return resolve({ dnf: `crashed (exit ${code}): ${why.trim().slice(0, 400)}` });
+      }
       try { resolve(JSON.parse(out.trim().split('\n').pop())); } catch (e) { resolve({ dnf: `bad output: ${out.slice(0, 200)}` }); }
     });
   });
