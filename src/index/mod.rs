@@ -227,29 +227,34 @@ impl Index {
 
     /// The stored fields of a document (plus `id`), or `None`.
     pub fn get(&self, id: &str) -> Option<Value> {
-        let addr = self.ids.get(id)?;
-        // Buffered docs are visible to `get` without a flush.
-        let mut fields = if addr.segment == BUFFER {
-            self.buffer.docs().stored(addr.doc)
-        } else {
-            let entry = self.segments.iter().find(|e| e.id == addr.segment)?;
-            entry.segment.docs.stored(addr.doc)
-        };
+        let (docs, doc) = self.doc_store_of(id)?;
+        let mut fields = docs.stored(doc);
         fields.insert(ID_KEY.to_string(), Value::String(id.to_string()));
         Some(Value::Object(fields))
+    }
+
+    /// The doc store holding `id` and its local doc id. Buffered docs are
+    /// visible without a flush.
+    fn doc_store_of(&self, id: &str) -> Option<(&crate::store::DocStore, u32)> {
+        let addr = self.ids.get(id)?;
+        let docs = if addr.segment == BUFFER {
+            self.buffer.docs()
+        } else {
+            &self
+                .segments
+                .iter()
+                .find(|e| e.id == addr.segment)?
+                .segment
+                .docs
+        };
+        Some((docs, addr.doc))
     }
 
     /// [`Index::get`] as JSON text, built from the stored text without
     /// parsing it (the wasm boundary hands it to `JSON.parse`).
     pub fn get_json(&self, id: &str) -> Option<String> {
-        let addr = self.ids.get(id)?;
-        let stored = if addr.segment == BUFFER {
-            self.buffer.docs().stored_bytes(addr.doc)
-        } else {
-            let entry = self.segments.iter().find(|e| e.id == addr.segment)?;
-            entry.segment.docs.stored_bytes(addr.doc)
-        };
-        let stored = std::str::from_utf8(stored)
+        let (docs, doc) = self.doc_store_of(id)?;
+        let stored = std::str::from_utf8(docs.stored_bytes(doc))
             .ok()
             .filter(|s| serde_json::from_str::<&serde_json::value::RawValue>(s).is_ok())
             .map(str::trim)

@@ -63,13 +63,7 @@ impl Plan {
                 must,
                 should,
                 must_not,
-            }) if must.is_empty() && must_not.is_empty() => should
-                .iter()
-                .map(|n| match n {
-                    Node::Term(t) => Some(*t),
-                    _ => None,
-                })
-                .collect(),
+            }) if must.is_empty() && must_not.is_empty() => only_terms(should),
             _ => None,
         }
     }
@@ -86,17 +80,22 @@ impl Plan {
                 must,
                 should,
                 must_not,
-            }) if should.is_empty() && must_not.is_empty() => must
-                .iter()
-                .map(|n| match n {
-                    Node::Term(t) => Some(*t),
-                    _ => None,
-                })
-                .collect::<Option<Vec<usize>>>()?,
+            }) if should.is_empty() && must_not.is_empty() => only_terms(must)?,
             _ => return None,
         };
         (self.terms.len() <= 64).then(|| required.iter().fold(0, |bits, &t| bits | 1 << t))
     }
+}
+
+/// The term indexes of `nodes`, if every node is a bare term.
+fn only_terms(nodes: &[Node]) -> Option<Vec<usize>> {
+    nodes
+        .iter()
+        .map(|n| match n {
+            Node::Term(t) => Some(*t),
+            _ => None,
+        })
+        .collect()
 }
 
 pub struct PlanOptions<'a> {

@@ -44,27 +44,12 @@ impl StoredFields {
         let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(text) else {
             return (StoredFields::empty(), None);
         };
-        let mut namespace = None;
-        let mut json = String::with_capacity(text.len());
-        json.push('{');
-        for (key, value) in &pairs {
-            if key == NAMESPACE_KEY {
-                namespace = serde_json::from_str::<String>(value.get()).ok();
-                continue;
-            }
-            if json.len() > 1 {
-                json.push(',');
-            }
-            // A str always serializes.
-            json.push_str(&serde_json::to_string(key).unwrap_or_default());
-            json.push(':');
-            json.push_str(value.get());
-        }
-        json.push('}');
-        (
-            StoredFields(raw(&json).unwrap_or_else(empty_object)),
-            namespace,
-        )
+        let namespace = pairs
+            .iter()
+            .find(|(key, _)| key == NAMESPACE_KEY)
+            .and_then(|(_, value)| serde_json::from_str::<String>(value.get()).ok());
+        let fields = object(pairs.iter().filter(|(key, _)| key != NAMESPACE_KEY));
+        (fields, namespace)
     }
 
     /// Only the namespace of a document's stored JSON (hits that return no
@@ -74,13 +59,10 @@ impl StoredFields {
         if !text.contains("\"namespace\"") {
             return None;
         }
-        const KEY: &str = "\"namespace\":";
         // Written last by the document writer; anything else is parsed.
-        let trailing = text.rfind(KEY).and_then(|at| {
-            let value = text[at + KEY.len()..].strip_suffix('}')?;
-            serde_json::from_str::<String>(value).ok()
-        });
-        trailing.or_else(|| StoredFields::split_namespace(stored).1)
+        trailing_namespace(text)
+            .map(|(_, namespace)| namespace)
+            .or_else(|| StoredFields::split_namespace(stored).1)
     }
 
     /// The fields named in `names` (in stored order); others dropped.
@@ -88,17 +70,11 @@ impl StoredFields {
         let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(self.0.get()) else {
             return StoredFields::empty();
         };
-        let mut json = String::from("{");
-        for (key, value) in pairs.iter().filter(|(k, _)| names.iter().any(|n| n == k)) {
-            if json.len() > 1 {
-                json.push(',');
-            }
-            json.push_str(&serde_json::to_string(key).unwrap_or_default());
-            json.push(':');
-            json.push_str(value.get());
-        }
-        json.push('}');
-        StoredFields(raw(&json).unwrap_or_else(empty_object))
+        object(
+            pairs
+                .iter()
+                .filter(|(key, _)| names.iter().any(|n| n == key)),
+        )
     }
 
     /// The JSON text of the object.
@@ -121,10 +97,7 @@ impl StoredFields {
 /// cut it off without parsing the object into members. `None` when the text
 /// does not end that way (then the general path decides).
 fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)> {
-    const KEY: &str = "\"namespace\":";
-    let at = text.rfind(KEY)?;
-    let value = text[at + KEY.len()..].strip_suffix('}')?;
-    let namespace: String = serde_json::from_str(value).ok()?;
+    let (at, namespace) = trailing_namespace(text)?;
     let before = text[..at].trim_end();
     let fields = match before.strip_suffix(',') {
         Some(rest) => format!("{rest}}}"),
@@ -137,6 +110,31 @@ fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)
         .get()
         .starts_with('{')
         .then_some((StoredFields(fields), Some(namespace)))
+}
+
+/// `(offset of the key, namespace)` when the text ends with
+/// `"namespace":"…"}`.
+fn trailing_namespace(text: &str) -> Option<(usize, String)> {
+    const KEY: &str = "\"namespace\":";
+    let at = text.rfind(KEY)?;
+    let value = text[at + KEY.len()..].strip_suffix('}')?;
+    Some((at, serde_json::from_str(value).ok()?))
+}
+
+/// Writes members back as one JSON object.
+fn object<'p, 'a: 'p>(pairs: impl Iterator<Item = &'p (String, &'a RawValue)>) -> StoredFields {
+    let mut json = String::from("{");
+    for (key, value) in pairs {
+        if json.len() > 1 {
+            json.push(',');
+        }
+        // A str always serializes.
+        json.push_str(&serde_json::to_string(key).unwrap_or_default());
+        json.push(':');
+        json.push_str(value.get());
+    }
+    json.push('}');
+    StoredFields(raw(&json).unwrap_or_else(empty_object))
 }
 
 /// The members of a JSON object in stored order, values left unparsed.
