@@ -9,6 +9,7 @@
 
 pub mod deletes;
 pub mod document;
+pub mod lengths;
 pub mod merge;
 pub mod persist;
 pub mod segment;

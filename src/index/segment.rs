@@ -10,6 +10,7 @@ use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::{TermDict, TermDictBuilder};
 
 use super::document::{FilterKind, FilterValue, PreparedDoc};
+use super::lengths::FieldLengths;
 
 /// An immutable, searchable segment. Local doc ids are `0..n_docs`.
 #[derive(Debug, Clone)]
@@ -19,8 +20,7 @@ pub struct Segment {
     pub terms: TermDict,
     pub term_infos: Vec<TermInfo>,
     pub postings: PostingsStore,
-    /// `n_docs * n_fields`, doc-major.
-    pub field_lens: Vec<u32>,
+    pub field_lens: FieldLengths,
     pub docs: DocStore,
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
@@ -34,17 +34,14 @@ impl Segment {
 
     #[inline]
     pub fn field_len(&self, doc: u32, field: usize) -> u32 {
-        self.field_lens
-            .get(doc as usize * self.n_fields + field)
-            .copied()
-            .unwrap_or(0)
+        self.field_lens.get(doc, field)
     }
 
     pub fn heap_bytes(&self) -> usize {
         self.terms.as_bytes().len()
             + self.term_infos.len() * std::mem::size_of::<TermInfo>()
             + self.postings.heap_bytes()
-            + self.field_lens.len() * 4
+            + self.field_lens.heap_bytes()
             + self.docs.heap_bytes()
             + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
     }
@@ -96,7 +93,7 @@ impl TermsAssembler {
             terms: self.dict.finish(),
             term_infos: self.term_infos,
             postings: self.postings,
-            field_lens: parts.field_lens,
+            field_lens: FieldLengths::from_doc_major(&parts.field_lens, parts.n_fields),
             docs: parts.docs,
             namespaces: parts.namespaces,
             columns: parts.columns,

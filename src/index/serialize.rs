@@ -13,6 +13,8 @@ use crate::postings::{BlockMeta, FieldBound, PostingsStore, TermInfo, BLOCK_LEN,
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::TermDict;
 
+use super::lengths::FieldLengths;
+
 use super::segment::Segment;
 
 const COL_KEYWORD: u8 = 1;
@@ -44,7 +46,7 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
         w.u32(b.max_tf);
         w.u32(b.min_len);
     }
-    w.u32s(&seg.field_lens);
+    w.u32s(&seg.field_lens.to_doc_major());
     w.u64(seg.docs.len() as u64);
     for d in 0..seg.n_docs {
         w.str(seg.docs.id(d));
@@ -151,6 +153,7 @@ pub fn read_segment(key: &str, bytes: &[u8]) -> Result<Segment> {
     if field_lens.len() != n_docs as usize * n_fields {
         return Err(r.corrupt("field length table does not match the document count"));
     }
+    let field_lens = FieldLengths::from_doc_major(&field_lens, n_fields);
     let n_stored = r.len(16)?;
     if n_stored != n_docs as usize {
         return Err(r.corrupt("document store does not match the document count"));

@@ -83,10 +83,25 @@ impl<'a> PostingsCursor<'a> {
                 return self.doc;
             }
         }
+        // The block's last doc is >= target, so the answer is in this block;
+        // probes land close by, so a linear scan beats a binary search.
+        let rest = self.docs.get(self.idx..self.len).unwrap_or(&[]);
+        if let Some(step) = rest.iter().position(|&d| d >= target) {
+            self.idx += step;
+            self.doc = rest[step];
+            return self.doc;
+        }
+        // Inconsistent block metadata (last_doc too large): walk on.
         while self.doc < target {
             self.advance();
         }
         self.doc
+    }
+
+    /// Blocks of this term (for score bounds).
+    #[inline]
+    pub fn block_range(&self) -> std::ops::Range<usize> {
+        self.first_block..self.end_block
     }
 
     /// Moves to the next document for which `competitive(block)` holds of

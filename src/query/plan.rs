@@ -70,19 +70,25 @@ impl Plan {
 }
 
 impl Plan {
-    /// Bits of the plan terms every hit contains in a searched field, when
-    /// that is all the query asks (a pure conjunction of terms, the usual
-    /// AND-mode plan): hits then need no lookup of their matched terms.
-    pub fn conjunction_bits(&self) -> Option<u64> {
-        let required = match &self.root {
-            Some(Node::Term(t)) => vec![*t],
+    /// The plan is a pure conjunction of terms (the usual AND-mode plan),
+    /// in query order.
+    pub fn conjunction_terms(&self) -> Option<Vec<usize>> {
+        match &self.root {
+            Some(Node::Term(t)) => Some(vec![*t]),
             Some(Node::Bool {
                 must,
                 should,
                 must_not,
-            }) if should.is_empty() && must_not.is_empty() => only_terms(must)?,
-            _ => return None,
-        };
+            }) if should.is_empty() && must_not.is_empty() => only_terms(must),
+            _ => None,
+        }
+    }
+
+    /// Bits of the plan terms every hit contains in a searched field, when
+    /// that is all the query asks (a pure conjunction of terms): hits then
+    /// need no lookup of their matched terms.
+    pub fn conjunction_bits(&self) -> Option<u64> {
+        let required = self.conjunction_terms()?;
         (self.terms.len() <= 64).then(|| required.iter().fold(0, |bits, &t| bits | 1 << t))
     }
 }

@@ -125,8 +125,9 @@ impl<'a> TermScorer<'a> {
     }
 
     /// Upper bound of this term's score in the whole segment.
-    pub fn max_score(&self, info_blocks: std::ops::Range<usize>) -> f32 {
-        info_blocks
+    pub fn max_score(&self) -> f32 {
+        self.cursor
+            .block_range()
             .map(|b| self.weight.block_bound(self.params, self.seg, b))
             .fold(0.0, f32::max)
     }

@@ -94,12 +94,16 @@ impl Index {
         let k = opts.offset + opts.limit;
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
+        let conjunction = plan.conjunction_terms();
         for (si, entry) in self.segments.iter().enumerate() {
             let allow = filter.and_then(|f| f.evaluate(&entry.segment));
             let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
-            match &flat {
-                Some(terms) => maxscore(&plan, terms, entry, si, &params, &live, &mut top),
-                None => {
+            match (&flat, &conjunction) {
+                (Some(terms), _) => maxscore(&plan, terms, entry, si, &params, &live, &mut top),
+                (None, Some(terms)) => {
+                    conjunction_of_terms(&plan, terms, entry, si, &params, &live, &mut top)
+                }
+                (None, None) => {
                     let mut scorer = build_scorer(root, &plan, &entry.segment, &params);
                     let matched = plan.conjunction_bits();
                     collect(scorer.as_mut(), entry, si, matched, &live, &mut top);
@@ -473,6 +477,62 @@ fn collect<'a>(
     }
 }
 
+/// A conjunction of terms: the rarest term leads and the others seek to it
+/// (what `IntersectionScorer` does, without dynamic dispatch), and the lead
+/// skips whole blocks whose score bound plus the other terms' maxima cannot
+/// reach the k-th score.
+fn conjunction_of_terms<'a>(
+    plan: &Plan,
+    terms: &[usize],
+    entry: &'a SegmentEntry,
+    si: usize,
+    params: &ScoreParams,
+    live: &impl Fn(u32) -> bool,
+    top: &mut TopK<'a>,
+) {
+    let seg = &entry.segment;
+    let mut scorers = Vec::with_capacity(terms.len());
+    for &t in terms {
+        match term_scorer(plan, t, seg, params) {
+            Some(s) => scorers.push(s),
+            None => return,
+        }
+    }
+    // Seek order: cheapest first (stable, as the generic intersection).
+    let mut order: Vec<usize> = (0..scorers.len()).collect();
+    order.sort_by_key(|&i| scorers[i].cost());
+    let Some((&lead, rest)) = order.split_first() else {
+        return;
+    };
+    let others: f32 = rest.iter().map(|&i| scorers[i].max_score()).sum();
+    let matched = plan.conjunction_bits();
+    let mut candidate = scorers[lead].doc();
+    'align: while candidate != TERMINATED {
+        for &i in rest {
+            let d = scorers[i].seek(candidate);
+            if d != candidate {
+                candidate = scorers[lead].seek(d);
+                continue 'align;
+            }
+        }
+        if live(candidate) {
+            // Canonical (query) order, as the generic intersection sums.
+            let score: f32 = scorers.iter_mut().map(|s| s.score()).sum();
+            if top.admits(score) {
+                top.offer(Candidate {
+                    score,
+                    id: seg.docs.id(candidate),
+                    segment: si,
+                    doc: candidate,
+                    matched,
+                });
+            }
+        }
+        let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
+        candidate = scorers[lead].advance_competitive(others, threshold);
+    }
+}
+
 /// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
 /// cumulative upper bound cannot beat the current k-th score are
 /// "non-essential" — they never generate candidates, and are only probed for
@@ -491,9 +551,7 @@ fn maxscore<'a>(
     let mut scorers: Vec<(TermScorer<'_>, f32, usize)> = Vec::new();
     for (slot, &t) in terms.iter().enumerate() {
         if let Some(s) = term_scorer(plan, t, seg, params) {
-            let info = seg.term(&plan.terms[t].term).unwrap_or_default();
-            let blocks = info.first_block as usize..(info.first_block + info.n_blocks) as usize;
-            let ub = s.max_score(blocks);
+            let ub = s.max_score();
             scorers.push((s, ub, slot));
         }
     }
@@ -508,7 +566,10 @@ fn maxscore<'a>(
         prefix.push(acc);
     }
     let total = acc;
+    // Per-slot contributions of the current candidate. Up to 64 slots, a
+    // bit set says which are filled, so nothing is cleared per candidate.
     let mut contrib = vec![0.0f32; terms.len()];
+    let wide = terms.len() > 64;
     let mut first_essential = 0;
     loop {
         let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
@@ -535,7 +596,10 @@ fn maxscore<'a>(
             }
             continue;
         }
-        contrib.iter_mut().for_each(|c| *c = 0.0);
+        if wide {
+            contrib.fill(0.0);
+        }
+        let mut filled = 0u64;
         let mut partial = 0.0f32;
         // Plan terms seen at the candidate, so hits need no second lookup.
         let mut matched = 0u64;
@@ -545,6 +609,7 @@ fn maxscore<'a>(
                 matched |= bit(s.2);
                 let v = s.0.score();
                 contrib[s.2] = v;
+                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
                 partial += v;
                 let others = total - s.1;
                 s.0.advance_competitive(others, threshold);
@@ -561,12 +626,18 @@ fn maxscore<'a>(
                 matched |= bit(s.2);
                 let v = s.0.score();
                 contrib[s.2] = v;
+                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
                 partial += v;
             }
         }
         if competitive {
-            // Canonical summation order: scores do not depend on pruning.
-            let score: f32 = contrib.iter().sum();
+            // Canonical summation order (slot order; unfilled slots add
+            // exactly nothing): scores do not depend on pruning.
+            let score = if wide {
+                contrib.iter().sum()
+            } else {
+                sum_filled(&contrib, filled)
+            };
             if !top.admits(score) {
                 continue;
             }
@@ -579,6 +650,20 @@ fn maxscore<'a>(
             });
         }
     }
+}
+
+/// Sum of `values[i]` for the set bits `i` of `filled`, in increasing `i`.
+#[inline]
+fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
+    let mut sum = 0.0f32;
+    while filled != 0 {
+        sum += values
+            .get(filled.trailing_zeros() as usize)
+            .copied()
+            .unwrap_or(0.0);
+        filled &= filled - 1;
+    }
+    sum
 }
 
 /// One autocomplete suggestion.

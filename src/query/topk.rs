@@ -31,10 +31,8 @@ impl Candidate<'_> {
 /// (same tf, same field lengths), so ties compare ids often, and ids share
 /// long prefixes (`pypi:universal-mcp-…`); wasm's `memcmp` goes byte by byte.
 fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
-    let mut a_chunks = a.chunks_exact(8);
-    let mut b_chunks = b.chunks_exact(8);
-    for (x, y) in (&mut a_chunks).zip(&mut b_chunks) {
-        let (x, y) = (chunk_u64(x), chunk_u64(y));
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let (x, y) = (word(x), word(y));
         if x != y {
             return x.cmp(&y);
         }
@@ -43,12 +41,12 @@ fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
     a[done..].cmp(&b[done..])
 }
 
+/// An 8-byte chunk as a big-endian word (integer order is byte order).
+/// Through `&[u8; 8]`, it is one load; `copy_from_slice` of a runtime length
+/// stays a call to `memcpy` in wasm.
 #[inline]
-fn chunk_u64(chunk: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    // Big-endian, so integer order is byte order.
-    u64::from_be_bytes(word)
+fn word(chunk: &[u8]) -> u64 {
+    <&[u8; 8]>::try_from(chunk).map_or(0, |w| u64::from_be_bytes(*w))
 }
 
 /// Heap entry ordered so the worst-ranked candidate is at the top.

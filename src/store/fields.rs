@@ -55,12 +55,11 @@ impl StoredFields {
     /// Only the namespace of a document's stored JSON (hits that return no
     /// stored fields still carry it).
     pub fn namespace_of(stored: &[u8]) -> Option<String> {
-        let text = std::str::from_utf8(stored).ok()?;
-        if !text.contains("\"namespace\"") {
-            return None;
-        }
-        // Written last by the document writer; anything else is parsed.
-        trailing_namespace(text)
+        // From the end: the writer puts the namespace last, so this reads a
+        // few bytes instead of validating and scanning the whole document.
+        let at = rfind(stored, br#""namespace""#)?;
+        let tail = std::str::from_utf8(&stored[at..]).ok();
+        tail.and_then(trailing_namespace)
             .map(|(_, namespace)| namespace)
             .or_else(|| StoredFields::split_namespace(stored).1)
     }
@@ -115,10 +114,20 @@ fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)
 /// `(offset of the key, namespace)` when the text ends with
 /// `"namespace":"…"}`.
 fn trailing_namespace(text: &str) -> Option<(usize, String)> {
-    const KEY: &str = "\"namespace\":";
-    let at = text.rfind(KEY)?;
-    let value = text[at + KEY.len()..].strip_suffix('}')?;
+    let at = text.rfind(NAMESPACE_KEY_JSON_STR)?;
+    let value = text[at + NAMESPACE_KEY_JSON_STR.len()..].strip_suffix('}')?;
     Some((at, serde_json::from_str(value).ok()?))
+}
+
+/// The namespace member's key as the writer emits it.
+const NAMESPACE_KEY_JSON_STR: &str = "\"namespace\":";
+
+/// Offset of the last occurrence of `needle` in `haystack`.
+fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = *needle.first()?;
+    (0..=haystack.len().checked_sub(needle.len())?)
+        .rev()
+        .find(|&i| haystack[i] == first && haystack[i..].starts_with(needle))
 }
 
 /// Writes members back as one JSON object.
@@ -258,6 +267,61 @@ mod tests {
                 (fields, ns),
                 "{}",
                 String::from_utf8_lossy(stored)
+            );
+        }
+    }
+
+    /// `namespace_of` (the `storedFields: false` path) reads from the end
+    /// only; it must agree with the full split on every input.
+    #[test]
+    fn namespace_of_agrees_with_split() {
+        let inputs: [&[u8]; 14] = [
+            br#"{"namespace":"n","z":1}"#,
+            br#"{"a":"x\",\"namespace\":\"n\"}"}"#,
+            br#"{"a":1, "namespace" : "n" }"#,
+            br#"{"a":"\"namespace\":","namespace":"n"}"#,
+            br#"{"a":{"namespace":"inner"}}"#,
+            br#"{"a":{"x":1,"namespace":"inner"},"namespace":"outer"}"#,
+            br#"{"namespace":"ns\"1"}"#,
+            br#"{"namespace":"\u00e9"}"#,
+            br#"{"a":"namespace"}"#,
+            br#"{"namespace":1}"#,
+            b"{\"namespace\":1",
+            b"",
+            &[0xff, b'"', b'n'],
+            b"{\"t\":\"\xc3\xa9\",\"namespace\":\"n\"}",
+        ];
+        for stored in inputs {
+            assert_eq!(
+                StoredFields::namespace_of(stored),
+                StoredFields::split_namespace(stored).1,
+                "{}",
+                String::from_utf8_lossy(stored)
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn namespace_of_agrees_with_split_on_objects(
+            members in proptest::collection::vec(("[a-z\"\\:{}]{0,12}", "[ -~é]{0,12}"), 0..5),
+            namespace in proptest::option::of("[ -~é]{0,8}"),
+        ) {
+            let mut map = serde_json::Map::new();
+            for (k, v) in members {
+                map.insert(k, Value::String(v));
+            }
+            let mut json = serde_json::to_string(&map).unwrap();
+            if let Some(ns) = namespace {
+                json.pop();
+                if json.len() > 1 {
+                    json.push(',');
+                }
+                json.push_str(&format!("\"namespace\":{}}}", serde_json::to_string(&ns).unwrap()));
+            }
+            proptest::prop_assert_eq!(
+                StoredFields::namespace_of(json.as_bytes()),
+                StoredFields::split_namespace(json.as_bytes()).1
             );
         }
     }

@@ -9,6 +9,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+mod results;
+
 use crate::index::persist::{load, CommitPlan, LoadedIndex};
 use crate::storage::conformance;
 use crate::storage::js::JsStorage;
@@ -136,7 +138,16 @@ impl Engine {
     pub fn search(&mut self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
         let options: SearchOptions = from_js(options, "options", search_options)?;
         let results = self.index.search(query, &options).map_err(to_js_error)?;
-        to_js(&results)
+        Ok(results::to_js(&results))
+    }
+
+    /// `search` with the results as JSON text (for HTTP responses; equal to
+    /// `JSON.stringify(search(...))`).
+    #[wasm_bindgen(js_name = searchJson)]
+    pub fn search_json(&mut self, query: &str, options: JsValue) -> Result<String, JsValue> {
+        let options: SearchOptions = from_js(options, "options", search_options)?;
+        let results = self.index.search(query, &options).map_err(to_js_error)?;
+        serde_json::to_string(&results).map_err(|e| bad_argument("result", e))
     }
 
     /// Deletes every document matching `filter`; returns the count.
