@@ -37,8 +37,8 @@ pub(super) fn search(
     while let Some(shared) = terms.advance() {
         while ends.len() > 1 && ends[ends.len() - 1] > shared {
             ends.pop();
-            rows.pop();
         }
+        rows.truncate(ends.len() - 1);
         let term = terms.term();
         let mut at = ends[ends.len() - 1];
         let mut alive = true;
@@ -65,76 +65,77 @@ pub(super) fn search(
 /// `k + t - N` chars) (N+1 where that index is outside `0..=query length`).
 struct Rows {
     query: Vec<char>,
-    max: u32,
+    max: u8,
     width: usize,
+    /// Chars of the prefix the last row describes.
+    depth: usize,
     cells: Vec<u8>,
 }
 
 impl Rows {
     fn new(query: &str, distance: u8) -> Rows {
-        // Cells hold up to N+1 in a u8; callers ask for 1 or 2.
-        let max = u32::from(distance.min(254));
+        // Cells hold N+1, plus one during an update, in a u8; callers ask
+        // for 1 or 2.
+        let max = distance.min(253);
         let width = 2 * max as usize + 1;
         let query: Vec<char> = query.chars().collect();
         let cells = (0..width)
             .map(|t| match t.checked_sub(max as usize) {
                 Some(j) if j <= query.len() => j as u8,
-                _ => (max + 1) as u8,
+                _ => max + 1,
             })
             .collect();
         Rows {
             query,
             max,
             width,
+            depth: 0,
             cells,
         }
     }
 
-    /// Chars of the prefix the last row describes.
-    fn depth(&self) -> usize {
-        self.cells.len() / self.width - 1
-    }
-
-    fn pop(&mut self) {
-        self.cells.truncate(self.cells.len() - self.width);
+    /// Keeps the rows of the first `depth` chars.
+    fn truncate(&mut self, depth: usize) {
+        self.depth = depth;
+        self.cells.truncate((depth + 1) * self.width);
     }
 
     /// Appends the row for one more char `c`; false if no extension of the
     /// prefix can come within the distance.
     fn push(&mut self, c: char) -> bool {
         let (w, max, inf) = (self.width, self.max as usize, self.max + 1);
-        // Query index of cell 0 in the new row, plus N (kept unsigned).
-        let base = self.depth() + 1;
-        let prev = self.cells.len() - w;
+        self.depth += 1;
+        // Query index of cell t, plus N (kept unsigned): depth + t.
+        let depth = self.depth;
+        let start = self.cells.len();
+        self.cells.resize(start + w, inf);
+        let (old, new) = self.cells.split_at_mut(start);
+        let old = &old[start - w..];
         let mut alive = false;
         let mut left = inf;
         for t in 0..w {
-            let j = (base + t).wrapping_sub(max);
-            let v = if base + t < max || j > self.query.len() {
-                inf
+            let j = (depth + t).wrapping_sub(max);
+            if depth + t >= max && j <= self.query.len() {
+                // Deletion from the previous row's cell t+1, substitution
+                // (or match) from its cell t, insertion from cell t-1.
+                let mut v = old.get(t + 1).map_or(inf, |&d| d + 1).min(left + 1);
+                if let Some(&q) = j.checked_sub(1).and_then(|i| self.query.get(i)) {
+                    v = v.min(old[t] + u8::from(q != c));
+                }
+                left = v.min(inf);
+                new[t] = left;
+                alive |= left <= self.max;
             } else {
-                // Substitution (or match) from the previous row's cell t,
-                // deletion from its cell t+1, insertion from the new cell t-1.
-                let mut v = inf;
-                if j >= 1 {
-                    v = u32::from(self.cells[prev + t]) + u32::from(self.query[j - 1] != c);
-                }
-                if t + 1 < w {
-                    v = v.min(u32::from(self.cells[prev + t + 1]) + 1);
-                }
-                v.min(left + 1).min(inf)
-            };
-            alive |= v <= self.max;
-            self.cells.push(v as u8);
-            left = v;
+                left = inf;
+            }
         }
         alive
     }
 
     /// Whether the prefix so far is within the distance of the whole query.
     fn matches(&self) -> bool {
-        let t = (self.query.len() + self.max as usize).wrapping_sub(self.depth());
-        t < self.width && u32::from(self.cells[self.cells.len() - self.width + t]) <= self.max
+        let t = (self.query.len() + self.max as usize).wrapping_sub(self.depth);
+        t < self.width && self.cells[self.cells.len() - self.width + t] <= self.max
     }
 }
 

@@ -407,3 +407,24 @@ fn multibyte_substitutions_are_found() {
     let fst = fst_fuzzy(&fst_map(&terms), "é", 1, 10).unwrap();
     assert_eq!(found(fst), ["a", "é", "éé"]);
 }
+
+/// Distances beyond the 1 and 2 queries use: still the definition, and no
+/// overflow in the u8 cells at the largest.
+#[test]
+fn larger_distances_match_the_definition() {
+    let terms: BTreeSet<String> = ["", "a", "abc", "abcdef", "xyz", "日本語", "zzzzzzzzzz"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let dict = build(&terms, 2);
+    for d in [0, 3, 5] {
+        for q in ["", "abd", "日本", "zzzzz"] {
+            assert_eq!(
+                dict.fuzzy(q, d, 100),
+                naive_fuzzy(&terms, q, d, 100),
+                "{q}~{d}"
+            );
+        }
+    }
+    assert_eq!(dict.fuzzy("abc", u8::MAX, 100).len(), terms.len());
+}
