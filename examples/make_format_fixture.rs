@@ -1,4 +1,5 @@
-//! Writes the frozen format fixture: `cargo run --example make_format_fixture -- tests/fixtures/format-v1`.
+//! Writes the frozen format fixture of the current format version N:
+//! `cargo run --example make_format_fixture -- tests/fixtures/format-vN`.
 //! Run once per format version; the committed output must never be
 //! regenerated for an existing version (tests/format_fixture.rs reopens it).
 

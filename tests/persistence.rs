@@ -1,7 +1,8 @@
 //! Persistence: storage conformance (memory, filesystem), commit/reopen
 //! round trips, incremental commits, crash safety under injected faults at
 //! every mutation of a commit and of a merge, corruption detection, writer
-//! conflicts, and the frozen format-v1 fixture.
+//! conflicts, and format versions (the frozen fixtures are in
+//! tests/format_fixture.rs).
 // Native only: the browser stage (wasm-pack test) runs the wasm-specific
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
@@ -288,21 +289,84 @@ fn newer_format_version_is_a_version_error() {
     let mut index = Index::new(IndexConfig::default()).unwrap();
     index.add(&doc(1)).unwrap();
     block_on(index.commit(&storage, "idx")).unwrap();
-    storage.with_map(|m| {
-        let blob = m.get_mut(&manifest_key("idx")).unwrap();
-        blob[4] = 9;
-        let n = blob.len() - 4;
-        let crc = crc32c_of(&blob[..n]);
-        blob[n..].copy_from_slice(&crc.to_le_bytes());
-    });
+    storage.with_map(|m| set_version(m.get_mut(&manifest_key("idx")).unwrap(), 9));
     let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
     assert_eq!(
         err,
         memdex::Error::Version {
-            expected: 1,
+            expected: memdex::codec::blob::FORMAT_VERSION,
             got: 9
         }
     );
+}
+
+/// Keys of the segment chunk blobs (kind 2) under `storage`.
+fn chunk_keys(storage: &MemoryStorage) -> Vec<String> {
+    storage.with_map(|m| {
+        m.iter()
+            .filter(|(k, v)| k.contains("/blob/") && v[8] == 2)
+            .map(|(k, _)| k.clone())
+            .collect()
+    })
+}
+
+#[test]
+fn newer_segment_chunk_version_is_a_version_error() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    index.add(&doc(1)).unwrap();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    let chunk = chunk_keys(&storage).remove(0);
+    storage.with_map(|m| set_version(m.get_mut(&chunk).unwrap(), 3));
+    let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
+    assert_eq!(
+        err,
+        memdex::Error::Version {
+            expected: memdex::codec::blob::FORMAT_VERSION,
+            got: 3
+        }
+    );
+}
+
+/// One segment's chunks come from one build: a version 1 chunk after a
+/// version 2 one is corrupt, not a segment to decode either way.
+#[test]
+fn segment_chunks_of_different_versions_are_corrupt() {
+    use memdex::codec::blob::{self, BlobKind};
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    index.add(&doc(1)).unwrap();
+    block_on(index.commit(&storage, "idx")).unwrap();
+    let chunk = chunk_keys(&storage).remove(0);
+    let older = format!("{chunk}-v1");
+    storage.with_map(|m| {
+        let mut copy = m[&chunk].clone();
+        set_version(&mut copy, 1);
+        m.insert(older.clone(), copy);
+        let sealed = &m[&manifest_key("idx")];
+        let mut manifest: Value =
+            serde_json::from_slice(blob::open("m", BlobKind::Manifest, sealed).unwrap()).unwrap();
+        manifest["segments"][0]["chunks"] = json!([chunk, older]);
+        let payload = serde_json::to_vec(&manifest).unwrap();
+        m.insert(
+            manifest_key("idx"),
+            blob::seal(BlobKind::Manifest, &payload),
+        );
+    });
+    let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
+    assert_eq!(err.code(), "CORRUPT");
+    assert!(
+        err.to_string().contains("different format versions"),
+        "{err}"
+    );
+}
+
+/// Sets a blob's format version, recomputing its CRC.
+fn set_version(blob: &mut [u8], version: u32) {
+    blob[4..8].copy_from_slice(&version.to_le_bytes());
+    let n = blob.len() - 4;
+    let crc = crc32c_of(&blob[..n]);
+    blob[n..].copy_from_slice(&crc.to_le_bytes());
 }
 
 fn crc32c_of(bytes: &[u8]) -> u32 {

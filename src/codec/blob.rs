@@ -7,13 +7,18 @@
 //! (little-endian; the CRC covers everything before it). [`open`] checks the
 //! CRC first — so any flipped byte, in the header too, is `CORRUPT` — and
 //! only then the version, so a valid blob from a newer memdex is `VERSION`.
+//! Blobs of older versions still read are opened with their version, for
+//! the readers whose layout changed ([`open_versioned`]).
 
 use crate::error::{Error, Result};
 
 pub const MAGIC: &[u8; 4] = b"MDEX";
-/// Current (and only) format version. Bump on any layout change and keep a
-/// frozen fixture of the old version under `tests/fixtures/`.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version written. Bump on any layout change and keep a frozen fixture of
+/// the old version under `tests/fixtures/`.
+pub const FORMAT_VERSION: u32 = 2;
+/// Oldest version read: version 1 differs only in the segment's term
+/// dictionary (an `fst` map, converted at load).
+pub const OLDEST_READ_VERSION: u32 = 1;
 const HEADER_LEN: usize = 4 + 4 + 1;
 const FOOTER_LEN: usize = 4;
 
@@ -40,8 +45,14 @@ pub fn seal(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Verifies a blob and returns its payload. `key` names the blob in errors.
+/// Verifies a blob and returns its payload, for kinds whose layout is the
+/// same in every version read. `key` names the blob in errors.
 pub fn open<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<&'a [u8]> {
+    open_versioned(key, kind, blob).map(|(_, payload)| payload)
+}
+
+/// Verifies a blob and returns its format version and payload.
+pub fn open_versioned<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<(u32, &'a [u8])> {
     let corrupt = |reason: &str| Error::Corrupt {
         key: key.to_string(),
         reason: reason.to_string(),
@@ -58,7 +69,7 @@ pub fn open<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<&'a [u8]> {
         return Err(corrupt("not a memdex blob (bad magic)"));
     }
     let version = u32::from_le_bytes([body[4], body[5], body[6], body[7]]);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_READ_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(Error::Version {
             expected: FORMAT_VERSION,
             got: version,
@@ -67,7 +78,7 @@ pub fn open<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<&'a [u8]> {
     if body[8] != kind as u8 {
         return Err(corrupt("unexpected blob kind"));
     }
-    Ok(&body[HEADER_LEN..])
+    Ok((version, &body[HEADER_LEN..]))
 }
 
 /// Content address of a blob: 128-bit XXH3, hex.
@@ -98,19 +109,40 @@ mod tests {
         );
     }
 
-    #[test]
-    fn newer_version_is_a_version_error() {
-        let mut blob = seal(BlobKind::Manifest, b"{}");
-        blob[4] = 2;
+    /// `blob` with its version set to `version` and the CRC recomputed.
+    fn with_version(mut blob: Vec<u8>, version: u32) -> Vec<u8> {
+        blob[4..8].copy_from_slice(&version.to_le_bytes());
         let n = blob.len() - 4;
         let crc = crc32c::crc32c(&blob[..n]);
         blob[n..].copy_from_slice(&crc.to_le_bytes());
+        blob
+    }
+
+    #[test]
+    fn newer_and_unknown_versions_are_version_errors() {
+        for version in [0, 3, 100] {
+            let blob = with_version(seal(BlobKind::Manifest, b"{}"), version);
+            assert_eq!(
+                open("m", BlobKind::Manifest, &blob).unwrap_err(),
+                Error::Version {
+                    expected: 2,
+                    got: version
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn version_1_blobs_open_with_their_version() {
+        let blob = with_version(seal(BlobKind::SegmentChunk, b"seg"), 1);
         assert_eq!(
-            open("m", BlobKind::Manifest, &blob).unwrap_err(),
-            Error::Version {
-                expected: 1,
-                got: 2
-            }
+            open_versioned("s", BlobKind::SegmentChunk, &blob).unwrap(),
+            (1, &b"seg"[..])
+        );
+        let current = seal(BlobKind::SegmentChunk, b"seg");
+        assert_eq!(
+            open_versioned("s", BlobKind::SegmentChunk, &current).unwrap(),
+            (FORMAT_VERSION, &b"seg"[..])
         );
     }
 }

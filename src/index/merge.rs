@@ -1,12 +1,11 @@
 //! Merging segments: live documents of several segments, in order, into one
-//! new segment. Postings are merged term by term (FST union, no re-analysis),
-//! so the cost is linear in the size of the merged segments.
-
-use fst::map::OpBuilder;
-use fst::Streamer;
+//! new segment. Postings are merged term by term (an ordered union of the
+//! term dictionaries, no re-analysis), so the cost is linear in the size of
+//! the merged segments.
 
 use crate::postings::TermPostingsEncoder;
 use crate::store::Column;
+use crate::termdict::{TermDict, Union};
 
 use super::deletes::DeleteSet;
 use super::document::FilterKind;
@@ -62,22 +61,17 @@ pub fn merge_segments(
         }
     }
 
-    let mut op = OpBuilder::new();
-    for (seg, _) in parts {
-        op = op.add(seg.terms.stream());
-    }
-    let mut union = op.union();
+    let dicts: Vec<&TermDict> = parts.iter().map(|(seg, _)| &seg.terms).collect();
+    let mut union = Union::new(&dicts);
     let mut terms = Vec::new();
     let mut buf = Vec::new();
     let mut ranges = Vec::new();
-    while let Some((term, hits)) = union.next() {
-        let mut hits = hits.to_vec();
-        hits.sort_by_key(|h| h.index);
+    while let Some((term, hits)) = union.next_term() {
         let mut encoder = TermPostingsEncoder::new(n_fields);
         for hit in hits {
-            let (seg, _) = parts[hit.index];
-            let remap = &remaps[hit.index];
-            let Some(&info) = seg.term_infos.get(hit.value as usize) else {
+            let (seg, _) = parts[hit.dict];
+            let remap = &remaps[hit.dict];
+            let Some(&info) = seg.term_infos.get(hit.ordinal as usize) else {
                 continue;
             };
             let mut cursor = seg.postings.cursor(info);

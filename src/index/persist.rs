@@ -412,19 +412,30 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
     let mut segments = Vec::with_capacity(manifest.segments.len());
     for record in &manifest.segments {
         let mut data = Vec::new();
+        // Chunks of one segment share the version of the build that wrote
+        // it (older segments stay as written until merged away).
+        let mut version = None;
         for key in &record.chunks {
             let blob = storage.get(key).await?.ok_or_else(|| Error::Corrupt {
                 key: key.clone(),
                 reason: "blob referenced by the manifest is missing".into(),
             })?;
-            data.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
+            let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, &blob)?;
+            if *version.get_or_insert(v) != v {
+                return Err(Error::Corrupt {
+                    key: key.clone(),
+                    reason: "segment chunks of different format versions".into(),
+                });
+            }
+            data.extend_from_slice(payload);
         }
         let first = record
             .chunks
             .first()
             .cloned()
             .unwrap_or_else(|| mkey.clone());
-        let segment = read_segment(&first, &data)?;
+        let version = version.unwrap_or(blob::FORMAT_VERSION);
+        let segment = read_segment(&first, &data, version)?;
         if segment.n_docs != record.docs {
             return Err(Error::Corrupt {
                 key: first,

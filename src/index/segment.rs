@@ -53,7 +53,7 @@ impl Segment {
     ) -> Segment {
         let mut terms = TermsAssembler::new(parts.n_fields);
         for (term, encoder) in sorted_terms {
-            terms.push(term.as_bytes(), &encoder);
+            terms.push(&term, &encoder);
         }
         terms.finish(parts)
     }
@@ -76,14 +76,12 @@ impl TermsAssembler {
         }
     }
 
-    /// Adds the next term (greater than the previous); empty postings are
-    /// left out.
-    pub fn push(&mut self, term: &[u8], encoder: &TermPostingsEncoder) {
-        if encoder.doc_freq() == 0 {
-            return;
+    /// Adds the next term (greater than the previous; others are left out,
+    /// so ordinals stay ranks); empty postings are left out.
+    pub fn push(&mut self, term: &str, encoder: &TermPostingsEncoder) {
+        if encoder.doc_freq() > 0 && self.dict.insert(term).is_some() {
+            self.term_infos.push(self.postings.append(encoder));
         }
-        self.dict.insert(term, self.term_infos.len() as u64);
-        self.term_infos.push(self.postings.append(encoder));
     }
 
     pub fn finish(self, parts: SegmentParts) -> Segment {
@@ -282,7 +280,7 @@ impl SegmentWriter {
                 let field_lens = &self.parts.field_lens[lens_start..lens_start + n_fields];
                 encoder.push(doc, &positions, &ranges, field_lens);
             }
-            out.push(term.as_bytes(), &encoder);
+            out.push(&term, &encoder);
         }
         out.finish(self.parts)
     }

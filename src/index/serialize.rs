@@ -90,15 +90,21 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     }
 }
 
-pub fn read_segment(key: &str, bytes: &[u8]) -> Result<Segment> {
+/// Reads a segment written with format `version` (1: the term dictionary
+/// is an `fst` map, converted; 2: the current layout).
+pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
     let n_fields = r.u32()? as usize;
     if n_fields == 0 || n_fields > MAX_TEXT_FIELDS {
         return Err(r.corrupt(format!("invalid text field count {n_fields}")));
     }
-    let terms = TermDict::from_bytes(r.bytes()?.to_vec())
-        .ok_or_else(|| r.corrupt("term dictionary does not decode"))?;
+    let dict = r.bytes()?.to_vec();
+    let terms = match version {
+        1 => TermDict::from_v1_fst(dict),
+        _ => TermDict::from_bytes(dict),
+    }
+    .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let n_terms = r.len(12)?;
     let mut term_infos = Vec::with_capacity(n_terms);
     for _ in 0..n_terms {
