@@ -71,10 +71,11 @@ pub fn merge_segments(
     let mut buf = Vec::new();
     let mut ranges = Vec::new();
     while let Some((term, hits)) = union.next() {
-        let mut hits = hits.to_vec();
-        hits.sort_by_key(|h| h.index);
+        // In segment order (segments' doc ids are remapped in that order).
+        let order = crate::sort::order_by_key(hits.iter().map(|h| h.index as u64));
         let mut encoder = TermPostingsEncoder::new(n_fields);
-        for hit in hits {
+        for &(_, k) in &order {
+            let hit = &hits[k as usize];
             let (seg, _) = parts[hit.index];
             let remap = &remaps[hit.index];
             let Some(&info) = seg.term_infos.get(hit.value as usize) else {

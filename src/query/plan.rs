@@ -227,10 +227,10 @@ impl<'a> Planner<'a> {
                 *found.entry(t).or_default() += df as u64;
             }
         }
-        let mut ranked: Vec<(String, u64)> = found.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        ranked.truncate(MAX_TERM_EXPANSIONS);
-        ranked.into_iter().map(|(t, _)| t).collect()
+        by_doc_freq(found, MAX_TERM_EXPANSIONS)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
     }
 
     /// `required` tells whether a multi-token word must match all its tokens.
@@ -391,4 +391,17 @@ fn combine(mut parts: Vec<Node>, required: bool) -> Option<Node> {
         }),
         _ => Some(either(parts)),
     }
+}
+
+/// The first `limit` of `found`'s terms by document frequency, highest
+/// first, equal frequencies in term order.
+pub(crate) fn by_doc_freq(found: BTreeMap<String, u64>, limit: usize) -> Vec<(String, u64)> {
+    let mut terms: Vec<(String, u64)> = found.into_iter().collect();
+    // `terms` is in term order, so a stable sort by `!df` breaks ties by term.
+    let order = crate::sort::order_by_key(terms.iter().map(|t| !t.1));
+    order
+        .iter()
+        .take(limit)
+        .map(|&(_, i)| std::mem::take(&mut terms[i as usize]))
+        .collect()
 }
