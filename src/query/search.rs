@@ -605,7 +605,7 @@ impl Index {
         if prefix.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let mut found: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut found: Vec<(String, u64)> = Vec::new();
         for entry in &self.segments {
             for (term, ord) in entry
                 .segment
@@ -617,7 +617,7 @@ impl Index {
                     .term_infos
                     .get(ord as usize)
                     .map_or(0, |i| i.doc_freq);
-                *found.entry(term).or_default() += df as u64;
+                found.push((term, df as u64));
             }
         }
         super::plan::by_doc_freq(found, limit)
