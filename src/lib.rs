@@ -22,6 +22,7 @@ mod jsonopt;
 pub mod postings;
 pub mod query;
 pub mod schema;
+mod sort;
 pub mod storage;
 pub mod store;
 pub mod termdict;

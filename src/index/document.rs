@@ -217,10 +217,9 @@ impl ResolvedSchema {
     /// The fast path of [`ResolvedSchema::prepare_json`]; `None` sends the
     /// document down the `Value` path.
     fn prepare_borrowed<'a>(&self, json: &'a str, pairs: &mut RawPairs<'a>) -> Option<PreparedDoc> {
-        pairs.0.clear();
-        let mut de = serde_json::Deserializer::from_str(json);
-        serde::de::DeserializeSeed::deserialize(&mut *pairs, &mut de).ok()?;
-        de.end().ok()?;
+        if !pairs.read(json) {
+            return None;
+        }
         // serde_json's map is sorted by key (and keeps the last of equal
         // keys: those take the slow path).
         let pairs = &mut pairs.0;
@@ -363,9 +362,24 @@ fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
 }
 
 /// The top-level `(key, raw value)` pairs of a JSON object, in input order
-/// (a reusable buffer for [`ResolvedSchema::prepare_json`]).
+/// (a reusable buffer for [`ResolvedSchema::prepare_json`]). Stored fields
+/// are split with it too: one serde visitor in the wasm for both.
 #[derive(Default)]
 pub struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> RawPairs<'a> {
+    /// Replaces the pairs by the members of `json` (keys unescaped, values
+    /// as written); `false` unless `json` is exactly one JSON object.
+    pub(crate) fn read(&mut self, json: &'a str) -> bool {
+        self.0.clear();
+        let mut de = serde_json::Deserializer::from_str(json);
+        serde::de::DeserializeSeed::deserialize(&mut *self, &mut de).is_ok() && de.end().is_ok()
+    }
+
+    pub(crate) fn pairs(&self) -> &[(Cow<'a, str>, &'a RawValue)] {
+        &self.0
+    }
+}
 
 impl<'de> serde::de::DeserializeSeed<'de> for &mut RawPairs<'de> {
     type Value = ();

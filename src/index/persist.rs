@@ -23,11 +23,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::codec::blob::{self, BlobKind};
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
+use crate::jsonopt::{self, Res};
 use crate::schema::IndexConfig;
 use crate::storage::{MemoryStorage, Storage};
 
@@ -47,7 +49,8 @@ fn blob_prefix(name: &str) -> String {
     format!("{name}/blob/")
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Written by serde, read by `from_json` (see `parse_manifest`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct SegmentRecord {
     id: u64,
@@ -56,7 +59,7 @@ struct SegmentRecord {
     deletes: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Manifest {
     generation: u64,
@@ -394,12 +397,66 @@ async fn current_generation<S: Storage>(storage: &S, mkey: &str) -> Result<u64> 
     })
 }
 
+/// Parsed into a `Value` from a `&str` and read by hand, like the options
+/// (src/jsonopt.rs): the derived `Deserialize` through `from_slice` was a
+/// second instantiation of serde_json's parser (for `&[u8]`) plus the typed
+/// visitors, ~8 KB gz of wasm. Accepts what the derive accepted from the
+/// writer's output: an object, unknown keys ignored, `deletes` absent or
+/// `null` for none (not the derive's positional array form, which memdex
+/// never wrote; duplicate keys: the last wins instead of an error).
 fn parse_manifest(key: &str, bytes: &[u8]) -> Result<Manifest> {
     let payload = blob::open(key, BlobKind::Manifest, bytes)?;
-    serde_json::from_slice(payload).map_err(|e| Error::Corrupt {
+    let corrupt = |reason: String| Error::Corrupt {
         key: key.to_string(),
-        reason: format!("manifest does not decode: {e}"),
-    })
+        reason: format!("manifest does not decode: {reason}"),
+    };
+    let text = std::str::from_utf8(payload).map_err(|e| corrupt(e.to_string()))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+    Manifest::from_json(&value).map_err(corrupt)
+}
+
+impl Manifest {
+    fn from_json(v: &Value) -> Res<Manifest> {
+        let [generation, config, next_segment_id, segments] =
+            members(v, "", ["generation", "config", "nextSegmentId", "segments"])?;
+        let segments = match segments {
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, r)| SegmentRecord::from_json(r, &format!("segments[{i}]")))
+                .collect::<Res<_>>()?,
+            other => return Err(jsonopt::invalid("segments", "an array", other)),
+        };
+        Ok(Manifest {
+            generation: jsonopt::uint(generation, "", "generation", u64::MAX)?,
+            config: IndexConfig::from_json(config)?,
+            next_segment_id: jsonopt::uint(next_segment_id, "", "nextSegmentId", u64::MAX)?,
+            segments,
+        })
+    }
+}
+
+impl SegmentRecord {
+    fn from_json(v: &Value, path: &str) -> Res<SegmentRecord> {
+        let [id, docs, chunks, deletes] = members(v, path, ["id", "docs", "chunks", "deletes"])?;
+        Ok(SegmentRecord {
+            id: jsonopt::uint(id, path, "id", u64::MAX)?,
+            docs: jsonopt::uint(docs, path, "docs", u32::MAX.into())? as u32,
+            chunks: jsonopt::strings(chunks, path, "chunks")?,
+            deletes: jsonopt::opt(deletes)
+                .map(|d| jsonopt::string(d, path, "deletes"))
+                .transpose()?,
+        })
+    }
+}
+
+/// The values of `names` in the object `v`; unknown keys are ignored and
+/// an absent key reads as `null` (then only `Option` fields accept it).
+fn members<'a, const N: usize>(v: &'a Value, path: &str, names: [&str; N]) -> Res<[&'a Value; N]> {
+    let Value::Object(m) = v else {
+        return Err(jsonopt::invalid(path, "an object", v));
+    };
+    Ok(names.map(|name| m.get(name).unwrap_or(&Value::Null)))
 }
 
 /// Reads the committed state under `name` (`None` if nothing is stored).
@@ -508,5 +565,66 @@ impl Index {
         // A snapshot is not a commit of any storage: start uncommitted.
         index.persist = PersistState::default();
         Ok(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<Manifest> {
+        parse_manifest("m", &blob::seal(BlobKind::Manifest, json.as_bytes()))
+    }
+
+    #[test]
+    fn manifest_round_trips() {
+        let manifest = Manifest {
+            generation: 7,
+            config: IndexConfig::default(),
+            next_segment_id: 3,
+            segments: vec![
+                SegmentRecord {
+                    id: 1,
+                    docs: 10,
+                    chunks: vec!["a".into(), "b".into()],
+                    deletes: Some("d".into()),
+                },
+                SegmentRecord {
+                    id: u64::MAX,
+                    docs: u32::MAX,
+                    chunks: vec![],
+                    deletes: None,
+                },
+            ],
+        };
+        let json = serde_json::to_string(&manifest).unwrap();
+        assert!(json.contains("\"deletes\":null"), "{json}");
+        assert_eq!(parse(&json).unwrap(), manifest);
+    }
+
+    // What the derived `Deserialize` accepted and refused.
+    #[test]
+    fn manifest_reader_matches_derive() {
+        let seg = r#"{"id":1,"docs":2,"chunks":["c"],"extra":true}"#;
+        let m = parse(&format!(
+            r#"{{"generation":1,"config":{{}},"nextSegmentId":2,"segments":[{seg}],"x":[1.5]}}"#
+        ))
+        .unwrap();
+        assert_eq!(m.segments[0].deletes, None);
+        assert_eq!(m.segments[0].chunks, ["c"]);
+        for bad in [
+            r#"[]"#,
+            r#"{"generation":1,"config":{},"nextSegmentId":2}"#,
+            r#"{"generation":-1,"config":{},"nextSegmentId":2,"segments":[]}"#,
+            r#"{"generation":1.0,"config":{},"nextSegmentId":2,"segments":[]}"#,
+            r#"{"generation":1,"config":{"k1":"x"},"nextSegmentId":2,"segments":[]}"#,
+            r#"{"generation":1,"config":{},"nextSegmentId":2,"segments":[{"id":1,"docs":4294967296,"chunks":[]}]}"#,
+            r#"{"generation":1,"config":{},"nextSegmentId":2,"segments":[{"id":1,"docs":1,"chunks":[1]}]}"#,
+            r#"{"generation":1,"config":{},"nextSegmentId":2,"segments":[{"id":1,"docs":1,"chunks":[],"deletes":2}]}"#,
+        ] {
+            let err = parse(bad).unwrap_err().to_string();
+            assert!(err.contains("manifest does not decode"), "{bad}: {err}");
+        }
+        assert!(parse_manifest("m", &blob::seal(BlobKind::Manifest, b"\xff")).is_err());
     }
 }

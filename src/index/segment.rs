@@ -244,21 +244,20 @@ impl SegmentWriter {
     /// each term's raw postings re-encoded through one reused encoder.
     pub fn finish(self) -> Segment {
         let n_fields = self.parts.n_fields;
-        // Sorted by an 8-byte big-endian prefix first: most comparisons end
-        // there instead of in memcmp (a byte loop in wasm).
-        let mut terms: Vec<(u64, Box<str>, u32)> = self
-            .term_ids
-            .into_iter()
-            .map(|(t, id)| (prefix_key(t.as_bytes()), t, id))
-            .collect();
-        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        // Byte order by packed 7-byte chunks (crate::sort): integer compares
+        // instead of memcmp (a byte loop in wasm), and no sort instantiation
+        // of its own.
+        let terms: Vec<(Box<str>, u32)> = self.term_ids.into_iter().collect();
+        let bytes: Vec<&[u8]> = terms.iter().map(|t| t.0.as_bytes()).collect();
+        let order = crate::sort::order_by_bytes(&bytes);
         let mut out = TermsAssembler::new(n_fields);
         let mut encoder = TermPostingsEncoder::new(n_fields);
         let mut positions = Vec::new();
         let mut ranges: Vec<FieldRange> = Vec::new();
-        for (_, term, id) in terms {
+        for &(_, i) in &order {
+            let (term, id) = &terms[i as usize];
             encoder.clear();
-            let raw = &self.postings[id as usize].bytes;
+            let raw = &self.postings[*id as usize].bytes;
             let mut pos = 0;
             let mut doc = 0;
             while pos < raw.len() {
@@ -280,19 +279,10 @@ impl SegmentWriter {
                 let field_lens = &self.parts.field_lens[lens_start..lens_start + n_fields];
                 encoder.push(doc, &positions, &ranges, field_lens);
             }
-            out.push(&term, &encoder);
+            out.push(term, &encoder);
         }
         out.finish(self.parts)
     }
-}
-
-/// The first 8 bytes of `term`, zero-padded, as a big-endian number: ordered
-/// like the bytes themselves up to ties.
-fn prefix_key(term: &[u8]) -> u64 {
-    let mut buf = [0u8; 8];
-    let n = term.len().min(8);
-    buf[..n].copy_from_slice(&term[..n]);
-    u64::from_be_bytes(buf)
 }
 
 /// Appends the non-postings data of one document.

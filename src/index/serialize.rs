@@ -76,10 +76,11 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
 
 fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     // Sorted so equal segments serialize to equal bytes (content addressing).
-    let mut values: Vec<(&String, &Vec<u32>)> = col.values.iter().collect();
-    values.sort();
+    let values: Vec<(&String, &Vec<u32>)> = col.values.iter().collect();
+    let bytes: Vec<&[u8]> = values.iter().map(|v| v.0.as_bytes()).collect();
     w.u64(values.len() as u64);
-    for (value, docs) in values {
+    for &(_, i) in &crate::sort::order_by_bytes(&bytes) {
+        let (value, docs) = values[i as usize];
         w.str(value);
         w.u64(docs.len() as u64);
         let mut prev = 0;

@@ -214,7 +214,7 @@ impl<'a> Planner<'a> {
     /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
     /// frequent first.
     fn expand(&self, term: &str, prefix: bool, fuzzy: u8) -> Vec<String> {
-        let mut found: BTreeMap<String, u64> = BTreeMap::new();
+        let mut found: Vec<(String, u64)> = Vec::new();
         for entry in &self.index.segments {
             let dict = &entry.segment.terms;
             let mut hits = Vec::new();
@@ -230,13 +230,13 @@ impl<'a> Planner<'a> {
                     .term_infos
                     .get(ord as usize)
                     .map_or(0, |i| i.doc_freq);
-                *found.entry(t).or_default() += df as u64;
+                found.push((t, df as u64));
             }
         }
-        let mut ranked: Vec<(String, u64)> = found.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        ranked.truncate(MAX_TERM_EXPANSIONS);
-        ranked.into_iter().map(|(t, _)| t).collect()
+        by_doc_freq(found, MAX_TERM_EXPANSIONS)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
     }
 
     /// `required` tells whether a multi-token word must match all its tokens.
@@ -396,5 +396,53 @@ fn combine(mut parts: Vec<Node>, required: bool) -> Option<Node> {
             must_not: Vec::new(),
         }),
         _ => Some(either(parts)),
+    }
+}
+
+/// The first `limit` distinct terms of `found` by document frequency
+/// (summed over repeats: segments, prefix and fuzzy matches), highest
+/// first, equal frequencies in term order. A sorted `Vec` rather than a
+/// `BTreeMap<String, u64>`: no map code of its own in the wasm.
+pub(crate) fn by_doc_freq(mut found: Vec<(String, u64)>, limit: usize) -> Vec<(String, u64)> {
+    let bytes: Vec<&[u8]> = found.iter().map(|t| t.0.as_bytes()).collect();
+    let by_term = crate::sort::order_by_bytes(&bytes);
+    let mut terms: Vec<(String, u64)> = Vec::with_capacity(found.len());
+    for &(_, i) in &by_term {
+        let (term, df) = std::mem::take(&mut found[i as usize]);
+        match terms.last_mut() {
+            Some(last) if last.0 == term => last.1 += df,
+            _ => terms.push((term, df)),
+        }
+    }
+    // `terms` is in term order, so a stable sort by `!df` breaks ties by term.
+    let order = crate::sort::order_by_key(terms.iter().map(|t| !t.1));
+    order
+        .iter()
+        .take(limit)
+        .map(|&(_, i)| std::mem::take(&mut terms[i as usize]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Same as summing in a BTreeMap, then a stable sort by df desc.
+        #[test]
+        fn by_doc_freq_matches_btreemap(
+            found in prop::collection::vec(("[ab]{0,3}|abcdefgh[ab]{0,3}", 0u64..4), 0..60),
+            limit in 0usize..20,
+        ) {
+            let mut map: BTreeMap<String, u64> = BTreeMap::new();
+            for (t, df) in &found {
+                *map.entry(t.clone()).or_default() += df;
+            }
+            let mut want: Vec<(String, u64)> = map.into_iter().collect();
+            want.sort_by_key(|t| std::cmp::Reverse(t.1));
+            want.truncate(limit);
+            prop_assert_eq!(by_doc_freq(found, limit), want);
+        }
     }
 }

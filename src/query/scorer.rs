@@ -251,8 +251,11 @@ pub struct IntersectionScorer<'a> {
 
 impl<'a> IntersectionScorer<'a> {
     pub fn new(children: Vec<Box<dyn Scorer + 'a>>) -> Self {
-        let mut order: Vec<usize> = (0..children.len()).collect();
-        order.sort_by_key(|&i| children[i].cost());
+        // Stable: equal costs keep child order.
+        let order: Vec<usize> = crate::sort::order_by_key(children.iter().map(|c| c.cost()))
+            .into_iter()
+            .map(|(_, i)| i as usize)
+            .collect();
         let mut s = IntersectionScorer {
             children,
             order,

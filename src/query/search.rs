@@ -146,13 +146,18 @@ impl Index {
         params: &ScoreParams,
         opts: &SearchOptions,
     ) -> Vec<Hit> {
-        let mut order: Vec<usize> = (0..ranked.len()).collect();
-        order.sort_by_key(|&i| (ranked[i].segment, ranked[i].doc));
+        // (segment, doc) pairs are distinct, so any sort gives this order.
+        let order = crate::sort::order_by_key(
+            ranked
+                .iter()
+                .map(|c| (c.segment as u64) << 32 | c.doc as u64),
+        );
         let mut annotations: Vec<(Vec<String>, Vec<TermExplanation>)> =
             vec![Default::default(); ranked.len()];
         let mut cursors: Vec<Option<crate::postings::PostingsCursor<'_>>> = Vec::new();
         let mut current_segment = usize::MAX;
-        for &i in &order {
+        for &(_, i) in &order {
+            let i = i as usize;
             let c = &ranked[i];
             if let (Some(bits), false) = (c.matched, opts.explain) {
                 let (matched, _) = &mut annotations[i];
@@ -558,7 +563,9 @@ fn maxscore<'a>(
     if scorers.is_empty() {
         return;
     }
-    scorers.sort_by(|a, b| a.1.total_cmp(&b.1));
+    // By upper bound; equal bounds keep term order (a stable sort).
+    let order = crate::sort::order_by_key(scorers.iter().map(|s| crate::sort::f32_key(s.1)));
+    let mut scorers = crate::sort::permute(scorers, &order);
     let mut prefix = Vec::with_capacity(scorers.len());
     let mut acc = 0.0f32;
     for s in &scorers {
@@ -683,7 +690,7 @@ impl Index {
         if prefix.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let mut found: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut found: Vec<(String, u64)> = Vec::new();
         for entry in &self.segments {
             for (term, ord) in entry
                 .segment
@@ -695,19 +702,12 @@ impl Index {
                     .term_infos
                     .get(ord as usize)
                     .map_or(0, |i| i.doc_freq);
-                *found.entry(term).or_default() += df as u64;
+                found.push((term, df as u64));
             }
         }
-        let mut out: Vec<Suggestion> = found
+        super::plan::by_doc_freq(found, limit)
             .into_iter()
             .map(|(term, doc_freq)| Suggestion { term, doc_freq })
-            .collect();
-        out.sort_by(|a, b| {
-            b.doc_freq
-                .cmp(&a.doc_freq)
-                .then_with(|| a.term.cmp(&b.term))
-        });
-        out.truncate(limit);
-        out
+            .collect()
     }
 }

@@ -127,26 +127,34 @@ struct Matches {
 
 fn matches(text: &str, tokens: &[Token], is_match: impl Fn(&Token) -> bool) -> Matches {
     let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut hits: Vec<(u32, u32, usize)> = Vec::new();
+    // ((start << 32 | end), term id): sorted as pairs and the offsets as
+    // `u64`, the element types crate::sort already instantiates. Ties
+    // (same range, other term) may come in any order: spans only collect
+    // the set of term ids.
+    let mut hits: Vec<(u64, u32)> = Vec::new();
     for t in tokens.iter().filter(|t| t.start < t.end && is_match(t)) {
         let next = ids.len();
         let id = *ids.entry(t.term.as_str()).or_insert(next);
-        hits.push((t.start, t.end, id));
+        hits.push(((t.start as u64) << 32 | t.end as u64, id as u32));
     }
-    let mut offsets: Vec<u32> = hits.iter().flat_map(|&(s, e, _)| [s, e]).collect();
+    let mut offsets: Vec<u64> = hits
+        .iter()
+        .flat_map(|&(r, _)| [r >> 32, r & 0xffff_ffff])
+        .collect();
     offsets.sort_unstable();
     offsets.dedup();
     let (located, total_chars) = locate(text, &offsets);
-    let at = |u: u32| {
+    let at = |u: u64| {
         offsets
             .binary_search(&u)
             .ok()
             .and_then(|k| located.get(k).copied())
             .unwrap_or((text.len(), total_chars))
     };
-    hits.sort_unstable_by_key(|&(s, e, _)| (s, e));
+    crate::sort::sort_pairs(&mut hits);
     let mut spans: Vec<Span> = Vec::new();
-    for (s16, e16, id) in hits {
+    for (range, id) in hits {
+        let (s16, e16, id) = (range >> 32, range & 0xffff_ffff, id as usize);
         let ((start, cstart), (end, cend)) = (at(s16), at(e16));
         if start >= end {
             continue; // empty after rounding to char boundaries
@@ -178,10 +186,10 @@ fn matches(text: &str, tokens: &[Token], is_match: impl Fn(&Token) -> bool) -> M
 
 /// Maps sorted UTF-16 offsets to (byte, char) offsets of the first char
 /// boundary at or after each; also returns the text's length in chars.
-fn locate(text: &str, offsets: &[u32]) -> (Vec<(usize, usize)>, usize) {
+fn locate(text: &str, offsets: &[u64]) -> (Vec<(usize, usize)>, usize) {
     let mut out = Vec::with_capacity(offsets.len());
     let mut k = 0;
-    let mut u16_pos = 0u32;
+    let mut u16_pos = 0u64;
     let mut chars = 0;
     for (byte, c) in text.char_indices() {
         while k < offsets.len() && offsets[k] <= u16_pos {
@@ -193,7 +201,7 @@ fn locate(text: &str, offsets: &[u32]) -> (Vec<(usize, usize)>, usize) {
             chars += text[byte..].chars().count();
             return (out, chars);
         }
-        u16_pos = u16_pos.saturating_add(c.len_utf16() as u32);
+        u16_pos += c.len_utf16() as u64;
         chars += 1;
     }
     out.resize(offsets.len(), (text.len(), chars));

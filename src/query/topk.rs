@@ -125,9 +125,14 @@ impl<'a> TopK<'a> {
 
     /// Best first.
     pub fn into_sorted(self) -> Vec<Candidate<'a>> {
-        let mut v: Vec<Candidate<'a>> = self.heap.into_iter().map(|w| w.0).collect();
-        v.sort_by(|a, b| a.rank_cmp(b));
-        v
+        // The heap's own sort (ascending `Worst` = best first) needs no sort
+        // instantiation. Unstable, but live ids are unique (an id's older
+        // copy is deleted), so `rank_cmp` has no ties between candidates.
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|w| w.0)
+            .collect()
     }
 }
 

@@ -102,8 +102,9 @@ impl Storage for JsStorage {
             key: prefix.to_string(),
             reason: "adapter `list` must resolve to an array of strings".into(),
         })?;
-        let mut keys: Vec<String> = arr.iter().filter_map(|k| k.as_string()).collect();
-        keys.sort();
-        Ok(keys)
+        let keys: Vec<String> = arr.iter().filter_map(|k| k.as_string()).collect();
+        let bytes: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
+        let order = crate::sort::order_by_bytes(&bytes);
+        Ok(crate::sort::permute(keys, &order))
     }
 }

@@ -7,12 +7,14 @@
 //! text once and serializes it verbatim; callers that want values parse on
 //! demand ([`StoredFields::get`], [`StoredFields::to_map`]).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::index::document::RawPairs;
 use crate::schema::NAMESPACE_KEY;
 
 /// A JSON object of stored fields (never the namespace, which hits carry on
@@ -41,14 +43,16 @@ impl StoredFields {
         if let Some(split) = split_trailing_namespace(text) {
             return split;
         }
-        let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(text) else {
+        let mut pairs = RawPairs::default();
+        if !pairs.read(text) {
             return (StoredFields::empty(), None);
-        };
+        }
         let namespace = pairs
+            .pairs()
             .iter()
             .find(|(key, _)| key == NAMESPACE_KEY)
-            .and_then(|(_, value)| serde_json::from_str::<String>(value.get()).ok());
-        let fields = object(pairs.iter().filter(|(key, _)| key != NAMESPACE_KEY));
+            .and_then(|(_, value)| json_string(value.get()));
+        let fields = object(pairs.pairs().iter().filter(|(key, _)| key != NAMESPACE_KEY));
         (fields, namespace)
     }
 
@@ -66,11 +70,13 @@ impl StoredFields {
 
     /// The fields named in `names` (in stored order); others dropped.
     pub fn select(&self, names: &[String]) -> StoredFields {
-        let Ok(Pairs(pairs)) = serde_json::from_str::<Pairs<'_>>(self.0.get()) else {
+        let mut pairs = RawPairs::default();
+        if !pairs.read(self.0.get()) {
             return StoredFields::empty();
-        };
+        }
         object(
             pairs
+                .pairs()
                 .iter()
                 .filter(|(key, _)| names.iter().any(|n| n == key)),
         )
@@ -88,7 +94,11 @@ impl StoredFields {
 
     /// All stored fields, parsed.
     pub fn to_map(&self) -> Map<String, Value> {
-        serde_json::from_str(self.0.get()).unwrap_or_default()
+        // Through `Value` (see `json_string`).
+        match serde_json::from_str(self.0.get()) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
     }
 }
 
@@ -116,7 +126,18 @@ fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)
 fn trailing_namespace(text: &str) -> Option<(usize, String)> {
     let at = text.rfind(NAMESPACE_KEY_JSON_STR)?;
     let value = text[at + NAMESPACE_KEY_JSON_STR.len()..].strip_suffix('}')?;
-    Some((at, serde_json::from_str(value).ok()?))
+    Some((at, json_string(value)?))
+}
+
+/// The string `json` holds, if it is exactly one JSON string. Parsed as a
+/// `Value`, whose reader the wasm has anyway: each typed read
+/// (`from_str::<String>`, `Map`, a visitor of our own) instantiates more of
+/// serde_json.
+fn json_string(json: &str) -> Option<String> {
+    match serde_json::from_str(json) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    }
 }
 
 /// The namespace member's key as the writer emits it.
@@ -131,7 +152,9 @@ fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Writes members back as one JSON object.
-fn object<'p, 'a: 'p>(pairs: impl Iterator<Item = &'p (String, &'a RawValue)>) -> StoredFields {
+fn object<'p, 'a: 'p>(
+    pairs: impl Iterator<Item = &'p (Cow<'a, str>, &'a RawValue)>,
+) -> StoredFields {
     let mut json = String::from("{");
     for (key, value) in pairs {
         if json.len() > 1 {
@@ -144,32 +167,6 @@ fn object<'p, 'a: 'p>(pairs: impl Iterator<Item = &'p (String, &'a RawValue)>) -
     }
     json.push('}');
     StoredFields(raw(&json).unwrap_or_else(empty_object))
-}
-
-/// The members of a JSON object in stored order, values left unparsed.
-struct Pairs<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
-            type Value = Pairs<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(
-                self,
-                mut map: M,
-            ) -> Result<Pairs<'a>, M::Error> {
-                let mut pairs = Vec::new();
-                while let Some(pair) = map.next_entry::<String, &'a RawValue>()? {
-                    pairs.push(pair);
-                }
-                Ok(Pairs(pairs))
-            }
-        }
-        d.deserialize_map(Visit(std::marker::PhantomData))
-    }
 }
 
 /// Validates `json` as an object and boxes it.

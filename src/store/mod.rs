@@ -64,7 +64,12 @@ impl DocStore {
 
     /// Stored fields as a JSON object (empty if none or undecodable).
     pub fn stored(&self, doc: u32) -> Map<String, Value> {
-        serde_json::from_slice(self.stored_bytes(doc)).unwrap_or_default()
+        // A `Value` from a `&str`, as everywhere else: one serde_json parser
+        // in the wasm, no typed reads (see `StoredFields::to_map`).
+        match std::str::from_utf8(self.stored_bytes(doc)).map(serde_json::from_str) {
+            Ok(Ok(Value::Object(map))) => map,
+            _ => Map::new(),
+        }
     }
 
     pub fn heap_bytes(&self) -> usize {
