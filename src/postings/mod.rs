@@ -124,3 +124,4 @@ impl PostingsStore {
 
 #[cfg(test)]
 mod tests;
+
