@@ -124,4 +124,3 @@ impl PostingsStore {
 
 #[cfg(test)]
 mod tests;
-

@@ -606,9 +606,7 @@ fn maxscore<'a>(
         // Cheap rejection before any length lookup: the essential terms'
         // per-document bounds plus everything the non-essential ones can add.
         if threshold > f32::NEG_INFINITY {
-            let mut bound = first_essential
-                .checked_sub(1)
-                .map_or(0.0, |i| prefix[i]);
+            let mut bound = first_essential.checked_sub(1).map_or(0.0, |i| prefix[i]);
             for s in &mut scorers[first_essential..] {
                 if s.0.doc() == candidate {
                     bound += s.0.doc_bound();
