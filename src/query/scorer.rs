@@ -138,7 +138,10 @@ impl<'a> TermScorer<'a> {
     /// `min_len` and the score decreases with length.
     #[inline]
     pub fn doc_bound(&mut self) -> f32 {
-        let block = self.cursor.block_index().unwrap_or(usize::MAX);
+        let Some(block) = self.cursor.block_index() else {
+            // Exhausted: never a candidate; never reject.
+            return f32::INFINITY;
+        };
         if block != self.bound_block {
             self.bound_block = block;
             let bounds = self.seg.postings.block_bounds(block);
