@@ -273,3 +273,53 @@ proptest! {
         }
     }
 }
+
+fn title_and_text_config() -> IndexConfig {
+    let mut config = single_field_config();
+    config.fields.insert(
+        "title".to_string(),
+        FieldDef::Text {
+            weight: 2.0,
+            language: None,
+            stored: true,
+        },
+    );
+    config
+}
+
+fn title_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(WORDS), 1..4).prop_map(|w| w.join(" "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// BM25F under every pruning device (block bounds, per-document bounds,
+    /// MaxScore, skipping in conjunctions) returns exactly the first k hits
+    /// of an unpruned search (a limit no heap fills): same ids, same order,
+    /// identical scores, for any k1, b and field weights. Hundreds of
+    /// documents over a small vocabulary give terms many postings blocks.
+    #[test]
+    fn pruned_bm25f_equals_unpruned(docs in prop::collection::vec((title_text(), doc_text()), 150..500),
+                                    query in query_text(), k in 1usize..8, k1 in 0.0f32..3.0, b in 0.0f32..=1.0,
+                                    title_weight in 0.25f32..6.0, and in any::<bool>()) {
+        let mut index = Index::new(title_and_text_config()).unwrap();
+        for (i, (title, text)) in docs.iter().enumerate() {
+            index.add(&json!({"id": format!("d{i:04}"), "title": title, "text": text})).unwrap();
+        }
+        let mut opts = SearchOptions {
+            mode: if and { Mode::And } else { Mode::Or },
+            limit: k,
+            k1: Some(k1),
+            b: Some(b),
+            fields: Some(BTreeMap::from([("title".to_string(), title_weight), ("text".to_string(), 1.0)])),
+            ..Default::default()
+        };
+        let pruned = index.search(&query, &opts).unwrap().hits;
+        opts.limit = docs.len();
+        let unpruned = index.search(&query, &opts).unwrap().hits;
+        let expected: Vec<(&str, u32)> = unpruned.iter().take(k).map(|h| (h.id.as_str(), h.score.to_bits())).collect();
+        let got: Vec<(&str, u32)> = pruned.iter().map(|h| (h.id.as_str(), h.score.to_bits())).collect();
+        prop_assert_eq!(got, expected);
+    }
+}

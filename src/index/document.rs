@@ -38,6 +38,10 @@ pub struct TextField {
     pub name: String,
     pub weight: f32,
     pub analyzer: Analyzer,
+    /// The first text field whose analyzer options equal this one's: fields
+    /// of one group turn any text into the same tokens, so a query term is
+    /// analyzed once per group, not once per field.
+    pub analysis_group: usize,
 }
 
 pub struct FilterField {
@@ -146,7 +150,8 @@ impl ResolvedSchema {
                     };
                     let mut analyzer = Analyzer::new(&options)?;
                     // Fields analyzed alike share one stem cache.
-                    if let Some(j) = text_options.iter().position(|o| *o == options) {
+                    let analysis_group = text_options.iter().position(|o| *o == options);
+                    if let Some(j) = analysis_group {
                         analyzer.share_stem_cache(&text[j].analyzer);
                     }
                     text_options.push(options);
@@ -154,6 +159,7 @@ impl ResolvedSchema {
                         name: name.clone(),
                         weight: *weight,
                         analyzer,
+                        analysis_group: analysis_group.unwrap_or(text.len()),
                     });
                     FieldRef::Text(text.len() - 1)
                 }

@@ -163,12 +163,23 @@ impl<'a> Planner<'a> {
     /// fields producing it (fields sharing an analyzer share a sequence).
     fn analyze(&self, text: &str, mask: u32) -> Vec<(Vec<crate::analysis::Token>, u32)> {
         let mut out: Vec<(Vec<crate::analysis::Token>, u32)> = Vec::new();
+        // (analysis group, entry of `out`) of the groups analyzed so far.
+        let mut analyzed: Vec<(usize, usize)> = Vec::new();
         for (f, field) in self.index.schema.text.iter().enumerate() {
             if mask & (1 << f) == 0 {
                 continue;
             }
+            if let Some(&(_, i)) = analyzed.iter().find(|(g, _)| *g == field.analysis_group) {
+                out[i].1 |= 1 << f;
+                continue;
+            }
             let tokens = field.analyzer.analyze(text);
-            match out.iter_mut().find(|(t, _)| *t == tokens) {
+            let i = out
+                .iter()
+                .position(|(t, _)| *t == tokens)
+                .unwrap_or(out.len());
+            analyzed.push((field.analysis_group, i));
+            match out.get_mut(i) {
                 Some((_, m)) => *m |= 1 << f,
                 None => out.push((tokens, 1 << f)),
             }

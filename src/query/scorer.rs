@@ -73,6 +73,11 @@ pub struct TermScorer<'a> {
     cost: u64,
     /// The term is searched in only some of the segment's fields.
     restricted: bool,
+    /// Block whose `inv_norms` are computed ([`usize::MAX`]: none yet).
+    bound_block: usize,
+    /// Per field, `w / (a + c · min_len)` of the current block: the largest
+    /// value a tf of 1 can reach in that field anywhere in the block.
+    inv_norms: Vec<f32>,
 }
 
 impl<'a> TermScorer<'a> {
@@ -90,6 +95,8 @@ impl<'a> TermScorer<'a> {
             seg,
             cost: info.doc_freq as u64,
             restricted: false,
+            bound_block: usize::MAX,
+            inv_norms: vec![0.0; seg.n_fields],
         };
         let all = if seg.n_fields >= 32 {
             u32::MAX
@@ -122,6 +129,38 @@ impl<'a> TermScorer<'a> {
             .advance_competitive(|b| weight.block_bound(params, seg, b) + others >= threshold);
         self.skip_other_fields();
         self.cursor.doc()
+    }
+
+    /// An upper bound of [`Scorer::score`] for the current document from
+    /// its decoded tfs and the block's smallest field lengths: no length
+    /// lookups and one division, so non-competitive documents are cheap to
+    /// reject. Valid because a field's length in the block is at least its
+    /// `min_len` and the score decreases with length.
+    #[inline]
+    pub fn doc_bound(&mut self) -> f32 {
+        let Some(block) = self.cursor.block_index() else {
+            // Exhausted: never a candidate; never reject.
+            return f32::INFINITY;
+        };
+        if block != self.bound_block {
+            self.bound_block = block;
+            let bounds = self.seg.postings.block_bounds(block);
+            for (f, inv) in self.inv_norms.iter_mut().enumerate() {
+                *inv = match bounds.get(f) {
+                    Some(b) if self.weight.fields & (1 << f) != 0 && b.max_tf > 0 => {
+                        self.params.norms[f].tf(1, b.min_len)
+                    }
+                    _ => 0.0,
+                };
+            }
+        }
+        let mut tf = 0.0f32;
+        let inv = &self.inv_norms;
+        self.cursor.for_each_field_tf(|f, t| {
+            tf += inv.get(f).copied().unwrap_or(0.0) * t as f32;
+        });
+        // Same rounding guard as `block_bound`.
+        bm25::saturate(self.weight.idf_boost, self.params.k1, tf) * 1.0001 + 1e-6
     }
 
     /// Upper bound of this term's score in the whole segment.

@@ -603,6 +603,25 @@ fn maxscore<'a>(
             }
             continue;
         }
+        // Cheap rejection before any length lookup: the essential terms'
+        // per-document bounds plus everything the non-essential ones can add.
+        if threshold > f32::NEG_INFINITY {
+            let mut bound = first_essential.checked_sub(1).map_or(0.0, |i| prefix[i]);
+            for s in &mut scorers[first_essential..] {
+                if s.0.doc() == candidate {
+                    bound += s.0.doc_bound();
+                }
+            }
+            if bound < threshold {
+                for s in &mut scorers[first_essential..] {
+                    if s.0.doc() == candidate {
+                        let others = total - s.1;
+                        s.0.advance_competitive(others, threshold);
+                    }
+                }
+                continue;
+            }
+        }
         if wide {
             contrib.fill(0.0);
         }

@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -18,14 +19,15 @@ use crate::index::document::RawPairs;
 use crate::schema::NAMESPACE_KEY;
 
 /// A JSON object of stored fields (never the namespace, which hits carry on
-/// their own). Invariant: the text is a valid JSON object.
+/// their own). Invariant: the text is a valid JSON object; `None` is `{}`,
+/// so hits without stored fields allocate nothing for them.
 #[derive(Clone)]
-pub struct StoredFields(Box<RawValue>);
+pub struct StoredFields(Option<Box<RawValue>>);
 
 impl StoredFields {
     /// No stored fields: `{}`.
     pub fn empty() -> StoredFields {
-        StoredFields(empty_object())
+        StoredFields(None)
     }
 
     /// Splits a document's stored JSON into its fields and its namespace.
@@ -38,7 +40,7 @@ impl StoredFields {
         // The writer emits keys unescaped, so a stored namespace always
         // shows as this literal; without it the text is returned as it is.
         if !text.contains("\"namespace\"") {
-            return (StoredFields(raw(text).unwrap_or_else(empty_object)), None);
+            return (StoredFields(raw(text)), None);
         }
         if let Some(split) = split_trailing_namespace(text) {
             return split;
@@ -71,7 +73,7 @@ impl StoredFields {
     /// The fields named in `names` (in stored order); others dropped.
     pub fn select(&self, names: &[String]) -> StoredFields {
         let mut pairs = RawPairs::default();
-        if !pairs.read(self.0.get()) {
+        if !pairs.read(self.as_json()) {
             return StoredFields::empty();
         }
         object(
@@ -84,7 +86,7 @@ impl StoredFields {
 
     /// The JSON text of the object.
     pub fn as_json(&self) -> &str {
-        self.0.get()
+        self.0.as_deref().map_or("{}", RawValue::get)
     }
 
     /// The value of one stored field, parsed.
@@ -95,7 +97,7 @@ impl StoredFields {
     /// All stored fields, parsed.
     pub fn to_map(&self) -> Map<String, Value> {
         // Through `Value` (see `json_string`).
-        match serde_json::from_str(self.0.get()) {
+        match serde_json::from_str(self.as_json()) {
             Ok(Value::Object(map)) => map,
             _ => Map::new(),
         }
@@ -118,7 +120,7 @@ fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)
     fields
         .get()
         .starts_with('{')
-        .then_some((StoredFields(fields), Some(namespace)))
+        .then_some((StoredFields(Some(fields)), Some(namespace)))
 }
 
 /// `(offset of the key, namespace)` when the text ends with
@@ -166,7 +168,7 @@ fn object<'p, 'a: 'p>(
         json.push_str(value.get());
     }
     json.push('}');
-    StoredFields(raw(&json).unwrap_or_else(empty_object))
+    StoredFields(raw(&json))
 }
 
 /// Validates `json` as an object and boxes it.
@@ -175,19 +177,15 @@ fn raw(json: &str) -> Option<Box<RawValue>> {
     value.get().trim_start().starts_with('{').then_some(value)
 }
 
-fn empty_object() -> Box<RawValue> {
-    RawValue::from_string("{}".to_string()).expect("`{}` is valid JSON")
-}
-
 impl PartialEq for StoredFields {
     fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get()
+        self.as_json() == other.as_json()
     }
 }
 
 impl fmt::Debug for StoredFields {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.get())
+        f.write_str(self.as_json())
     }
 }
 
@@ -199,7 +197,10 @@ impl Default for StoredFields {
 
 impl Serialize for StoredFields {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        match &self.0 {
+            Some(raw) => raw.serialize(s),
+            None => s.serialize_map(Some(0))?.end(),
+        }
     }
 }
 
@@ -211,7 +212,7 @@ impl<'de> Deserialize<'de> for StoredFields {
                 "stored fields must be a JSON object",
             ));
         }
-        Ok(StoredFields(value))
+        Ok(StoredFields(Some(value)))
     }
 }
 

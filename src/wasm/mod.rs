@@ -49,18 +49,57 @@ fn from_js<T: Default>(
     what: &str,
     parse: fn(serde_json::Value) -> Result<T, String>,
 ) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+    match json_text(&value, what)? {
+        None => Ok(T::default()),
+        Some(json) => parse_json(&json, what, parse),
     }
-    // Through JSON text so that every key is seen (serde-wasm-bindgen only
-    // reads the fields a struct declares, which would silently ignore a
-    // misspelled option).
-    let json = js_sys::JSON::stringify(&value)
+}
+
+/// The JSON text of an options argument (`None` for `undefined`/`null`).
+/// Through JSON text so that every key is seen (serde-wasm-bindgen only
+/// reads the fields a struct declares, which would silently ignore a
+/// misspelled option).
+fn json_text(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    js_sys::JSON::stringify(value)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| bad_argument(what, "must be a JSON-serializable object"))?;
-    let value = serde_json::from_str(&json).map_err(|e| bad_argument(what, e))?;
+        .map(Some)
+        .ok_or_else(|| bad_argument(what, "must be a JSON-serializable object"))
+}
+
+fn parse_json<T>(
+    json: &str,
+    what: &str,
+    parse: fn(serde_json::Value) -> Result<T, String>,
+) -> Result<T, JsValue> {
+    let value = serde_json::from_str(json).map_err(|e| bad_argument(what, e))?;
     parse(value).map_err(|e| bad_argument(what, e))
+}
+
+/// Search options from a JS argument, read again only when their JSON text
+/// differs from the previous call's (`cache`). Invalid options are not
+/// cached: they fail every time.
+fn cached_search_options<'a>(
+    cache: &'a mut Option<(String, SearchOptions)>,
+    value: &JsValue,
+) -> Result<&'a SearchOptions, JsValue> {
+    // `undefined`/`null` is cached as the empty text (no JSON is empty).
+    let json = json_text(value, "options")?.unwrap_or_default();
+    if !matches!(cache, Some((text, _)) if *text == json) {
+        let options = if json.is_empty() {
+            SearchOptions::default()
+        } else {
+            parse_json(&json, "options", search_options)?
+        };
+        *cache = Some((json, options));
+    }
+    match cache {
+        Some((_, options)) => Ok(options),
+        None => Err(bad_argument("options", "no options")),
+    }
 }
 
 fn config(v: serde_json::Value) -> Result<IndexConfig, String> {
@@ -79,6 +118,10 @@ fn filter(v: serde_json::Value) -> Result<serde_json::Value, String> {
 #[wasm_bindgen(js_name = Engine)]
 pub struct Engine {
     index: Index,
+    /// The last search options, by their JSON text: an agent or UI passes
+    /// the same options query after query, and reading them is a sizable
+    /// share of a cheap search (a JSON tree, a map, a dozen allocations).
+    last_options: Option<(String, SearchOptions)>,
 }
 
 #[wasm_bindgen(js_class = Engine)]
@@ -88,7 +131,10 @@ impl Engine {
     pub fn new(config: JsValue) -> Result<Engine, JsValue> {
         let config: IndexConfig = from_js(config, "config", self::config)?;
         let index = Index::new(config).map_err(to_js_error)?;
-        Ok(Engine { index })
+        Ok(Engine {
+            index,
+            last_options: None,
+        })
     }
 
     /// Adds (or replaces, by `id`) one document.
@@ -136,8 +182,8 @@ impl Engine {
 
     /// Runs a search; `options` is a `SearchOptions` object or `undefined`.
     pub fn search(&mut self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
-        let options: SearchOptions = from_js(options, "options", search_options)?;
-        let results = self.index.search(query, &options).map_err(to_js_error)?;
+        let options = cached_search_options(&mut self.last_options, &options)?;
+        let results = self.index.search(query, options).map_err(to_js_error)?;
         Ok(results::to_js(&results))
     }
 
@@ -145,8 +191,8 @@ impl Engine {
     /// `JSON.stringify(search(...))`).
     #[wasm_bindgen(js_name = searchJson)]
     pub fn search_json(&mut self, query: &str, options: JsValue) -> Result<String, JsValue> {
-        let options: SearchOptions = from_js(options, "options", search_options)?;
-        let results = self.index.search(query, &options).map_err(to_js_error)?;
+        let options = cached_search_options(&mut self.last_options, &options)?;
+        let results = self.index.search(query, options).map_err(to_js_error)?;
         serde_json::to_string(&results).map_err(|e| bad_argument("result", e))
     }
 
@@ -261,7 +307,10 @@ impl Engine {
             to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
         })?;
         let index = Index::from_loaded(inner, config.as_ref()).map_err(to_js_error)?;
-        Ok(Engine { index })
+        Ok(Engine {
+            index,
+            last_options: None,
+        })
     }
 
     /// Flushes and prepares a commit of everything new under `name`.
@@ -294,7 +343,10 @@ impl Engine {
     #[wasm_bindgen(js_name = importSnapshot)]
     pub fn import_snapshot(bytes: &[u8]) -> Result<Engine, JsValue> {
         let index = Index::import_snapshot(bytes).map_err(to_js_error)?;
-        Ok(Engine { index })
+        Ok(Engine {
+            index,
+            last_options: None,
+        })
     }
 
     /// Number of live documents.

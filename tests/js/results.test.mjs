@@ -77,3 +77,30 @@ test('scores keep their JSON spelling', () => {
     assert.ok(Object.is(hits[i].score, parsed[i].score), `${hits[i].score} vs ${parsed[i].score}`);
   }
 });
+
+// The engine keeps the last options by their JSON text and reads them again
+// only when the text changes: every answer must equal a fresh engine's, in
+// any order of calls, and invalid options must fail every time.
+test('search options: changing, repeating and invalid options in any order', () => {
+  const cached = engine();
+  const fresh = () => engine();
+  const sequence = [...options, ...options.slice().reverse(), options[3], options[3], undefined, options[3]];
+  for (const o of sequence) {
+    for (const q of ['bm25 ranking', 'wasm OR bindgen']) {
+      assert.equal(cached.searchJson(q, o), fresh().searchJson(q, o), `${q} ${JSON.stringify(o)}`);
+    }
+  }
+  // A mutated object is new text, so it is read again.
+  const o = { limit: 2 };
+  assert.equal(cached.search('ranking', o).hits.length, 2);
+  o.limit = 3;
+  assert.equal(cached.search('ranking', o).hits.length, 3);
+  // Invalid options fail on every call, also right after valid ones and when
+  // repeated, and do not disturb the next valid call.
+  for (let i = 0; i < 2; i++) {
+    assert.throws(() => cached.search('ranking', { limt: 2 }), (e) => e.code === 'SCHEMA' && /limt/.test(e.message));
+  }
+  assert.equal(cached.search('ranking', o).hits.length, 3);
+  assert.throws(() => cached.search('ranking', { mode: 'sideways' }), (e) => e.code === 'SCHEMA');
+  assert.equal(cached.search('ranking', { limit: 2 }).hits.length, 2);
+});
