@@ -1,6 +1,5 @@
 //! Tombstones: a bitset of deleted local doc ids per segment.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -17,7 +16,7 @@ pub struct DeleteSet {
 /// Memoized derived data, not part of the set's value: equality ignores
 /// it and a clone starts empty.
 #[derive(Default)]
-struct LiveDfMemo(Mutex<HashMap<Box<str>, u64>>);
+struct LiveDfMemo(Mutex<Vec<(u32, u64)>>);
 
 /// Distinct terms remembered per segment; beyond it the memo starts over.
 const LIVE_DF_MEMO_TERMS: usize = 4096;
@@ -60,21 +59,26 @@ impl DeleteSet {
         true
     }
 
-    /// The live document frequency of `term` in this segment: `count()`
-    /// walks its postings, once per term until the set changes.
-    pub fn live_doc_freq(&self, term: &str, count: impl FnOnce() -> u64) -> u64 {
+    /// The live document frequency of a term of this segment, keyed by its
+    /// first postings block (unique per term): `count()` walks its postings,
+    /// once per term until the set changes.
+    pub fn live_doc_freq(&self, term_block: u32, count: impl FnOnce() -> u64) -> u64 {
         // A poisoned lock only means a panic elsewhere: count without it.
         let Ok(mut memo) = self.live_df.0.lock() else {
             return count();
         };
-        if let Some(&df) = memo.get(term) {
-            return df;
-        }
+        // Sorted by key: a binary search, and no hash map code in the wasm.
+        let at = match memo.binary_search_by_key(&term_block, |e| e.0) {
+            Ok(i) => return memo[i].1,
+            Err(i) => i,
+        };
         let df = count();
         if memo.len() >= LIVE_DF_MEMO_TERMS {
             memo.clear();
+            memo.push((term_block, df));
+        } else {
+            memo.insert(at, (term_block, df));
         }
-        memo.insert(term.into(), df);
         df
     }
 

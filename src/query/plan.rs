@@ -210,7 +210,7 @@ impl<'a> Planner<'a> {
             if entry.deletes.is_empty() {
                 df += info.doc_freq as u64;
             } else {
-                df += entry.deletes.live_doc_freq(term, || {
+                df += entry.deletes.live_doc_freq(info.first_block, || {
                     let mut live = 0u64;
                     let mut c = entry.segment.postings.cursor(info);
                     while c.doc() != TERMINATED {
