@@ -151,6 +151,7 @@ enum Op {
     Add(usize, String),
     Delete(usize),
     Flush,
+    Search(String),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -158,6 +159,9 @@ fn op() -> impl Strategy<Value = Op> {
         6 => (0usize..30, doc_text()).prop_map(|(i, t)| Op::Add(i, t)),
         2 => (0usize..30).prop_map(Op::Delete),
         2 => Just(Op::Flush),
+        // Queries between writes: anything a search caches (live document
+        // frequencies per segment) must follow later deletes.
+        1 => query_text().prop_map(Op::Search),
     ]
 }
 
@@ -193,6 +197,9 @@ proptest! {
                     prop_assert_eq!(index.delete(&format!("m{i}")), live.remove(i).is_some());
                 }
                 Op::Flush => index.flush(),
+                Op::Search(q) => {
+                    run_query(&mut index, q, Mode::Or);
+                }
             }
         }
         let mut fresh = Index::new(IndexConfig::default()).unwrap();

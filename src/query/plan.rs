@@ -210,13 +210,15 @@ impl<'a> Planner<'a> {
             if entry.deletes.is_empty() {
                 df += info.doc_freq as u64;
             } else {
-                let mut c = entry.segment.postings.cursor(info);
-                while c.doc() != TERMINATED {
-                    if !entry.deletes.contains(c.doc()) {
-                        df += 1;
+                df += entry.deletes.live_doc_freq(info.first_block, || {
+                    let mut live = 0u64;
+                    let mut c = entry.segment.postings.cursor(info);
+                    while c.doc() != TERMINATED {
+                        live += u64::from(!entry.deletes.contains(c.doc()));
+                        c.advance();
                     }
-                    c.advance();
-                }
+                    live
+                });
             }
         }
         df
