@@ -209,36 +209,44 @@ impl FieldDef {
     /// A field definition from JSON: `{"type": "text", ...}` (or the
     /// positional `["text", ...]`); `path` names it in errors.
     pub(crate) fn from_json(v: &Value, path: &str) -> Res<FieldDef> {
-        // The tag, and the variant's own options (object minus `type`, or
-        // the array's tail).
+        /// The variant's own options.
+        enum Rest<'a> {
+            /// The object's members other than `type`.
+            Members(&'a serde_json::Map<String, Value>),
+            /// The array's tail.
+            Tail(&'a [Value]),
+        }
         let (tag, rest) = match v {
             Value::Object(m) => {
-                let mut rest = m.clone();
-                let Some(tag) = rest.remove("type") else {
+                let Some(tag) = m.get("type") else {
                     return Err(format!("missing field `{}`", jsonopt::join(path, "type")));
                 };
-                (tag, Value::Object(rest))
+                (tag, Rest::Members(m))
             }
-            Value::Array(a) if !a.is_empty() => (a[0].clone(), Value::Array(a[1..].to_vec())),
+            Value::Array(a) if !a.is_empty() => (&a[0], Rest::Tail(&a[1..])),
             other => return Err(jsonopt::invalid(path, "an object with a `type`", other)),
         };
         if !tag.is_string() {
             return Err(jsonopt::invalid(
                 &jsonopt::join(path, "type"),
                 "a string",
-                &tag,
+                tag,
             ));
         }
-        let kind = jsonopt::variant(&tag, path, "type", FIELD_TYPES)?;
+        let kind = jsonopt::variant(tag, path, "type", FIELD_TYPES)?;
         let fields = match kind {
             0 => TEXT_FIELDS,
             // `stored` ignores extra keys of an object (as the derive did).
-            5 if rest.is_object() => return Ok(FieldDef::Stored),
+            5 if matches!(rest, Rest::Members(_)) => return Ok(FieldDef::Stored),
             5 => &[],
             _ => STORED_FIELDS,
         };
+        let entries = match rest {
+            Rest::Members(m) => jsonopt::members(m, Some("type"), path, fields)?,
+            Rest::Tail(a) => jsonopt::positional(a, path, fields)?,
+        };
         let (mut weight, mut lang, mut stored) = (1.0, None, true);
-        for (k, v) in jsonopt::entries(&rest, path, fields)? {
+        for (k, v) in entries {
             match k {
                 "weight" => weight = jsonopt::f32_(v, path, k)?,
                 "language" if v.is_null() => lang = None,
@@ -307,6 +315,7 @@ impl<'de> Deserialize<'de> for IndexConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn language_names_match_serde() {
@@ -314,5 +323,52 @@ mod tests {
             assert_eq!(serde_json::to_value(lang).unwrap(), *name);
         }
         assert_eq!(LANGUAGES.len(), 19);
+    }
+
+    #[test]
+    fn field_defs_from_objects_and_arrays() {
+        let read = |v: Value| FieldDef::from_json(&v, "fields.f");
+        let text = FieldDef::Text {
+            weight: 2.0,
+            language: Some(Language::French),
+            stored: false,
+        };
+        assert_eq!(
+            read(json!({"stored": false, "type": "text", "weight": 2, "language": "french"})),
+            Ok(text.clone())
+        );
+        assert_eq!(read(json!(["text", 2, "french", false])), Ok(text));
+        assert_eq!(
+            read(json!(["keyword"])),
+            Ok(FieldDef::Keyword { stored: true })
+        );
+        assert_eq!(
+            read(json!({"type": "date", "stored": false})),
+            Ok(FieldDef::Date { stored: false })
+        );
+        assert_eq!(
+            read(json!({"type": "stored", "x": 1})),
+            Ok(FieldDef::Stored)
+        );
+        assert_eq!(
+            read(json!({"weight": 1})).unwrap_err(),
+            "missing field `fields.f.type`"
+        );
+        assert_eq!(
+            read(json!({"type": 1})).unwrap_err(),
+            "invalid type for `fields.f.type`: expected a string, got number `1`"
+        );
+        assert_eq!(
+            read(json!({"type": "keyword", "weight": 1})).unwrap_err(),
+            "unknown field `fields.f.weight`, expected one of `stored`"
+        );
+        assert_eq!(
+            read(json!(["keyword", true, 1])).unwrap_err(),
+            "`fields.f`: expected at most 1 elements, got 2"
+        );
+        assert_eq!(
+            read(json!([])).unwrap_err(),
+            "invalid type for `fields.f`: expected an object with a `type`, got an array"
+        );
     }
 }
