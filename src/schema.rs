@@ -1,8 +1,6 @@
 //! Index schema: which document fields exist, how they are analyzed, weighted,
 //! filtered and stored. Declared once when an index is created.
 
-use std::collections::BTreeMap;
-
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -10,6 +8,7 @@ use serde_json::Value;
 use crate::analysis::{AnalyzerOptions, Language};
 use crate::error::{Error, Result};
 use crate::jsonopt::{self, Res};
+use crate::FieldMap;
 
 /// Reserved document keys: the external id and the namespace.
 pub const ID_KEY: &str = "id";
@@ -71,7 +70,7 @@ pub struct IndexConfig {
     /// Default analyzer for text fields.
     pub analyzer: AnalyzerOptions,
     /// Field name -> definition. Ordered so that field ids are stable.
-    pub fields: BTreeMap<String, FieldDef>,
+    pub fields: FieldMap<FieldDef>,
     /// BM25 term-frequency saturation.
     pub k1: f32,
     /// BM25 length normalization.
@@ -82,7 +81,7 @@ impl Default for IndexConfig {
     /// The agent-memory schema: `title` and `text` (text), `kind` (keyword),
     /// `timestamp` (date).
     fn default() -> Self {
-        let mut fields = BTreeMap::new();
+        let mut fields = FieldMap::new();
         fields.insert(
             "title".to_string(),
             FieldDef::Text {
@@ -284,9 +283,7 @@ impl IndexConfig {
                     let Value::Object(m) = v else {
                         return Err(jsonopt::invalid(k, "an object", v));
                     };
-                    // Inserted one by one: `collect` into a BTreeMap sorts,
-                    // another sort instantiation in the wasm.
-                    c.fields = BTreeMap::new();
+                    c.fields = FieldMap::new();
                     for (name, def) in m {
                         let def = FieldDef::from_json(def, &jsonopt::join(k, name))?;
                         c.fields.insert(name.clone(), def);
