@@ -10,7 +10,7 @@
 //! of a struct) and a unit enum may be spelled `"name"` or `{"name": null}`.
 //! Errors name the offending key path (`highlight.snippetLength`).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 pub(crate) type Res<T> = std::result::Result<T, String>;
 
@@ -79,24 +79,48 @@ pub(crate) fn entries<'a>(
     fields: &'static [&'static str],
 ) -> Res<Vec<(&'a str, &'a Value)>> {
     match v {
-        Value::Object(m) => m
-            .iter()
-            .map(|(k, v)| {
-                if fields.contains(&k.as_str()) {
-                    Ok((k.as_str(), v))
-                } else {
-                    Err(unknown(path, k, fields))
-                }
-            })
-            .collect(),
-        Value::Array(a) if a.len() <= fields.len() => Ok(fields.iter().copied().zip(a).collect()),
-        Value::Array(a) => Err(format!(
+        Value::Object(m) => members(m, None, path, fields),
+        Value::Array(a) => positional(a, path, fields),
+        other => Err(invalid(path, "an object", other)),
+    }
+}
+
+/// [`entries`] of an object, without its member `except` (a tag read
+/// separately; not a copy of the object minus the key: removing from a
+/// `serde_json::Map` links the B-tree's removal code into the wasm).
+pub(crate) fn members<'a>(
+    m: &'a Map<String, Value>,
+    except: Option<&str>,
+    path: &str,
+    fields: &'static [&'static str],
+) -> Res<Vec<(&'a str, &'a Value)>> {
+    m.iter()
+        .filter(|(k, _)| Some(k.as_str()) != except)
+        .map(|(k, v)| {
+            if fields.contains(&k.as_str()) {
+                Ok((k.as_str(), v))
+            } else {
+                Err(unknown(path, k, fields))
+            }
+        })
+        .collect()
+}
+
+/// [`entries`] of a JSON array: its elements are `fields` in order.
+pub(crate) fn positional<'a>(
+    a: &'a [Value],
+    path: &str,
+    fields: &'static [&'static str],
+) -> Res<Vec<(&'a str, &'a Value)>> {
+    if a.len() <= fields.len() {
+        Ok(fields.iter().copied().zip(a).collect())
+    } else {
+        Err(format!(
             "`{}`: expected at most {} elements, got {}",
             if path.is_empty() { "(top level)" } else { path },
             fields.len(),
             a.len()
-        )),
-        other => Err(invalid(path, "an object", other)),
+        ))
     }
 }
 

@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod codec;
 pub mod error;
+mod fieldmap;
 pub mod index;
 mod jsonopt;
 pub mod postings;
@@ -31,6 +32,7 @@ pub mod termdict;
 pub mod wasm;
 
 pub use error::{Error, Result};
+pub use fieldmap::FieldMap;
 pub use index::{Index, Stats};
 pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
 pub use schema::{FieldDef, IndexConfig};

@@ -1,8 +1,6 @@
 //! Index schema: which document fields exist, how they are analyzed, weighted,
 //! filtered and stored. Declared once when an index is created.
 
-use std::collections::BTreeMap;
-
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -10,6 +8,7 @@ use serde_json::Value;
 use crate::analysis::{AnalyzerOptions, Language};
 use crate::error::{Error, Result};
 use crate::jsonopt::{self, Res};
+use crate::FieldMap;
 
 /// Reserved document keys: the external id and the namespace.
 pub const ID_KEY: &str = "id";
@@ -71,7 +70,7 @@ pub struct IndexConfig {
     /// Default analyzer for text fields.
     pub analyzer: AnalyzerOptions,
     /// Field name -> definition. Ordered so that field ids are stable.
-    pub fields: BTreeMap<String, FieldDef>,
+    pub fields: FieldMap<FieldDef>,
     /// BM25 term-frequency saturation.
     pub k1: f32,
     /// BM25 length normalization.
@@ -82,7 +81,7 @@ impl Default for IndexConfig {
     /// The agent-memory schema: `title` and `text` (text), `kind` (keyword),
     /// `timestamp` (date).
     fn default() -> Self {
-        let mut fields = BTreeMap::new();
+        let mut fields = FieldMap::new();
         fields.insert(
             "title".to_string(),
             FieldDef::Text {
@@ -209,36 +208,44 @@ impl FieldDef {
     /// A field definition from JSON: `{"type": "text", ...}` (or the
     /// positional `["text", ...]`); `path` names it in errors.
     pub(crate) fn from_json(v: &Value, path: &str) -> Res<FieldDef> {
-        // The tag, and the variant's own options (object minus `type`, or
-        // the array's tail).
+        /// The variant's own options.
+        enum Rest<'a> {
+            /// The object's members other than `type`.
+            Members(&'a serde_json::Map<String, Value>),
+            /// The array's tail.
+            Tail(&'a [Value]),
+        }
         let (tag, rest) = match v {
             Value::Object(m) => {
-                let mut rest = m.clone();
-                let Some(tag) = rest.remove("type") else {
+                let Some(tag) = m.get("type") else {
                     return Err(format!("missing field `{}`", jsonopt::join(path, "type")));
                 };
-                (tag, Value::Object(rest))
+                (tag, Rest::Members(m))
             }
-            Value::Array(a) if !a.is_empty() => (a[0].clone(), Value::Array(a[1..].to_vec())),
+            Value::Array(a) if !a.is_empty() => (&a[0], Rest::Tail(&a[1..])),
             other => return Err(jsonopt::invalid(path, "an object with a `type`", other)),
         };
         if !tag.is_string() {
             return Err(jsonopt::invalid(
                 &jsonopt::join(path, "type"),
                 "a string",
-                &tag,
+                tag,
             ));
         }
-        let kind = jsonopt::variant(&tag, path, "type", FIELD_TYPES)?;
+        let kind = jsonopt::variant(tag, path, "type", FIELD_TYPES)?;
         let fields = match kind {
             0 => TEXT_FIELDS,
             // `stored` ignores extra keys of an object (as the derive did).
-            5 if rest.is_object() => return Ok(FieldDef::Stored),
+            5 if matches!(rest, Rest::Members(_)) => return Ok(FieldDef::Stored),
             5 => &[],
             _ => STORED_FIELDS,
         };
+        let entries = match rest {
+            Rest::Members(m) => jsonopt::members(m, Some("type"), path, fields)?,
+            Rest::Tail(a) => jsonopt::positional(a, path, fields)?,
+        };
         let (mut weight, mut lang, mut stored) = (1.0, None, true);
-        for (k, v) in jsonopt::entries(&rest, path, fields)? {
+        for (k, v) in entries {
             match k {
                 "weight" => weight = jsonopt::f32_(v, path, k)?,
                 "language" if v.is_null() => lang = None,
@@ -276,9 +283,7 @@ impl IndexConfig {
                     let Value::Object(m) = v else {
                         return Err(jsonopt::invalid(k, "an object", v));
                     };
-                    // Inserted one by one: `collect` into a BTreeMap sorts,
-                    // another sort instantiation in the wasm.
-                    c.fields = BTreeMap::new();
+                    c.fields = FieldMap::new();
                     for (name, def) in m {
                         let def = FieldDef::from_json(def, &jsonopt::join(k, name))?;
                         c.fields.insert(name.clone(), def);
@@ -307,6 +312,7 @@ impl<'de> Deserialize<'de> for IndexConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn language_names_match_serde() {
@@ -314,5 +320,52 @@ mod tests {
             assert_eq!(serde_json::to_value(lang).unwrap(), *name);
         }
         assert_eq!(LANGUAGES.len(), 19);
+    }
+
+    #[test]
+    fn field_defs_from_objects_and_arrays() {
+        let read = |v: Value| FieldDef::from_json(&v, "fields.f");
+        let text = FieldDef::Text {
+            weight: 2.0,
+            language: Some(Language::French),
+            stored: false,
+        };
+        assert_eq!(
+            read(json!({"stored": false, "type": "text", "weight": 2, "language": "french"})),
+            Ok(text.clone())
+        );
+        assert_eq!(read(json!(["text", 2, "french", false])), Ok(text));
+        assert_eq!(
+            read(json!(["keyword"])),
+            Ok(FieldDef::Keyword { stored: true })
+        );
+        assert_eq!(
+            read(json!({"type": "date", "stored": false})),
+            Ok(FieldDef::Date { stored: false })
+        );
+        assert_eq!(
+            read(json!({"type": "stored", "x": 1})),
+            Ok(FieldDef::Stored)
+        );
+        assert_eq!(
+            read(json!({"weight": 1})).unwrap_err(),
+            "missing field `fields.f.type`"
+        );
+        assert_eq!(
+            read(json!({"type": 1})).unwrap_err(),
+            "invalid type for `fields.f.type`: expected a string, got number `1`"
+        );
+        assert_eq!(
+            read(json!({"type": "keyword", "weight": 1})).unwrap_err(),
+            "unknown field `fields.f.weight`, expected one of `stored`"
+        );
+        assert_eq!(
+            read(json!(["keyword", true, 1])).unwrap_err(),
+            "`fields.f`: expected at most 1 elements, got 2"
+        );
+        assert_eq!(
+            read(json!([])).unwrap_err(),
+            "invalid type for `fields.f`: expected an object with a `type`, got an array"
+        );
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use memdex::analysis::{Analyzer, AnalyzerOptions};
-use memdex::{FieldDef, Index, IndexConfig, Mode, SearchOptions};
+use memdex::{FieldDef, FieldMap, Index, IndexConfig, Mode, SearchOptions};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -47,7 +47,7 @@ const WORDS: &[&str] = &[
 ];
 
 fn single_field_config() -> IndexConfig {
-    let mut fields = BTreeMap::new();
+    let mut fields = FieldMap::new();
     fields.insert(
         "text".to_string(),
         FieldDef::Text {
@@ -319,7 +319,7 @@ proptest! {
             limit: k,
             k1: Some(k1),
             b: Some(b),
-            fields: Some(BTreeMap::from([("title".to_string(), title_weight), ("text".to_string(), 1.0)])),
+            fields: Some(FieldMap::from([("title".to_string(), title_weight), ("text".to_string(), 1.0)])),
             ..Default::default()
         };
         let pruned = index.search(&query, &opts).unwrap().hits;

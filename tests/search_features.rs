@@ -4,11 +4,9 @@
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::BTreeMap;
-
 use memdex::query::options::HighlightOptions;
 use memdex::query::options::Syntax;
-use memdex::{FieldDef, Index, IndexConfig, Mode, SearchOptions};
+use memdex::{FieldDef, FieldMap, Index, IndexConfig, Mode, SearchOptions};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -392,7 +390,7 @@ fn suggest_completes_from_the_dictionary() {
 #[test]
 fn field_weights_can_be_overridden_per_query() {
     let mut ix = memories();
-    let mut only_title = BTreeMap::new();
+    let mut only_title = FieldMap::new();
     only_title.insert("title".to_string(), 1.0);
     let r = ids(
         &mut ix,

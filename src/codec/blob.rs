@@ -10,6 +10,7 @@
 //! Blobs of older versions still read are opened with their version, for
 //! the readers whose layout changed ([`open_versioned`]).
 
+use super::crc::crc32c;
 use crate::error::{Error, Result};
 
 pub const MAGIC: &[u8; 4] = b"MDEX";
@@ -40,7 +41,7 @@ pub fn seal(kind: BlobKind, payload: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(kind as u8);
     out.extend_from_slice(payload);
-    let crc = crc32c::crc32c(&out);
+    let crc = crc32c(&out);
     out.extend_from_slice(&crc.to_le_bytes());
     out
 }
@@ -62,7 +63,7 @@ pub fn open_versioned<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<(
     }
     let (body, crc) = blob.split_at(blob.len() - FOOTER_LEN);
     let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
-    if crc32c::crc32c(body) != stored {
+    if crc32c(body) != stored {
         return Err(corrupt("CRC32C checksum mismatch"));
     }
     if &body[..4] != MAGIC {
@@ -113,7 +114,7 @@ mod tests {
     fn with_version(mut blob: Vec<u8>, version: u32) -> Vec<u8> {
         blob[4..8].copy_from_slice(&version.to_le_bytes());
         let n = blob.len() - 4;
-        let crc = crc32c::crc32c(&blob[..n]);
+        let crc = crc32c(&blob[..n]);
         blob[n..].copy_from_slice(&crc.to_le_bytes());
         blob
     }

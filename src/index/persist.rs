@@ -20,7 +20,6 @@
 //! [`CommitPlan::execute`] (async, storage only), [`Index::finish_commit`]
 //! (sync). [`Index::commit`] chains them.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -72,8 +71,22 @@ struct Manifest {
 #[derive(Debug, Clone, Default)]
 pub struct PersistState {
     pub generation: u64,
-    /// Segment id -> (chunk keys, tombstone key) as last committed.
-    records: HashMap<u64, (Vec<String>, Option<String>)>,
+    /// (segment id, chunk keys, tombstone key) as last committed, in
+    /// segment order. `Vec`s here and in [`CommitPlan`] rather than hash
+    /// maps and sets: a commit handles a few dozen segments and blobs
+    /// (binary-counter merge policy, 4 MiB chunks), and each hash table
+    /// type costs its own code in the wasm.
+    records: Vec<(u64, Vec<String>, Option<String>)>,
+}
+
+impl PersistState {
+    /// The committed chunk and tombstone keys of segment `id`.
+    fn record(&self, id: u64) -> Option<(&Vec<String>, &Option<String>)> {
+        self.records
+            .iter()
+            .find(|r| r.0 == id)
+            .map(|(_, chunks, deletes)| (chunks, deletes))
+    }
 }
 
 /// Everything a commit will write, prepared without touching storage.
@@ -84,7 +97,8 @@ pub struct CommitPlan {
     blobs: Vec<(String, Vec<u8>)>,
     manifest: Vec<u8>,
     new_state: PersistState,
-    referenced: HashSet<String>,
+    /// Keys of every blob the new manifest references.
+    referenced: Vec<String>,
 }
 
 /// Outcome of a commit.
@@ -152,11 +166,11 @@ impl Index {
         let mut records = Vec::new();
         let mut new_state = PersistState {
             generation: self.persist.generation + 1,
-            records: HashMap::new(),
+            records: Vec::new(),
         };
-        let mut referenced = HashSet::new();
+        let mut referenced = Vec::new();
         for entry in &self.segments {
-            let chunks = match self.persist.records.get(&entry.id) {
+            let chunks = match self.persist.record(entry.id) {
                 Some((chunks, _)) => chunks.clone(),
                 None => {
                     let bytes = write_segment(&entry.segment);
@@ -176,12 +190,7 @@ impl Index {
             let deletes = (!entry.deletes.is_empty()).then(|| {
                 let sealed = encode_deletes(&entry.deletes, entry.segment.n_docs);
                 let key = format!("{}{}", blob_prefix(name), blob::content_key(&sealed));
-                let known = self
-                    .persist
-                    .records
-                    .get(&entry.id)
-                    .and_then(|r| r.1.as_ref())
-                    == Some(&key);
+                let known = self.persist.record(entry.id).and_then(|r| r.1.as_ref()) == Some(&key);
                 if !known {
                     blobs.push((key.clone(), sealed));
                 }
@@ -191,7 +200,7 @@ impl Index {
             referenced.extend(deletes.iter().cloned());
             new_state
                 .records
-                .insert(entry.id, (chunks.clone(), deletes.clone()));
+                .push((entry.id, chunks.clone(), deletes.clone()));
             records.push(SegmentRecord {
                 id: entry.id,
                 docs: entry.segment.n_docs,
@@ -200,8 +209,13 @@ impl Index {
             });
         }
         // The same blob can be produced twice (identical segments); write once.
-        let mut seen = HashSet::new();
-        blobs.retain(|(k, _)| seen.insert(k.clone()));
+        let mut unique: Vec<(String, Vec<u8>)> = Vec::with_capacity(blobs.len());
+        for blob in blobs {
+            if !unique.iter().any(|u| u.0 == blob.0) {
+                unique.push(blob);
+            }
+        }
+        let blobs = unique;
         let manifest = Manifest {
             generation: new_state.generation,
             config: self.config().clone(),
@@ -272,7 +286,7 @@ impl Index {
         }
         let mut index = Index::new(manifest.config.clone())?;
         let n_fields = index.schema.text.len();
-        let mut records = HashMap::new();
+        let mut records: Vec<(u64, Vec<String>, Option<String>)> = Vec::new();
         for (record, segment, deletes) in loaded.segments {
             if segment.n_fields != n_fields {
                 return Err(Error::Corrupt {
@@ -281,7 +295,9 @@ impl Index {
                 });
             }
             index.adopt_segment(record.id, Arc::new(segment), deletes.clone());
-            records.insert(record.id, (record.chunks, record.deletes));
+            // A repeated id replaces the earlier record (as a map insert did).
+            records.retain(|r| r.0 != record.id);
+            records.push((record.id, record.chunks, record.deletes));
         }
         index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
         index.persist = PersistState {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::jsonopt;
+use crate::FieldMap;
 
 /// How query terms combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -71,7 +72,7 @@ pub struct SearchOptions {
     /// many hits.
     pub min_hits: usize,
     /// Restrict to these text fields, with optional weight overrides.
-    pub fields: Option<BTreeMap<String, f32>>,
+    pub fields: Option<FieldMap<f32>>,
     /// Structural filter (see [`crate::query::filter`]); a JSON object keyed
     /// by field name.
     pub filter: Option<Value>,
@@ -179,9 +180,7 @@ impl SearchOptions {
                     o.fields = match jsonopt::opt(v) {
                         None => None,
                         Some(Value::Object(m)) => {
-                            // Inserted one by one: `collect` into a BTreeMap
-                            // sorts, another sort instantiation in the wasm.
-                            let mut fields = BTreeMap::new();
+                            let mut fields = FieldMap::new();
                             for (name, w) in m {
                                 fields.insert(name.clone(), jsonopt::f32_(w, k, name)?);
                             }

@@ -3,12 +3,11 @@
 //! dictionaries, resolve implicit operators by the search mode, and attach
 //! index-wide statistics (df, idf) to every term.
 
-use std::collections::BTreeMap;
-
 use crate::index::document::FieldRef;
 use crate::index::Index;
 use crate::postings::TERMINATED;
 use crate::termdict::MAX_EXPANSIONS;
+use crate::FieldMap;
 
 use super::ast::{Clause, Occur, Query};
 use super::bm25;
@@ -107,7 +106,7 @@ fn only_terms(nodes: &[Node]) -> Option<Vec<usize>> {
 pub struct PlanOptions<'a> {
     pub and_mode: bool,
     /// Field name -> weight override; `None` = all text fields, schema weights.
-    pub fields: Option<&'a BTreeMap<String, f32>>,
+    pub fields: Option<&'a FieldMap<f32>>,
     pub prefix: bool,
     pub fuzzy: u8,
 }
@@ -440,6 +439,7 @@ pub(crate) fn by_doc_freq(mut found: Vec<(String, u64)>, limit: usize) -> Vec<(S
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::collections::BTreeMap;
 
     proptest! {
         // Same as summing in a BTreeMap, then a stable sort by df desc.
