@@ -504,8 +504,10 @@ fn conjunction_of_terms<'a>(
         }
     }
     // Seek order: cheapest first (stable, as the generic intersection).
-    let mut order: Vec<usize> = (0..scorers.len()).collect();
-    order.sort_by_key(|&i| scorers[i].cost());
+    let order: Vec<usize> = crate::sort::order_by_key(scorers.iter().map(|s| s.cost()))
+        .into_iter()
+        .map(|(_, i)| i as usize)
+        .collect();
     let Some((&lead, rest)) = order.split_first() else {
         return;
     };
