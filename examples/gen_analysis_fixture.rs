@@ -155,7 +155,9 @@ const CASES: &[(&str, &str, &str)] = &[
 ];
 
 fn analyze(options: &str, text: &str) -> Vec<(String, u32, u32, u32)> {
-    let opts: AnalyzerOptions = serde_json::from_str(options).expect("case options parse");
+    let opts =
+        AnalyzerOptions::from_json(&memdex::json::parse(options).expect("case options parse"))
+            .expect("case options");
     let analyzer = Analyzer::new(&opts).expect("case options are valid");
     analyzer
         .analyze(text)

@@ -10,7 +10,12 @@ fn main() {}
 fn main() {
     use memdex::storage::FsStorage;
     use memdex::{Index, IndexConfig};
-    use serde_json::json;
+    /// `serde_json::json!`, as memdex's own JSON value (through its text).
+    macro_rules! json {
+        ($($t:tt)+) => {
+            memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+        };
+    }
 
     let dir = std::env::args()
         .nth(1)

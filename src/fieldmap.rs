@@ -9,8 +9,6 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
-
 /// Entries sorted by name, names unique.
 #[derive(Clone, PartialEq)]
 pub struct FieldMap<V> {
@@ -28,6 +26,13 @@ impl<V> Default for FieldMap<V> {
 impl<V> FieldMap<V> {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// From entries already sorted by name with unique names (the JSON
+    /// parser's objects).
+    pub(crate) fn from_sorted(entries: Vec<(String, V)>) -> Self {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+        FieldMap { entries }
     }
 
     pub fn len(&self) -> usize {
@@ -143,12 +148,6 @@ impl<V: fmt::Debug> fmt::Debug for FieldMap<V> {
     }
 }
 
-impl<V: Serialize> Serialize for FieldMap<V> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,7 +173,7 @@ mod tests {
             assert_eq!(map.len(), want.len());
             assert_eq!(format!("{map:?}"), format!("{want:?}"));
             assert_eq!(
-                serde_json::to_string(&map).unwrap(),
+                crate::json::to_string(&map),
                 serde_json::to_string(&want).unwrap()
             );
         }

@@ -1,5 +1,5 @@
 //! Hand-written reading of JSON option objects (search options, index
-//! configuration) from a parsed `serde_json::Value`.
+//! configuration) from a parsed [`crate::json::Value`].
 //!
 //! Replaces `#[derive(Deserialize)]` on those types: the derived visitors
 //! (one per type and per deserializer, plus serde's buffering for the
@@ -10,7 +10,7 @@
 //! of a struct) and a unit enum may be spelled `"name"` or `{"name": null}`.
 //! Errors name the offending key path (`highlight.snippetLength`).
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 pub(crate) type Res<T> = std::result::Result<T, String>;
 
@@ -86,10 +86,9 @@ pub(crate) fn entries<'a>(
 }
 
 /// [`entries`] of an object, without its member `except` (a tag read
-/// separately; not a copy of the object minus the key: removing from a
-/// `serde_json::Map` links the B-tree's removal code into the wasm).
+/// separately, not a copy of the object minus the key).
 pub(crate) fn members<'a>(
-    m: &'a Map<String, Value>,
+    m: &'a Map,
     except: Option<&str>,
     path: &str,
     fields: &'static [&'static str],

@@ -6,10 +6,10 @@
 //!
 //! ```
 //! use memdex::{Index, IndexConfig, SearchOptions};
-//! use serde_json::json;
 //!
 //! let mut index = Index::new(IndexConfig::default()).unwrap();
-//! index.add(&json!({"id": "m1", "title": "Deploy rule", "text": "Never deploy on Fridays"})).unwrap();
+//! let doc = memdex::json::parse(r#"{"id": "m1", "title": "Deploy rule", "text": "Never deploy on Fridays"}"#).unwrap();
+//! index.add(&doc).unwrap();
 //! let results = index.search("deploying friday", &SearchOptions::default()).unwrap();
 //! assert_eq!(results.hits[0].id, "m1");
 //! ```
@@ -19,6 +19,7 @@ pub mod codec;
 pub mod error;
 mod fieldmap;
 pub mod index;
+pub mod json;
 mod jsonopt;
 pub mod postings;
 pub mod query;

@@ -1,9 +1,7 @@
 //! Index schema: which document fields exist, how they are analyzed, weighted,
 //! filtered and stored. Declared once when an index is created.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+use crate::json::{Object, ToJson, Value};
 
 use crate::analysis::{AnalyzerOptions, Language};
 use crate::error::{Error, Result};
@@ -18,8 +16,7 @@ pub const NAMESPACE_KEY: &str = "namespace";
 ///
 /// Deserialized by hand ([`FieldDef::from_json`]), accepting what the
 /// `#[serde(tag = "type", deny_unknown_fields)]` derive accepted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FieldDef {
     /// Full-text field: analyzed, scored with BM25F.
     Text {
@@ -64,8 +61,7 @@ impl FieldDef {
 ///
 /// Deserialized by hand ([`IndexConfig::from_json`]): same inputs as a
 /// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct IndexConfig {
     /// Default analyzer for text fields.
     pub analyzer: AnalyzerOptions,
@@ -211,7 +207,7 @@ impl FieldDef {
         /// The variant's own options.
         enum Rest<'a> {
             /// The object's members other than `type`.
-            Members(&'a serde_json::Map<String, Value>),
+            Members(&'a crate::json::Map),
             /// The array's tail.
             Tail(&'a [Value]),
         }
@@ -297,34 +293,138 @@ impl IndexConfig {
     }
 }
 
-impl<'de> Deserialize<'de> for FieldDef {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        FieldDef::from_json(&Value::deserialize(d)?, "field").map_err(D::Error::custom)
+impl AnalyzerOptions {
+    /// Reads analyzer options from JSON (camelCase keys, every key optional,
+    /// unknown keys rejected); the error names the offending key.
+    pub fn from_json(v: &Value) -> std::result::Result<Self, String> {
+        analyzer_options(v, "")
     }
 }
 
-impl<'de> Deserialize<'de> for IndexConfig {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        IndexConfig::from_json(&Value::deserialize(d)?).map_err(D::Error::custom)
+impl Language {
+    /// The lowercase name JSON uses (`"english"`).
+    pub fn name(self) -> &'static str {
+        LANGUAGES
+            .iter()
+            .find(|(_, l)| *l == self)
+            .map_or("none", |(n, _)| n)
+    }
+
+    /// The language named `name` (as [`Language::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Language> {
+        LANGUAGES.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
+    }
+}
+
+// Written as the serde derives wrote them (the manifest holds the config:
+// its bytes must not change).
+impl ToJson for Language {
+    fn write_json(&self, out: &mut String) {
+        self.name().write_json(out);
+    }
+}
+
+impl ToJson for AnalyzerOptions {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("language", &self.language)
+            .field("foldDiacritics", &self.fold_diacritics)
+            .field("defaultStopwords", &self.default_stopwords)
+            .field("stopwords", &self.stopwords)
+            .field("addStopwords", &self.add_stopwords)
+            .field("removeStopwords", &self.remove_stopwords)
+            .end();
+    }
+}
+
+/// Internally tagged: `{"type":"text","weight":1.0,...}`.
+impl ToJson for FieldDef {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        match self {
+            FieldDef::Text {
+                weight,
+                language,
+                stored,
+            } => o
+                .field("type", "text")
+                .field("weight", weight)
+                .field("language", language)
+                .field("stored", stored),
+            FieldDef::Keyword { stored } => o.field("type", "keyword").field("stored", stored),
+            FieldDef::Number { stored } => o.field("type", "number").field("stored", stored),
+            FieldDef::Date { stored } => o.field("type", "date").field("stored", stored),
+            FieldDef::Boolean { stored } => o.field("type", "boolean").field("stored", stored),
+            FieldDef::Stored => o.field("type", "stored"),
+        }
+        .end();
+    }
+}
+
+impl ToJson for IndexConfig {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("analyzer", &self.analyzer)
+            .field("fields", &self.fields)
+            .field("k1", &self.k1)
+            .field("b", &self.b)
+            .end();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::tests::from_serde;
     use serde_json::json;
 
     #[test]
-    fn language_names_match_serde() {
+    fn language_names_round_trip() {
         for (name, lang) in LANGUAGES {
-            assert_eq!(serde_json::to_value(lang).unwrap(), *name);
+            assert_eq!(lang.name(), *name);
+            assert_eq!(Language::from_name(name), Some(*lang));
+            assert_eq!(lang.to_json(), format!("\"{name}\""));
         }
         assert_eq!(LANGUAGES.len(), 19);
     }
 
+    /// The config as the serde derives wrote it (the manifest holds it).
+    #[test]
+    fn config_json_is_the_derived_form() {
+        let mut c = IndexConfig::default();
+        c.fields.insert(
+            "f".into(),
+            FieldDef::Text {
+                weight: 0.3,
+                language: Some(Language::French),
+                stored: false,
+            },
+        );
+        c.fields.insert("s".into(), FieldDef::Stored);
+        c.fields
+            .insert("n".into(), FieldDef::Number { stored: false });
+        c.analyzer.stopwords = Some(vec!["a\"b".into()]);
+        assert_eq!(
+            c.to_json(),
+            concat!(
+                r#"{"analyzer":{"language":"english","foldDiacritics":true,"defaultStopwords":true,"#,
+                r#""stopwords":["a\"b"],"addStopwords":[],"removeStopwords":[]},"fields":{"#,
+                r#""f":{"type":"text","weight":0.3,"language":"french","stored":false},"#,
+                r#""kind":{"type":"keyword","stored":true},"n":{"type":"number","stored":false},"#,
+                r#""s":{"type":"stored"},"text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,
+                r#""timestamp":{"type":"date","stored":true},"#,
+                r#""title":{"type":"text","weight":2.0,"language":null,"stored":true}},"k1":1.2,"b":0.75}"#
+            )
+        );
+        assert_eq!(
+            IndexConfig::from_json(&crate::json::parse(&c.to_json()).unwrap()),
+            Ok(c)
+        );
+    }
+
     #[test]
     fn field_defs_from_objects_and_arrays() {
-        let read = |v: Value| FieldDef::from_json(&v, "fields.f");
+        let read = |v: serde_json::Value| FieldDef::from_json(&from_serde(v), "fields.f");
         let text = FieldDef::Text {
             weight: 2.0,
             language: Some(Language::French),

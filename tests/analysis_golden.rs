@@ -6,7 +6,7 @@
 use memdex::analysis::{Analyzer, AnalyzerOptions};
 
 fn check(options: &str, text: &str, want: &[(&str, u32, u32, u32)]) {
-    let opts: AnalyzerOptions = serde_json::from_str(options).unwrap();
+    let opts = AnalyzerOptions::from_json(&memdex::json::parse(options).unwrap()).unwrap();
     let got: Vec<(String, u32, u32, u32)> = Analyzer::new(&opts)
         .unwrap()
         .analyze(text)
@@ -581,7 +581,7 @@ fn paths() {
 /// a position are alternatives (a compound's whole token and its first
 /// part), so every query position needs one of its terms in `doc`.
 fn matches(options: &str, doc: &str, query: &str) -> bool {
-    let opts: AnalyzerOptions = serde_json::from_str(options).unwrap();
+    let opts = AnalyzerOptions::from_json(&memdex::json::parse(options).unwrap()).unwrap();
     let a = Analyzer::new(&opts).unwrap();
     let doc: Vec<String> = a.analyze(doc).into_iter().map(|t| t.term).collect();
     let query = a.analyze(query);

@@ -7,6 +7,13 @@
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
 
+/// `serde_json::json!`, as memdex's own JSON value (through its text).
+macro_rules! json {
+    ($($t:tt)+) => {
+        memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+    };
+}
+
 use memdex::storage::{FsStorage, MemoryStorage};
 use memdex::{Index, Mode, SearchOptions};
 
@@ -39,7 +46,7 @@ fn format_v1_fixture_opens_and_searches() {
     assert_eq!(ids(&mut index, "\"dark mode\"", Mode::Or), ["f1"]);
     assert!(ids(&mut index, "deleted memory", Mode::Or).is_empty());
     let ns = SearchOptions {
-        filter: Some(serde_json::json!({"namespace": "odd"})),
+        filter: Some(json!({"namespace": "odd"})),
         ..Default::default()
     };
     let mut hits: Vec<String> = index
@@ -52,7 +59,7 @@ fn format_v1_fixture_opens_and_searches() {
     hits.sort();
     assert_eq!(hits, ["f3", "f7"]);
     let even = SearchOptions {
-        filter: Some(serde_json::json!({"namespace": "even"})),
+        filter: Some(json!({"namespace": "even"})),
         ..Default::default()
     };
     assert!(index.search("segments", &even).unwrap().hits.is_empty());
@@ -148,7 +155,7 @@ fn v1_segments_stay_readable_beside_v2_segments() {
 
     let mut index = pollster::block_on(Index::open(&storage, "fixture", None)).unwrap();
     index
-        .add(&serde_json::json!({"id": "n1", "title": "Segments", "text": "segmented deployments"}))
+        .add(&json!({"id": "n1", "title": "Segments", "text": "segmented deployments"}))
         .unwrap();
     pollster::block_on(index.commit(&storage, "fixture")).unwrap();
     let versions: Vec<u32> = storage.with_map(|m| {

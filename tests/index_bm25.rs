@@ -10,7 +10,12 @@ use std::collections::{BTreeMap, HashMap};
 use memdex::analysis::{Analyzer, AnalyzerOptions};
 use memdex::{FieldDef, FieldMap, Index, IndexConfig, Mode, SearchOptions};
 use proptest::prelude::*;
-use serde_json::json;
+/// `serde_json::json!`, as memdex's own JSON value (through its text).
+macro_rules! json {
+    ($($t:tt)+) => {
+        memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+    };
+}
 
 const WORDS: &[&str] = &[
     "agent",

@@ -8,9 +8,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use memdex::index::persist::manifest_key;
+use memdex::json::Value;
 use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};
 use memdex::{Index, IndexConfig, Mode, SearchOptions};
-use serde_json::{json, Value};
+
+/// `serde_json::json!`, as memdex's own JSON value (through its text).
+macro_rules! json {
+    ($($t:tt)+) => {
+        memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+    };
+}
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
@@ -344,9 +351,9 @@ fn segment_chunks_of_different_versions_are_corrupt() {
         set_version(&mut copy, 1);
         m.insert(older.clone(), copy);
         let sealed = &m[&manifest_key("idx")];
-        let mut manifest: Value =
+        let mut manifest: serde_json::Value =
             serde_json::from_slice(blob::open("m", BlobKind::Manifest, sealed).unwrap()).unwrap();
-        manifest["segments"][0]["chunks"] = json!([chunk, older]);
+        manifest["segments"][0]["chunks"] = serde_json::json!([chunk, older]);
         let payload = serde_json::to_vec(&manifest).unwrap();
         m.insert(
             manifest_key("idx"),

@@ -8,7 +8,12 @@ use memdex::query::options::HighlightOptions;
 use memdex::query::options::Syntax;
 use memdex::{FieldDef, FieldMap, Index, IndexConfig, Mode, SearchOptions};
 use proptest::prelude::*;
-use serde_json::json;
+/// `serde_json::json!`, as memdex's own JSON value (through its text).
+macro_rules! json {
+    ($($t:tt)+) => {
+        memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+    };
+}
 
 fn config() -> IndexConfig {
     let mut c = IndexConfig::default();
@@ -268,7 +273,7 @@ fn filters_apply_before_top_k() {
     assert_eq!(err.code(), "SCHEMA");
     assert!(err.to_string().contains("nosuch"));
     assert_eq!(ix.count(&json!({"namespace": "a1"})).unwrap(), 3);
-    assert_eq!(ix.count(&serde_json::Value::Null).unwrap(), 6);
+    assert_eq!(ix.count(&memdex::json::Value::Null).unwrap(), 6);
 }
 
 #[test]
@@ -463,7 +468,7 @@ fn get_json_is_get_without_a_parse() {
         }
     }
     for id in ["a", "b", "c\n\"odd\""] {
-        let parsed: serde_json::Value = serde_json::from_str(&index.get_json(id).unwrap()).unwrap();
+        let parsed = memdex::json::parse(&index.get_json(id).unwrap()).unwrap();
         assert_eq!(parsed, index.get(id).unwrap(), "{id}");
     }
     assert_eq!(index.get_json("missing"), None);
@@ -525,7 +530,7 @@ fn stored_fields_option_selects_what_hits_carry() {
     let mut index = Index::new(config()).unwrap();
     let doc = json!({"id": "m1", "namespace": "ns1", "title": "Deploy notes", "text": "deploy on fridays", "kind": "rule", "priority": 3});
     index.add(&doc).unwrap();
-    let search = |index: &mut Index, opts: serde_json::Value| {
+    let search = |index: &mut Index, opts: memdex::json::Value| {
         let opts = SearchOptions::from_json(&opts).unwrap();
         index
             .search("deploy", &opts)

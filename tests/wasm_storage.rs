@@ -9,10 +9,17 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Promise, Reflect};
+use memdex::json::Value;
 use memdex::storage::js::JsStorage;
 use memdex::storage::{conformance, Storage};
 use memdex::{Index, IndexConfig, Mode, SearchOptions};
-use serde_json::{json, Value};
+
+/// `serde_json::json!`, as memdex's own JSON value (through its text).
+macro_rules! json {
+    ($($t:tt)+) => {
+        memdex::json::parse(&serde_json::json!($($t)+).to_string()).unwrap()
+    };
+}
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -69,7 +69,10 @@ fn main() {
     let jsonl = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     // MEMDEX_ANALYZER='{"language":"none"}' isolates the cost of stemming etc.
     let options: AnalyzerOptions = match std::env::var("MEMDEX_ANALYZER") {
-        Ok(json) => serde_json::from_str(&json).expect("MEMDEX_ANALYZER: AnalyzerOptions JSON"),
+        Ok(json) => memdex::json::parse(&json)
+            .map_err(|e| e.to_string())
+            .and_then(|v| AnalyzerOptions::from_json(&v))
+            .expect("MEMDEX_ANALYZER: AnalyzerOptions JSON"),
         Err(_) => AnalyzerOptions::default(),
     };
     let analyzer = Analyzer::new(&options).expect("valid options");

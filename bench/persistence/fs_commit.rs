@@ -14,9 +14,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use memdex::json::Value;
 use memdex::storage::{FsStorage, MemoryStorage, Storage};
 use memdex::{Index, IndexConfig, SearchOptions};
-use serde_json::Value;
 
 const CORPUS: &str = "/work/shared/data/packages/corpus.jsonl.gz";
 
@@ -32,11 +32,13 @@ fn load_docs(path: &str, n: usize) -> Vec<Value> {
         if docs.len() == n {
             break;
         }
-        let mut v: Value = serde_json::from_str(&line.unwrap()).expect("JSON line");
-        let obj = v.as_object_mut().unwrap();
+        let v = memdex::json::parse(&line.unwrap()).expect("JSON line");
+        let Value::Object(mut obj) = v else {
+            panic!("not an object")
+        };
         let id = obj.remove("_id").expect("_id");
         obj.insert("id".into(), id);
-        docs.push(v);
+        docs.push(Value::Object(obj));
     }
     let _ = child.kill();
     let _ = child.wait();
@@ -105,7 +107,9 @@ fn main() {
             "namespace": "ns1",
             "timestamp": "2026-11-22T00:00:00Z",
         });
-        index.add(&doc).unwrap();
+        index
+            .add(&memdex::json::parse(&doc.to_string()).unwrap())
+            .unwrap();
         let t = Instant::now();
         let info = pollster::block_on(index.commit(&storage, "idx")).unwrap();
         let total = dir_bytes(&dir);

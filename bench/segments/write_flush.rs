@@ -37,8 +37,12 @@ fn main() {
         let d: Value = serde_json::from_str(&line.expect("line")).expect("json");
         index
             .add(
-                &json!({"id": d["_id"], "namespace": d["namespace"], "title": d["title"],
-                         "text": d["text"], "kind": d["kind"], "timestamp": d["timestamp"]}),
+                &memdex::json::parse(
+                    &json!({"id": d["_id"], "namespace": d["namespace"], "title": d["title"],
+                             "text": d["text"], "kind": d["kind"], "timestamp": d["timestamp"]})
+                    .to_string(),
+                )
+                .expect("json"),
             )
             .expect("add");
         index.flush();

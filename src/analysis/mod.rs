@@ -79,8 +79,6 @@
 //! - `start..end` are UTF-16 code-unit offsets into the input, on char
 //!   boundaries, `start < end`.
 
-use serde::{Deserialize, Serialize};
-
 use rust_stemmers::Stemmer;
 
 use crate::error::Result;
@@ -127,8 +125,7 @@ pub struct TokenRef<'a> {
 /// Stemming language. `None` disables stemming (and default stopwords).
 /// Snowball has no stop list for arabic, greek, romanian, tamil and turkish:
 /// those stem but remove no stopwords unless a custom list is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Language {
     None,
     Arabic,
@@ -152,9 +149,9 @@ pub enum Language {
     Turkish,
 }
 
-/// Analyzer configuration (serialized with the index; JS passes it as JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+/// Analyzer configuration (serialized with the index; JS passes it as JSON:
+/// [`AnalyzerOptions::from_json`], camelCase keys, all optional).
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnalyzerOptions {
     pub language: Language,
     /// Fold diacritics (`café` -> `cafe`).
@@ -668,7 +665,7 @@ mod tests {
             "turkish",
         ];
         for name in all {
-            let language: Language = serde_json::from_value(name.into()).unwrap();
+            let language = Language::from_name(name).unwrap();
             let opts = AnalyzerOptions {
                 language,
                 ..AnalyzerOptions::default()

@@ -5,8 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
-use serde_json::Value;
+use crate::json::{self, ToJson, Value};
 
 use crate::analysis::{Analyzer, AnalyzerOptions, Token, TokenRef};
 use crate::error::{Error, Result};
@@ -187,9 +186,7 @@ impl ResolvedSchema {
 
     /// Validates and analyzes one JSON document.
     pub fn prepare(&self, doc: &Value) -> Result<PreparedDoc> {
-        let obj = doc
-            .as_object()
-            .ok_or_else(|| Error::schema("document", "must be a JSON object"))?;
+        let obj = doc.as_object().ok_or_else(not_an_object)?;
         let id = check_id(obj.get(ID_KEY).map(FieldValue::from).as_ref())?;
         let namespace = obj.get(NAMESPACE_KEY).map(FieldValue::from);
         check_namespace(namespace.as_ref())?;
@@ -202,54 +199,37 @@ impl ResolvedSchema {
 
     /// [`ResolvedSchema::prepare`] of one JSON object given as text, with
     /// the same result, the same stored bytes and the same errors, but
-    /// without building a `serde_json::Value` tree: keys and string values
-    /// are borrowed from `json` (strings without escapes are also copied to
-    /// the stored JSON as they are, which is exactly what serde_json would
-    /// write). Anything unusual (duplicate keys, deep nesting, any error)
-    /// takes the `Value` path, which also produces the error. `pairs` is a
-    /// reusable buffer. The outer `Err` is serde_json's syntax error.
+    /// without building a `Value` tree of the document: keys and string
+    /// values are borrowed from `json` (strings without escapes are also
+    /// copied to the stored JSON as they are, which is exactly what the
+    /// writer would write). `pairs` is a reusable buffer. The outer `Err`
+    /// is the JSON syntax error.
     pub fn prepare_json<'a>(
         &self,
         json: &'a str,
         pairs: &mut RawPairs<'a>,
-    ) -> std::result::Result<Result<PreparedDoc>, serde_json::Error> {
-        if let Some(prepared) = self.prepare_borrowed(json, pairs) {
-            return Ok(Ok(prepared));
+    ) -> std::result::Result<Result<PreparedDoc>, crate::json::Error> {
+        pairs.0.clear();
+        if !crate::json::object_members(json, &mut pairs.0)? {
+            return Ok(Err(not_an_object()));
         }
-        let doc: Value = serde_json::from_str(json)?;
-        Ok(self.prepare(&doc))
+        Ok(self.prepare_pairs(&mut pairs.0))
     }
 
-    /// The fast path of [`ResolvedSchema::prepare_json`]; `None` sends the
-    /// document down the `Value` path.
-    fn prepare_borrowed<'a>(&self, json: &'a str, pairs: &mut RawPairs<'a>) -> Option<PreparedDoc> {
-        if !pairs.read(json) {
-            return None;
-        }
-        // serde_json's map is sorted by key (and keeps the last of equal
-        // keys: those take the slow path).
-        let pairs = &mut pairs.0;
-        // Insertion sort: a handful of keys, and no extra sort instance in
-        // the wasm.
-        for i in 1..pairs.len() {
-            let mut j = i;
-            while j > 0 && pairs[j - 1].0.as_bytes() > pairs[j].0.as_bytes() {
-                pairs.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
-            return None;
-        }
+    /// [`ResolvedSchema::prepare_json`] of an object's validated members.
+    fn prepare_pairs(&self, pairs: &mut Vec<(Cow<'_, str>, &str)>) -> Result<PreparedDoc> {
+        sort_members(pairs);
         let mut values = Vec::with_capacity(pairs.len());
         for (key, raw) in pairs.iter() {
-            values.push((key.as_ref(), FieldValue::from_raw(raw.get())?));
+            let value = FieldValue::from_raw(raw)
+                .ok_or_else(|| Error::schema(key.as_ref(), "is not valid JSON"))?;
+            values.push((key.as_ref(), value));
         }
         let find = |key: &str| values.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
-        let id = check_id(find(ID_KEY)).ok()?;
+        let id = check_id(find(ID_KEY))?;
         let namespace = find(NAMESPACE_KEY);
-        check_namespace(namespace).ok()?;
-        self.prepare_fields(id, namespace, &values).ok()
+        check_namespace(namespace)?;
+        self.prepare_fields(id, namespace, &values)
     }
 
     /// The schema checks, analysis and stored JSON of a document's fields
@@ -276,15 +256,14 @@ impl ResolvedSchema {
             })
             .collect();
         // Stored fields are written straight to JSON (no cloned map).
-        let mut stored_json = Vec::with_capacity(128);
-        stored_json.push(b'{');
+        let mut stored_json = String::with_capacity(128);
+        stored_json.push('{');
         let mut write_pair = |key: &str, value: &FieldValue<'_>| {
             if stored_json.len() > 1 {
-                stored_json.push(b',');
+                stored_json.push(',');
             }
-            // Serializing a str or a Value into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut stored_json, key);
-            stored_json.push(b':');
+            json::write_string(key, &mut stored_json);
+            stored_json.push(':');
             value.write_json(&mut stored_json);
         };
         for &(key, ref value) in fields {
@@ -332,11 +311,11 @@ impl ResolvedSchema {
         if let Some(ns) = namespace_value.filter(|_| namespace.is_some()) {
             write_pair(NAMESPACE_KEY, ns);
         }
-        stored_json.push(b'}');
+        stored_json.push('}');
         Ok(PreparedDoc {
             id,
             namespace,
-            stored_json,
+            stored_json: stored_json.into_bytes(),
             text,
             lens,
             filters,
@@ -368,74 +347,56 @@ fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
 }
 
 /// The top-level `(key, raw value)` pairs of a JSON object, in input order
-/// (a reusable buffer for [`ResolvedSchema::prepare_json`]). Stored fields
-/// are split with it too: one serde visitor in the wasm for both.
+/// (a reusable buffer for [`ResolvedSchema::prepare_json`]; stored fields
+/// are split with it too).
 #[derive(Default)]
-pub struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+pub struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a str)>);
 
 impl<'a> RawPairs<'a> {
     /// Replaces the pairs by the members of `json` (keys unescaped, values
     /// as written); `false` unless `json` is exactly one JSON object.
     pub(crate) fn read(&mut self, json: &'a str) -> bool {
         self.0.clear();
-        let mut de = serde_json::Deserializer::from_str(json);
-        serde::de::DeserializeSeed::deserialize(&mut *self, &mut de).is_ok() && de.end().is_ok()
+        matches!(json::object_members(json, &mut self.0), Ok(true))
     }
 
-    pub(crate) fn pairs(&self) -> &[(Cow<'a, str>, &'a RawValue)] {
+    pub(crate) fn pairs(&self) -> &[(Cow<'a, str>, &'a str)] {
         &self.0
     }
 }
 
-impl<'de> serde::de::DeserializeSeed<'de> for &mut RawPairs<'de> {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
+fn not_an_object() -> Error {
+    Error::schema("document", "must be a JSON object")
 }
 
-impl<'de> serde::de::Visitor<'de> for &mut RawPairs<'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<M: serde::de::MapAccess<'de>>(
-        self,
-        mut map: M,
-    ) -> std::result::Result<(), M::Error> {
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            let value: &'de RawValue = map.next_value()?;
-            self.0.push((key.0, value));
-        }
-        Ok(())
-    }
-}
-
-/// A map key, borrowed from the input unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> std::result::Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E>(self, v: String) -> std::result::Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
+/// Members in key order, the last of equal keys kept: the order and the
+/// duplicate rule of a parsed object ([`json::Map`]), which
+/// [`ResolvedSchema::prepare`] walks.
+fn sort_members(pairs: &mut Vec<(Cow<'_, str>, &str)>) {
+    if pairs.len() > 32 {
+        let keys: Vec<&[u8]> = pairs.iter().map(|(k, _)| k.as_bytes()).collect();
+        let order = crate::sort::order_by_bytes(&keys);
+        *pairs = crate::sort::permute(std::mem::take(pairs), &order);
+    } else {
+        // Insertion sort (stable): a handful of keys, no sort instance.
+        for i in 1..pairs.len() {
+            let mut j = i;
+            while j > 0 && pairs[j - 1].0.as_bytes() > pairs[j].0.as_bytes() {
+                pairs.swap(j - 1, j);
+                j -= 1;
             }
         }
-        d.deserialize_str(V)
+    }
+    if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
+        // Equal keys are adjacent in input order: keep the last of each run.
+        let mut i = 0;
+        while i + 1 < pairs.len() {
+            if pairs[i].0 == pairs[i + 1].0 {
+                pairs.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 }
 
@@ -443,7 +404,7 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
 enum FieldValue<'a> {
     Null,
     /// A string; `literal` is its JSON text when that is exactly what
-    /// serde_json writes for it (no escapes).
+    /// the writer writes for it (no escapes).
     Str {
         text: Cow<'a, str>,
         literal: Option<&'a str>,
@@ -451,10 +412,6 @@ enum FieldValue<'a> {
     /// Any other value (never a string or null).
     Other(Cow<'a, Value>),
 }
-
-/// More brackets than this in one raw value take the `Value` path, so that
-/// serde_json's recursion limit is met (or not) exactly as there.
-const MAX_RAW_BRACKETS: usize = 64;
 
 impl<'a> FieldValue<'a> {
     fn from(value: &'a Value) -> FieldValue<'a> {
@@ -468,57 +425,34 @@ impl<'a> FieldValue<'a> {
         }
     }
 
-    /// From the JSON text of one value; `None` when it must take the
-    /// `Value` path.
+    /// From the validated JSON text of one value (`None` only if it is not
+    /// valid after all).
     fn from_raw(raw: &'a str) -> Option<FieldValue<'a>> {
         let bytes = raw.as_bytes();
         match bytes.first()? {
-            b'"' => {
-                if bytes.contains(&b'\\') {
-                    // Through `Value` (the instance the slow path has anyway).
-                    match serde_json::from_str::<Value>(raw).ok()? {
-                        Value::String(text) => Some(FieldValue::Str {
-                            text: Cow::Owned(text),
-                            literal: None,
-                        }),
-                        _ => None,
-                    }
-                } else {
-                    // No escapes: the raw parse rejected control characters,
-                    // so serde_json would write these very bytes.
-                    Some(FieldValue::Str {
-                        text: Cow::Borrowed(raw.get(1..raw.len() - 1)?),
-                        literal: Some(raw),
-                    })
-                }
-            }
+            b'"' if bytes.contains(&b'\\') => Some(FieldValue::Str {
+                text: json::string_literal(raw)?,
+                literal: None,
+            }),
+            // No escapes: validation rejected control characters, so the
+            // writer would write these very bytes.
+            b'"' => Some(FieldValue::Str {
+                text: Cow::Borrowed(raw.get(1..raw.len() - 1)?),
+                literal: Some(raw),
+            }),
             b'n' if raw == "null" => Some(FieldValue::Null),
-            first => {
-                if matches!(first, b'[' | b'{')
-                    && bytes.iter().filter(|&&b| b == b'[' || b == b'{').count() > MAX_RAW_BRACKETS
-                {
-                    return None;
-                }
-                match serde_json::from_str::<Value>(raw).ok()? {
-                    Value::Null | Value::String(_) => None,
-                    v => Some(FieldValue::Other(Cow::Owned(v))),
-                }
-            }
+            _ => Some(FieldValue::Other(Cow::Owned(json::parse(raw).ok()?))),
         }
     }
 
-    fn write_json(&self, out: &mut Vec<u8>) {
+    fn write_json(&self, out: &mut String) {
         match self {
-            FieldValue::Null => out.extend_from_slice(b"null"),
+            FieldValue::Null => out.push_str("null"),
             FieldValue::Str {
                 literal: Some(raw), ..
-            } => out.extend_from_slice(raw.as_bytes()),
-            FieldValue::Str { text, .. } => {
-                let _ = serde_json::to_writer(out, text.as_ref());
-            }
-            FieldValue::Other(v) => {
-                let _ = serde_json::to_writer(out, v.as_ref());
-            }
+            } => out.push_str(raw),
+            FieldValue::Str { text, .. } => json::write_string(text, out),
+            FieldValue::Other(v) => v.write_json(out),
         }
     }
 }
@@ -673,6 +607,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::tests::from_serde;
     use serde_json::json;
 
     fn summary(r: std::result::Result<Result<PreparedDoc>, String>) -> String {
@@ -744,36 +679,28 @@ mod tests {
             let fast = schema
                 .prepare_json(line, &mut pairs)
                 .map_err(|e| e.to_string());
-            let slow = serde_json::from_str::<Value>(line)
-                .map(|v| schema.prepare(&v))
+            // serde_json as the oracle of syntax errors and values.
+            let slow = serde_json::from_str::<serde_json::Value>(line)
+                .map(|v| schema.prepare(&from_serde(v)))
                 .map_err(|e| e.to_string());
             assert_eq!(summary(fast), summary(slow), "{line}");
-        }
-        // The common shapes do take the borrowed path.
-        for i in [0, 1, 2, 3, 6, 7, 25, 26, 27] {
-            let mut pairs = RawPairs::default();
-            assert!(
-                schema.prepare_borrowed(&lines[i], &mut pairs).is_some(),
-                "{}",
-                lines[i]
-            );
         }
     }
 
     #[test]
     fn parses_dates() {
-        assert_eq!(parse_date(&json!("1970-01-01")), Some(0.0));
+        assert_eq!(parse_date(&from_serde(json!("1970-01-01"))), Some(0.0));
         assert_eq!(
-            parse_date(&json!("2000-03-01T00:00:00Z")),
+            parse_date(&from_serde(json!("2000-03-01T00:00:00Z"))),
             Some(951_868_800_000.0)
         );
         assert_eq!(
-            parse_date(&json!("2000-03-01T02:00:00.5+02:00")),
+            parse_date(&from_serde(json!("2000-03-01T02:00:00.5+02:00"))),
             Some(951_868_800_500.0)
         );
-        assert_eq!(parse_date(&json!(12.0)), Some(12.0));
-        assert_eq!(parse_date(&json!("2000-13-01")), None);
-        assert_eq!(parse_date(&json!("yesterday")), None);
-        assert_eq!(parse_date(&json!("2000-01-01T10")), None);
+        assert_eq!(parse_date(&from_serde(json!(12.0))), Some(12.0));
+        assert_eq!(parse_date(&from_serde(json!("2000-13-01"))), None);
+        assert_eq!(parse_date(&from_serde(json!("yesterday"))), None);
+        assert_eq!(parse_date(&from_serde(json!("2000-01-01T10"))), None);
     }
 }

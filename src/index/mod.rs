@@ -18,8 +18,7 @@ pub mod serialize;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::Value;
+use crate::json::{self, Object, ToJson, Value};
 
 use crate::error::Result;
 use crate::schema::{IndexConfig, ID_KEY};
@@ -29,8 +28,7 @@ use document::{FilterKind, ResolvedSchema};
 use segment::{Segment, SegmentWriter};
 
 /// Index-wide statistics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
     /// Live documents.
     pub documents: usize,
@@ -42,6 +40,18 @@ pub struct Stats {
     pub bytes: usize,
     /// Documents in the write buffer, not yet flushed.
     pub buffered: usize,
+}
+
+impl ToJson for Stats {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("documents", &self.documents)
+            .field("terms", &self.terms)
+            .field("segments", &self.segments)
+            .field("bytes", &self.bytes)
+            .field("buffered", &self.buffered)
+            .end();
+    }
 }
 
 /// Where a document lives.
@@ -119,8 +129,8 @@ impl Index {
     }
 
     /// [`Index::add`] of a document given as JSON text (parsed without a
-    /// `serde_json::Value` tree); the outer `Err` is a JSON syntax error.
-    pub fn add_json(&mut self, json: &str) -> std::result::Result<Result<()>, serde_json::Error> {
+    /// `Value` tree); the outer `Err` is a JSON syntax error.
+    pub fn add_json(&mut self, json: &str) -> std::result::Result<Result<()>, json::Error> {
         let mut pairs = document::RawPairs::default();
         Ok(self
             .schema
@@ -257,13 +267,13 @@ impl Index {
         let (docs, doc) = self.doc_store_of(id)?;
         let stored = std::str::from_utf8(docs.stored_bytes(doc))
             .ok()
-            .filter(|s| serde_json::from_str::<&serde_json::value::RawValue>(s).is_ok())
+            .filter(|s| json::validate(s).is_ok())
             .map(str::trim)
             .filter(|s| s.starts_with('{') && s.ends_with('}'))
             .unwrap_or("{}");
         let rest = stored[1..].trim_start();
         // An id serializes as a JSON string; the stored object never holds `id`.
-        let id = serde_json::to_string(id).unwrap_or_default();
+        let id = json::to_string(id);
         let sep = if rest.starts_with('}') { "" } else { "," };
         Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
     }

@@ -22,8 +22,7 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::Value;
+use crate::json::{self, Object, ToJson, Value};
 
 use crate::codec::blob::{self, BlobKind};
 use crate::codec::bytes::{ByteReader, ByteWriter};
@@ -48,9 +47,9 @@ fn blob_prefix(name: &str) -> String {
     format!("{name}/blob/")
 }
 
-// Written by serde, read by `from_json` (see `parse_manifest`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+// Written by `ToJson` (byte for byte the serde derive's output), read by
+// `from_json` (see `parse_manifest`).
+#[derive(Debug, Clone, PartialEq)]
 struct SegmentRecord {
     id: u64,
     docs: u32,
@@ -58,13 +57,34 @@ struct SegmentRecord {
     deletes: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct Manifest {
     generation: u64,
     config: IndexConfig,
     next_segment_id: u64,
     segments: Vec<SegmentRecord>,
+}
+
+impl ToJson for SegmentRecord {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("id", &self.id)
+            .field("docs", &self.docs)
+            .field("chunks", &self.chunks)
+            .field("deletes", &self.deletes)
+            .end();
+    }
+}
+
+impl ToJson for Manifest {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("generation", &self.generation)
+            .field("config", &self.config)
+            .field("nextSegmentId", &self.next_segment_id)
+            .field("segments", &self.segments)
+            .end();
+    }
 }
 
 /// What the index remembers of its last commit.
@@ -102,8 +122,7 @@ pub struct CommitPlan {
 }
 
 /// Outcome of a commit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CommitInfo {
     pub generation: u64,
     /// Blobs written (manifest included).
@@ -112,6 +131,17 @@ pub struct CommitInfo {
     pub bytes_written: usize,
     /// Unreferenced blobs deleted afterwards.
     pub blobs_collected: usize,
+}
+
+impl ToJson for CommitInfo {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("generation", &self.generation)
+            .field("blobsWritten", &self.blobs_written)
+            .field("bytesWritten", &self.bytes_written)
+            .field("blobsCollected", &self.blobs_collected)
+            .end();
+    }
 }
 
 /// A committed state read from storage, ready to become an [`Index`].
@@ -222,12 +252,12 @@ impl Index {
             next_segment_id: self.next_segment_id,
             segments: records,
         };
-        let json = serde_json::to_vec(&manifest).unwrap_or_default();
+        let json = manifest.to_json();
         CommitPlan {
             name: name.to_string(),
             expected_generation: self.persist.generation,
             blobs,
-            manifest: blob::seal(BlobKind::Manifest, &json),
+            manifest: blob::seal(BlobKind::Manifest, json.as_bytes()),
             new_state,
             referenced,
         }
@@ -413,10 +443,8 @@ async fn current_generation<S: Storage>(storage: &S, mkey: &str) -> Result<u64> 
     })
 }
 
-/// Parsed into a `Value` from a `&str` and read by hand, like the options
-/// (src/jsonopt.rs): the derived `Deserialize` through `from_slice` was a
-/// second instantiation of serde_json's parser (for `&[u8]`) plus the typed
-/// visitors, ~8 KB gz of wasm. Accepts what the derive accepted from the
+/// Parsed into a `Value` and read by hand, like the options
+/// (src/jsonopt.rs). Accepts what the serde derive accepted from the
 /// writer's output: an object, unknown keys ignored, `deletes` absent or
 /// `null` for none (not the derive's positional array form, which memdex
 /// never wrote; duplicate keys: the last wins instead of an error).
@@ -427,7 +455,7 @@ fn parse_manifest(key: &str, bytes: &[u8]) -> Result<Manifest> {
         reason: format!("manifest does not decode: {reason}"),
     };
     let text = std::str::from_utf8(payload).map_err(|e| corrupt(e.to_string()))?;
-    let value: Value = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+    let value = json::parse(text).map_err(|e| corrupt(e.to_string()))?;
     Manifest::from_json(&value).map_err(corrupt)
 }
 
@@ -613,7 +641,7 @@ mod tests {
                 },
             ],
         };
-        let json = serde_json::to_string(&manifest).unwrap();
+        let json = manifest.to_json();
         assert!(json.contains("\"deletes\":null"), "{json}");
         assert_eq!(parse(&json).unwrap(), manifest);
     }

@@ -10,7 +10,7 @@
 //!   "pinned": true }                               // boolean
 //! ```
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::error::{Error, Result};
 use crate::index::document::{parse_date, FieldRef, FilterKind, ResolvedSchema};

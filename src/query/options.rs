@@ -3,16 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+use crate::json::{Object, ToJson, Value};
 
 use crate::jsonopt;
 use crate::FieldMap;
 
 /// How query terms combine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// Any term may match; more matching terms score higher.
     #[default]
@@ -24,8 +21,7 @@ pub enum Mode {
 }
 
 /// Query syntax handling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Syntax {
     /// Never fails: malformed syntax degrades to plain terms.
     #[default]
@@ -38,8 +34,7 @@ pub enum Syntax {
 ///
 /// Deserialized by hand ([`HighlightOptions::from_json`]): same inputs as a
 /// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HighlightOptions {
     pub pre_tag: String,
     pub post_tag: String,
@@ -61,8 +56,7 @@ impl Default for HighlightOptions {
 ///
 /// Deserialized by hand ([`SearchOptions::from_json`]): same inputs as a
 /// `#[serde(default, deny_unknown_fields)]` derive, much less wasm.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SearchOptions {
     pub mode: Mode,
     pub syntax: Syntax,
@@ -91,8 +85,7 @@ pub struct SearchOptions {
 }
 
 /// Stored fields returned with each hit.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum StoredSelection {
     /// All stored fields (the default).
     #[default]
@@ -234,21 +227,8 @@ impl SearchOptions {
     }
 }
 
-impl<'de> Deserialize<'de> for HighlightOptions {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        HighlightOptions::from_json(&Value::deserialize(d)?, "highlight").map_err(D::Error::custom)
-    }
-}
-
-impl<'de> Deserialize<'de> for SearchOptions {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        SearchOptions::from_json(&Value::deserialize(d)?).map_err(D::Error::custom)
-    }
-}
-
 /// One term's contribution in one field, for `explain`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TermExplanation {
     pub term: String,
     pub field: String,
@@ -261,29 +241,88 @@ pub struct TermExplanation {
 }
 
 /// One search hit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub id: String,
     pub score: f32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Stored fields of the document (JSON text; `get`/`to_map` parse it).
     pub fields: crate::store::StoredFields,
     /// Index terms of the query that occur in this document.
     pub matched_terms: Vec<String>,
     /// Field -> HTML-escaped snippet with highlight tags (when asked for).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub snippets: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Vec<TermExplanation>>,
 }
 
 /// The answer to a search.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SearchResults {
     pub hits: Vec<Hit>,
     /// The mode that produced `hits` (`Fallback` resolves to `And` or `Or`).
     pub mode: Mode,
+}
+
+// JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
+// keys in declaration order; a hit omits an absent namespace and
+// explanation and empty snippets.
+
+impl Mode {
+    /// The lowercase name JSON uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Or => "or",
+            Mode::And => "and",
+            Mode::Fallback => "fallback",
+        }
+    }
+}
+
+impl ToJson for Mode {
+    fn write_json(&self, out: &mut String) {
+        self.name().write_json(out);
+    }
+}
+
+impl ToJson for TermExplanation {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("term", &self.term)
+            .field("field", &self.field)
+            .field("idf", &self.idf)
+            .field("tf", &self.tf)
+            .field("fieldLength", &self.field_length)
+            .field("avgFieldLength", &self.avg_field_length)
+            .field("weight", &self.weight)
+            .field("score", &self.score)
+            .end();
+    }
+}
+
+impl ToJson for Hit {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.field("id", &self.id).field("score", &self.score);
+        if let Some(namespace) = &self.namespace {
+            o.field("namespace", namespace);
+        }
+        o.field("fields", &self.fields)
+            .field("matchedTerms", &self.matched_terms);
+        if !self.snippets.is_empty() {
+            o.field("snippets", &self.snippets);
+        }
+        if let Some(explanation) = &self.explanation {
+            o.field("explanation", explanation);
+        }
+        o.end();
+    }
+}
+
+impl ToJson for SearchResults {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("hits", &self.hits)
+            .field("mode", &self.mode)
+            .end();
+    }
 }

@@ -281,14 +281,14 @@ impl Index {
     /// matched term (re-analyzed: positions are not needed at query time).
     fn snippets(
         &self,
-        fields: &serde_json::Map<String, serde_json::Value>,
+        fields: &crate::json::Map,
         matched: &[String],
         opts: &super::options::HighlightOptions,
     ) -> std::collections::BTreeMap<String, String> {
         let matched: HashSet<&str> = matched.iter().map(String::as_str).collect();
         let mut out = std::collections::BTreeMap::new();
         for field in &self.schema.text {
-            let Some(serde_json::Value::String(text)) = fields.get(&field.name) else {
+            let Some(crate::json::Value::String(text)) = fields.get(&field.name) else {
                 continue;
             };
             let tokens = field.analyzer.analyze(text);
@@ -695,12 +695,20 @@ fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
 }
 
 /// One autocomplete suggestion.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Suggestion {
     pub term: String,
     /// Documents containing the term (tombstones included).
     pub doc_freq: u64,
+}
+
+impl crate::json::ToJson for Suggestion {
+    fn write_json(&self, out: &mut String) {
+        crate::json::Object::new(out)
+            .field("term", &self.term)
+            .field("docFreq", &self.doc_freq)
+            .end();
+    }
 }
 
 impl Index {

@@ -1,7 +1,7 @@
 //! Stored fields handed out with hits, kept as JSON text.
 //!
 //! The document store already holds each document's stored fields as a JSON
-//! object. Parsing that into `serde_json::Value`s only to serialize it again
+//! object. Parsing that into `Value`s only to serialize it again
 //! for the JS boundary cost more than the whole top-k search for typical
 //! queries (~1.3 µs per stored field in wasm). [`StoredFields`] validates the
 //! text once and serializes it verbatim; callers that want values parse on
@@ -10,19 +10,17 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use crate::json::{self, Map, ToJson, Value};
 
 use crate::index::document::RawPairs;
 use crate::schema::NAMESPACE_KEY;
 
 /// A JSON object of stored fields (never the namespace, which hits carry on
-/// their own). Invariant: the text is a valid JSON object; `None` is `{}`,
-/// so hits without stored fields allocate nothing for them.
+/// their own). Invariant: the text is a valid JSON object without
+/// surrounding whitespace; `None` is `{}`, so hits without stored fields
+/// allocate nothing for them.
 #[derive(Clone)]
-pub struct StoredFields(Option<Box<RawValue>>);
+pub struct StoredFields(Option<Box<str>>);
 
 impl StoredFields {
     /// No stored fields: `{}`.
@@ -40,7 +38,7 @@ impl StoredFields {
         // The writer emits keys unescaped, so a stored namespace always
         // shows as this literal; without it the text is returned as it is.
         if !text.contains("\"namespace\"") {
-            return (StoredFields(raw(text)), None);
+            return (StoredFields(raw(Cow::Borrowed(text))), None);
         }
         if let Some(split) = split_trailing_namespace(text) {
             return split;
@@ -53,7 +51,7 @@ impl StoredFields {
             .pairs()
             .iter()
             .find(|(key, _)| key == NAMESPACE_KEY)
-            .and_then(|(_, value)| json_string(value.get()));
+            .and_then(|(_, value)| json_string(value));
         let fields = object(pairs.pairs().iter().filter(|(key, _)| key != NAMESPACE_KEY));
         (fields, namespace)
     }
@@ -86,7 +84,7 @@ impl StoredFields {
 
     /// The JSON text of the object.
     pub fn as_json(&self) -> &str {
-        self.0.as_deref().map_or("{}", RawValue::get)
+        self.0.as_deref().unwrap_or("{}")
     }
 
     /// The value of one stored field, parsed.
@@ -95,9 +93,8 @@ impl StoredFields {
     }
 
     /// All stored fields, parsed.
-    pub fn to_map(&self) -> Map<String, Value> {
-        // Through `Value` (see `json_string`).
-        match serde_json::from_str(self.as_json()) {
+    pub fn to_map(&self) -> Map {
+        match json::parse(self.as_json()) {
             Ok(Value::Object(map)) => map,
             _ => Map::new(),
         }
@@ -116,11 +113,8 @@ fn split_trailing_namespace(text: &str) -> Option<(StoredFields, Option<String>)
         None => return None,
     };
     // Validation also rejects a `"namespace":` that sat inside a string.
-    let fields = RawValue::from_string(fields).ok()?;
-    fields
-        .get()
-        .starts_with('{')
-        .then_some((StoredFields(Some(fields)), Some(namespace)))
+    let fields = raw(Cow::Owned(fields))?;
+    Some((StoredFields(Some(fields)), Some(namespace)))
 }
 
 /// `(offset of the key, namespace)` when the text ends with
@@ -131,15 +125,9 @@ fn trailing_namespace(text: &str) -> Option<(usize, String)> {
     Some((at, json_string(value)?))
 }
 
-/// The string `json` holds, if it is exactly one JSON string. Parsed as a
-/// `Value`, whose reader the wasm has anyway: each typed read
-/// (`from_str::<String>`, `Map`, a visitor of our own) instantiates more of
-/// serde_json.
+/// The string `json` holds, if it is exactly one JSON string.
 fn json_string(json: &str) -> Option<String> {
-    match serde_json::from_str(json) {
-        Ok(Value::String(s)) => Some(s),
-        _ => None,
-    }
+    json::string_literal(json).map(|s| s.into_owned())
 }
 
 /// The namespace member's key as the writer emits it.
@@ -154,27 +142,34 @@ fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Writes members back as one JSON object.
-fn object<'p, 'a: 'p>(
-    pairs: impl Iterator<Item = &'p (Cow<'a, str>, &'a RawValue)>,
-) -> StoredFields {
+fn object<'p, 'a: 'p>(pairs: impl Iterator<Item = &'p (Cow<'a, str>, &'a str)>) -> StoredFields {
     let mut json = String::from("{");
     for (key, value) in pairs {
         if json.len() > 1 {
             json.push(',');
         }
-        // A str always serializes.
-        json.push_str(&serde_json::to_string(key).unwrap_or_default());
+        json::write_string(key, &mut json);
         json.push(':');
-        json.push_str(value.get());
+        json.push_str(value);
     }
     json.push('}');
-    StoredFields(raw(&json))
+    StoredFields(raw(Cow::Owned(json)))
 }
 
-/// Validates `json` as an object and boxes it.
-fn raw(json: &str) -> Option<Box<RawValue>> {
-    let value = RawValue::from_string(json.to_string()).ok()?;
-    value.get().trim_start().starts_with('{').then_some(value)
+/// Validates `json` as an object and boxes it without surrounding
+/// whitespace (valid JSON starts and ends with non-space ASCII, so `trim`
+/// removes exactly the JSON whitespace); an owned text that is already
+/// trimmed is kept, not copied.
+fn raw(json: Cow<'_, str>) -> Option<Box<str>> {
+    json::validate(&json).ok()?;
+    let trimmed = json.trim();
+    if !trimmed.starts_with('{') {
+        return None;
+    }
+    Some(match json {
+        Cow::Owned(s) if s.len() == trimmed.len() => s.into_boxed_str(),
+        _ => trimmed.into(),
+    })
 }
 
 impl PartialEq for StoredFields {
@@ -195,24 +190,10 @@ impl Default for StoredFields {
     }
 }
 
-impl Serialize for StoredFields {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Some(raw) => raw.serialize(s),
-            None => s.serialize_map(Some(0))?.end(),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for StoredFields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = Box::<RawValue>::deserialize(d)?;
-        if !value.get().trim_start().starts_with('{') {
-            return Err(serde::de::Error::custom(
-                "stored fields must be a JSON object",
-            ));
-        }
-        Ok(StoredFields(Some(value)))
+/// The object's text, verbatim.
+impl ToJson for StoredFields {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(self.as_json());
     }
 }
 
@@ -238,7 +219,7 @@ mod tests {
         assert_eq!(fields.as_json(), r#"{"b":[1,{"x":null}],"a":"namespace"}"#);
         assert_eq!(
             Value::Object(fields.to_map()),
-            json!({"a": "namespace", "b": [1, {"x": null}]})
+            crate::json::tests::from_serde(json!({"a": "namespace", "b": [1, {"x": null}]}))
         );
     }
 
@@ -307,7 +288,7 @@ mod tests {
         ) {
             let mut map = serde_json::Map::new();
             for (k, v) in members {
-                map.insert(k, Value::String(v));
+                map.insert(k, serde_json::Value::String(v));
             }
             let mut json = serde_json::to_string(&map).unwrap();
             if let Some(ns) = namespace {
@@ -349,15 +330,9 @@ mod tests {
 
     #[test]
     fn serializes_as_the_object_itself() {
-        let (fields, _) = StoredFields::split_namespace(br#"{"k":[true,2.5]}"#);
-        let out = serde_json::to_string(&json!({"before": 1})).unwrap();
-        assert_eq!(out, r#"{"before":1}"#);
-        assert_eq!(
-            serde_json::to_string(&fields).unwrap(),
-            r#"{"k":[true,2.5]}"#
-        );
-        let back: StoredFields = serde_json::from_str(r#"{"k":[true,2.5]}"#).unwrap();
-        assert_eq!(back, fields);
-        assert!(serde_json::from_str::<StoredFields>("[1]").is_err());
+        let (fields, _) = StoredFields::split_namespace(b" {\"k\":[true,2.50]}\n");
+        assert_eq!(fields.to_json(), r#"{"k":[true,2.50]}"#);
+        assert_eq!(StoredFields::empty().to_json(), "{}");
+        assert!(raw(Cow::Borrowed("[1]")).is_none());
     }
 }

@@ -7,7 +7,7 @@ mod fields;
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
 
-use serde_json::{Map, Value};
+use crate::json::{self, Map, Value};
 
 /// External ids and stored fields of a segment's documents, by local doc id.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -63,10 +63,8 @@ impl DocStore {
     }
 
     /// Stored fields as a JSON object (empty if none or undecodable).
-    pub fn stored(&self, doc: u32) -> Map<String, Value> {
-        // A `Value` from a `&str`, as everywhere else: one serde_json parser
-        // in the wasm, no typed reads (see `StoredFields::to_map`).
-        match std::str::from_utf8(self.stored_bytes(doc)).map(serde_json::from_str) {
+    pub fn stored(&self, doc: u32) -> Map {
+        match std::str::from_utf8(self.stored_bytes(doc)).map(json::parse) {
             Ok(Ok(Value::Object(map))) => map,
             _ => Map::new(),
         }

@@ -5,7 +5,6 @@
 use std::rc::Rc;
 
 use js_sys::Promise;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -17,6 +16,7 @@ use crate::storage::js::JsStorage;
 
 use crate::error::Error;
 use crate::index::Index;
+use crate::json::{self, ToJson, Value};
 use crate::query::options::SearchOptions;
 use crate::schema::IndexConfig;
 
@@ -33,12 +33,12 @@ fn bad_argument(what: &str, err: impl std::fmt::Display) -> JsValue {
     to_js_error(Error::schema(what, err.to_string()))
 }
 
-/// JSON-compatible serializer: maps become plain objects, not `Map`s.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+/// A result as a plain JS object (maps become objects, not `Map`s).
+fn to_js<T: ToJson + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     // One JSON string and a native JSON.parse: much cheaper than building
     // the result object property by property across the boundary.
-    let json = serde_json::to_string(value).map_err(|e| bad_argument("result", e))?;
-    js_sys::JSON::parse(&json).map_err(|_| bad_argument("result", "result is not valid JSON"))
+    js_sys::JSON::parse(&value.to_json())
+        .map_err(|_| bad_argument("result", "result is not valid JSON"))
 }
 
 /// Reads an options argument: `undefined`/`null` give the default,
@@ -47,7 +47,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 fn from_js<T: Default>(
     value: JsValue,
     what: &str,
-    parse: fn(serde_json::Value) -> Result<T, String>,
+    parse: fn(Value) -> Result<T, String>,
 ) -> Result<T, JsValue> {
     match json_text(&value, what)? {
         None => Ok(T::default()),
@@ -73,9 +73,9 @@ fn json_text(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
 fn parse_json<T>(
     json: &str,
     what: &str,
-    parse: fn(serde_json::Value) -> Result<T, String>,
+    parse: fn(Value) -> Result<T, String>,
 ) -> Result<T, JsValue> {
-    let value = serde_json::from_str(json).map_err(|e| bad_argument(what, e))?;
+    let value = json::parse(json).map_err(|e| bad_argument(what, e))?;
     parse(value).map_err(|e| bad_argument(what, e))
 }
 
@@ -102,15 +102,15 @@ fn cached_search_options<'a>(
     }
 }
 
-fn config(v: serde_json::Value) -> Result<IndexConfig, String> {
+fn config(v: Value) -> Result<IndexConfig, String> {
     IndexConfig::from_json(&v)
 }
 
-fn search_options(v: serde_json::Value) -> Result<SearchOptions, String> {
+fn search_options(v: Value) -> Result<SearchOptions, String> {
     SearchOptions::from_json(&v)
 }
 
-fn filter(v: serde_json::Value) -> Result<serde_json::Value, String> {
+fn filter(v: Value) -> Result<Value, String> {
     Ok(v)
 }
 
@@ -193,25 +193,25 @@ impl Engine {
     pub fn search_json(&mut self, query: &str, options: JsValue) -> Result<String, JsValue> {
         let options = cached_search_options(&mut self.last_options, &options)?;
         let results = self.index.search(query, options).map_err(to_js_error)?;
-        serde_json::to_string(&results).map_err(|e| bad_argument("result", e))
+        Ok(results.to_json())
     }
 
     /// Deletes every document matching `filter`; returns the count.
     #[wasm_bindgen(js_name = removeWhere)]
     pub fn remove_where(&mut self, filter: JsValue) -> Result<usize, JsValue> {
-        let filter: serde_json::Value = from_js(filter, "filter", self::filter)?;
+        let filter: Value = from_js(filter, "filter", self::filter)?;
         self.index.delete_where(&filter).map_err(to_js_error)
     }
 
     /// Live documents matching `filter` (all when undefined).
     pub fn count(&mut self, filter: JsValue) -> Result<usize, JsValue> {
-        let filter: serde_json::Value = from_js(filter, "filter", self::filter)?;
+        let filter: Value = from_js(filter, "filter", self::filter)?;
         self.index.count(&filter).map_err(to_js_error)
     }
 
     /// Term completions for autocomplete.
     pub fn suggest(&mut self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
-        to_js(&self.index.suggest(prefix, limit))
+        to_js(self.index.suggest(prefix, limit).as_slice())
     }
 
     /// Freezes buffered writes into a segment.

@@ -4,14 +4,15 @@
 //! per 10 namespace-only hits in V8, as much as the whole search over 20k
 //! documents. Instead the hits go over as one string of pieces plus a table
 //! of piece lengths (UTF-16 units), and a few lines of JS cut the string up
-//! into objects. Values keep their JSON spelling (scores as serde_json's
-//! shortest decimal; stored fields, snippets and explanations as JSON text
-//! parsed in JS), so the objects equal `JSON.parse` of the serde output, keys
+//! into objects. Values keep their JSON spelling (scores as the shortest
+//! decimal that round-trips, as `searchJson` writes them; stored fields, snippets and explanations as JSON text
+//! parsed in JS), so the objects equal `JSON.parse` of that output, keys
 //! in the same order (`Engine::search_json` gives that output; the package
 //! tests compare the two).
 
 use wasm_bindgen::prelude::*;
 
+use crate::json::ToJson;
 use crate::query::options::{Mode, SearchResults};
 
 /// Marks an absent optional piece in the length table.
@@ -59,22 +60,21 @@ extern "C" {
 /// Pieces of UTF-8 text with their lengths in UTF-16 code units.
 #[derive(Default)]
 struct Pieces {
-    text: Vec<u8>,
+    text: String,
     lens: Vec<u32>,
 }
 
 impl Pieces {
     fn push(&mut self, piece: &str) {
-        self.text.extend_from_slice(piece.as_bytes());
+        self.text.push_str(piece);
         self.lens.push(utf16_len(piece.as_bytes()));
     }
 
-    /// A value as serde_json writes it.
-    fn push_json(&mut self, value: &impl serde::Serialize) {
+    /// A value as JSON.
+    fn push_json(&mut self, value: &impl ToJson) {
         let start = self.text.len();
-        // Writing into a Vec cannot fail, and these types always serialize.
-        let _ = serde_json::to_writer(&mut self.text, value);
-        self.lens.push(utf16_len(&self.text[start..]));
+        value.write_json(&mut self.text);
+        self.lens.push(utf16_len(&self.text.as_bytes()[start..]));
     }
 
     fn count(&mut self, n: usize) {
@@ -125,9 +125,7 @@ pub fn to_js(results: &SearchResults) -> JsValue {
             None => p.absent(),
         }
     }
-    // Every piece is a `str` or serde_json output, so this always holds.
-    let text = String::from_utf8(p.text).unwrap_or_default();
-    results_from_pieces(&text, &p.lens)
+    results_from_pieces(&p.text, &p.lens)
 }
 
 #[cfg(test)]
