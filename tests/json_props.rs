@@ -271,3 +271,14 @@ fn object_members_keep_source_text() {
     assert!(!json::object_members("[1]", &mut members).unwrap());
     assert!(json::object_members("{\"a\":1,}", &mut members).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The CLI's pretty printer lays out compact text as serde_json does.
+    #[test]
+    fn pretty_matches_serde_json(v in value()) {
+        let ours = json::pretty(&serde_json::to_string(&v).unwrap());
+        prop_assert_eq!(ours, serde_json::to_string_pretty(&v).unwrap());
+    }
+}

@@ -135,60 +135,8 @@ fn search(args: &[String]) -> CliResult {
         ..Default::default()
     };
     let results = index.search(query, &opts).map_err(|e| e.to_string())?;
-    println!("{}", pretty(&results.to_json()));
+    println!("{}", json::pretty(&results.to_json()));
     Ok(())
-}
-
-/// Compact JSON re-indented by two spaces per level (`{}` and `[]` stay
-/// as they are), the layout `serde_json::to_string_pretty` had.
-fn pretty(compact: &str) -> String {
-    let mut out = String::with_capacity(compact.len() * 2);
-    let mut depth = 0usize;
-    let (mut in_string, mut escaped) = (false, false);
-    let mut chars = compact.chars().peekable();
-    let newline = |out: &mut String, depth: usize| {
-        out.push('\n');
-        out.push_str(&"  ".repeat(depth));
-    };
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '{' | '[' => {
-                out.push(c);
-                if matches!(chars.peek(), Some('}' | ']')) {
-                    out.extend(chars.next());
-                } else {
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-            }
-            '}' | ']' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth);
-                out.push(c);
-            }
-            ',' => {
-                out.push(c);
-                newline(&mut out, depth);
-            }
-            ':' => out.push_str(": "),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// Build time and query latency percentiles, for quick native profiling.

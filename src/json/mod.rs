@@ -27,7 +27,7 @@ mod write;
 
 pub use parse::{object_members, parse, string_literal, validate, Error};
 pub use value::{Map, Number, Value};
-pub use write::{string as write_string, Object, ToJson};
+pub use write::{pretty, string as write_string, Object, ToJson};
 
 /// Compact JSON text of a value.
 pub fn to_string<T: ToJson + ?Sized>(value: &T) -> String {
