@@ -142,6 +142,18 @@ impl<V> Extend<(String, V)> for FieldMap<V> {
     }
 }
 
+/// `map["name"]`, as on a `BTreeMap`: panics when the name is absent (use
+/// [`FieldMap::get`] otherwise).
+impl<V> std::ops::Index<&str> for FieldMap<V> {
+    type Output = V;
+    fn index(&self, name: &str) -> &V {
+        match self.get(name) {
+            Some(v) => v,
+            None => panic!("no entry named {name}"),
+        }
+    }
+}
+
 impl<V: fmt::Debug> fmt::Debug for FieldMap<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()

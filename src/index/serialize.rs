@@ -5,7 +5,7 @@
 //! lengths consistent with the doc count), so a blob that passes its CRC but
 //! was crafted or written by a buggy build is `CORRUPT`, never a panic.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
@@ -219,7 +219,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
 
 fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
     let n = r.len(9)?;
-    let mut values = HashMap::with_capacity(n);
+    let mut values = HashMap::with_capacity_and_hasher(n, Default::default());
     for _ in 0..n {
         let value = r.str()?.to_string();
         let count = r.len(1)?;

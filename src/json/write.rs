@@ -3,8 +3,6 @@
 //! results must not change. Floats go through `zmij` (serde_json's own
 //! shortest-round-trip formatter); non-finite floats are `null`.
 
-use std::collections::BTreeMap;
-
 use super::{Number, Value};
 use crate::FieldMap;
 
@@ -204,16 +202,6 @@ impl<T: ToJson> ToJson for Vec<T> {
 }
 
 impl<V: ToJson> ToJson for FieldMap<V> {
-    fn write_json(&self, out: &mut String) {
-        let mut o = Object::new(out);
-        for (k, v) in self {
-            o.field(k, v);
-        }
-        o.end();
-    }
-}
-
-impl<V: ToJson> ToJson for BTreeMap<String, V> {
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         for (k, v) in self {

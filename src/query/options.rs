@@ -1,8 +1,6 @@
 //! Search options and results: the public shape of a search, shared by the
 //! Rust API, the wasm layer (JSON) and the CLI.
 
-use std::collections::BTreeMap;
-
 use crate::json::{Object, ToJson, Value};
 
 use crate::jsonopt;
@@ -251,7 +249,7 @@ pub struct Hit {
     /// Index terms of the query that occur in this document.
     pub matched_terms: Vec<String>,
     /// Field -> HTML-escaped snippet with highlight tags (when asked for).
-    pub snippets: BTreeMap<String, String>,
+    pub snippets: FieldMap<String>,
     pub explanation: Option<Vec<TermExplanation>>,
 }
 

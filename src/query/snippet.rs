@@ -32,7 +32,7 @@
 //! assert_eq!(s.as_deref(), Some("Never &lt;b&gt;<mark>deploy</mark>&lt;/b&gt; on Fridays"));
 //! ```
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis::Token;
 use crate::query::options::HighlightOptions;
@@ -126,7 +126,7 @@ struct Matches {
 }
 
 fn matches(text: &str, tokens: &[Token], is_match: impl Fn(&Token) -> bool) -> Matches {
-    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::default();
     // ((start << 32 | end), term id): sorted as pairs and the offsets as
     // `u64`, the element types crate::sort already instantiates. Ties
     // (same range, other term) may come in any order: spans only collect

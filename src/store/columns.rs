@@ -2,7 +2,7 @@
 //! (membership filters touch only matching docs); numbers and booleans are
 //! dense per-document arrays (range filters scan).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// value -> sorted local doc ids.
 #[derive(Debug, Clone, Default, PartialEq)]
