@@ -390,6 +390,9 @@ fn suggest_completes_from_the_dictionary() {
     assert_eq!(s[0].term, "deploy");
     assert!(s[0].doc_freq >= 3);
     assert!(ix.suggest("zzz", 5).is_empty());
+    // The prefix is normalized as indexed text is: case, full-width forms.
+    assert_eq!(ix.suggest("  DEP", 5), s);
+    assert_eq!(ix.suggest("\u{FF24}\u{FF25}\u{FF30}", 5), s);
 }
 
 #[test]

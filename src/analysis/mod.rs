@@ -88,6 +88,15 @@ use tokenizer::{for_each_segment, split_parts, Grouper, Part, Unit};
 
 mod normalize;
 mod stem;
+
+/// `text` NFKC-normalized and lowercased as the analyzer does before
+/// stemming (no language-specific mapping, no diacritic folding): for
+/// prefixes matched against index terms, such as autocomplete's.
+pub(crate) fn lowercase(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    lower_nfkc_into(text, false, &mut out);
+    out
+}
 pub mod stopwords;
 mod tokenizer;
 

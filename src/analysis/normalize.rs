@@ -10,7 +10,10 @@
 //! of the common scripts, never cross the boundary); combining marks and
 //! the folding decompositions come from the small generated tables in
 //! `unicode_tables.rs`, which a native test checks against the crate for
-//! every code point. Caveat: the host's ICU may implement another Unicode
+//! every code point. Lowercasing uses a generated table too (`LOWER`, from
+//! `char::to_lowercase`): core's conversion tables cost ~7 KB gzipped, and a
+//! table frozen at one Unicode version keeps index terms the same whatever
+//! compiler builds memdex. Caveat: the host's ICU may implement another Unicode
 //! version than the crate, so characters assigned since then can normalize
 //! differently in the browser than natively.
 
@@ -41,6 +44,25 @@ mod tables {
         }
         let i = NFKC_STABLE.partition_point(|&e| e >> 16 <= c);
         i > 0 && c <= NFKC_STABLE[i - 1] & 0xFFFF
+    }
+
+    /// Simple lowercase mapping (`char::to_lowercase` at
+    /// [`LOWER_UNICODE_VERSION`], except U+0130, the one character that
+    /// lowercases to two). `LOWER` holds runs `(start << 11 | stride2 << 10 |
+    /// (len - 1), delta)`: `len` characters from `start`, every one or every
+    /// other one (`stride2`), each lowercasing to itself plus `delta`.
+    pub(super) fn lower(c: char) -> char {
+        let u = c as u32;
+        let i = LOWER.partition_point(|&(e, _)| e >> 11 <= u);
+        let Some(&(run, delta)) = i.checked_sub(1).map(|i| &LOWER[i]) else {
+            return c;
+        };
+        let offset = u - (run >> 11);
+        let stride = if run & 1 << 10 != 0 { 2 } else { 1 };
+        if offset % stride != 0 || offset / stride > run & 0x3FF {
+            return c;
+        }
+        char::from_u32(u.wrapping_add_signed(delta)).unwrap_or(c)
     }
 
     /// Folded form of a character of a folding script: `FOLD` holds
@@ -119,7 +141,8 @@ fn push_lower(chars: impl Iterator<Item = char>, turkish: bool, out: &mut String
             'I' if turkish => out.push('ı'),
             '\u{0130}' if turkish => out.push('i'),
             c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
-            c => out.extend(c.to_lowercase()),
+            '\u{0130}' => out.push_str("i\u{0307}"),
+            c => out.push(tables::lower(c)),
         }
     }
 }
@@ -287,10 +310,53 @@ mod tests {
                 fold.push((c as u32) << 16 | base as u32);
             }
         }
+        // Lowercase runs: same delta, consecutive or every other character.
+        let mut lower_maps = Vec::new();
+        for c in chars() {
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(x), None) if x != c => lower_maps.push((c as u32, x as i32 - c as i32)),
+                (Some(_), None) => {}
+                _ => assert_eq!(c, '\u{0130}', "{} lowercases to several chars", c as u32),
+            }
+        }
+        let mut lower = Vec::new();
+        let mut i = 0;
+        while i < lower_maps.len() {
+            let (start, delta) = lower_maps[i];
+            let run_len = |stride: u32| {
+                (1..)
+                    .take_while(|&n| {
+                        lower_maps.get(i + n) == Some(&(start + stride * n as u32, delta))
+                    })
+                    .count()
+                    + 1
+            };
+            let (n1, n2) = (run_len(1), run_len(2).min(1024));
+            let (len, stride2) = if n2 > n1 { (n2, 1) } else { (n1.min(1024), 0) };
+            lower.push((start << 11 | stride2 << 10 | (len as u32 - 1), delta));
+            i += len;
+        }
         let render = |name: &str, doc: &str, v: &[u32]| {
             let mut s = format!("{doc}\nstatic {name}: &[u32] = &[\n");
             for chunk in v.chunks(8) {
                 let line: Vec<String> = chunk.iter().map(|x| format!("0x{x:08X},")).collect();
+                s += &format!("    {}\n", line.join(" "));
+            }
+            s + "];\n"
+        };
+        let render_lower = |v: &[(u32, i32)]| {
+            let (major, minor, update) = char::UNICODE_VERSION;
+            let mut s = format!(
+                "// Lowercase runs (core's `char::to_lowercase`).\n\
+                 pub(super) const LOWER_UNICODE_VERSION: (u8, u8, u8) = ({major}, {minor}, {update});\n\
+                 static LOWER: &[(u32, i32)] = &[\n"
+            );
+            for chunk in v.chunks(4) {
+                let line: Vec<String> = chunk
+                    .iter()
+                    .map(|(r, d)| format!("(0x{r:08X}, {d}),"))
+                    .collect();
                 s += &format!("    {}\n", line.join(" "));
             }
             s + "];\n"
@@ -315,6 +381,7 @@ mod tests {
                 "// Folding-script characters -> base character.",
                 &fold,
             ),
+            render_lower(&lower),
         ]
         .join("\n");
         let path = concat!(
@@ -324,8 +391,18 @@ mod tests {
         if std::env::var_os("MEMDEX_REGEN_TABLES").is_some() {
             std::fs::write(path, &text).unwrap();
         }
+        // LOWER is frozen at its Unicode version (index terms must not
+        // change with the compiler); a newer core only adds mappings, so
+        // the file is compared whole only under the same version.
+        let same_unicode = char::UNICODE_VERSION == tables::LOWER_UNICODE_VERSION;
+        let stored = std::fs::read_to_string(path).unwrap();
+        let without_lower = |t: &str| t[..t.find("// Lowercase runs").unwrap()].to_string();
         assert!(
-            std::fs::read_to_string(path).unwrap() == text,
+            if same_unicode {
+                stored == text
+            } else {
+                without_lower(&stored) == without_lower(&text)
+            },
             "unicode_tables.rs is stale: run MEMDEX_REGEN_TABLES=1 cargo test --lib unicode_tables"
         );
         // The lookups agree with the crate for every code point.
@@ -337,6 +414,17 @@ mod tests {
             );
             if tables::is_nfkc_stable(c) {
                 assert!(stable(c), "{c:?}");
+            }
+            // Every mapping in LOWER is core's; under the same Unicode
+            // version core has no others.
+            let core: String = c.to_lowercase().collect();
+            if tables::lower(c) != c || same_unicode {
+                let mut ours = String::new();
+                push_lower(std::iter::once(c), false, &mut ours);
+                let want = if c == 'ς' { "σ".to_string() } else { core };
+                if !is_ignorable(c) && c != '\u{2019}' {
+                    assert_eq!(ours, want, "U+{:04X}", c as u32);
+                }
             }
             if decomposes(c) && !is_foldable_mark(c) {
                 let mut native = String::new();

@@ -719,10 +719,11 @@ impl crate::json::ToJson for Suggestion {
 }
 
 impl Index {
-    /// Index terms starting with `prefix` (lowercased), most frequent first.
+    /// Index terms starting with `prefix` (lowercased and NFKC-normalized as
+    /// the analyzer does), most frequent first.
     pub fn suggest(&mut self, prefix: &str, limit: usize) -> Vec<Suggestion> {
         self.flush();
-        let prefix = prefix.trim().to_lowercase();
+        let prefix = crate::analysis::lowercase(prefix.trim());
         if prefix.is_empty() || limit == 0 {
             return Vec::new();
         }
