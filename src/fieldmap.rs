@@ -1,5 +1,5 @@
-//! [`FieldMap`]: field name -> value, for the schema's field definitions and
-//! per-query field weights.
+//! [`FieldMap`]: name -> value, for the schema's field definitions, per-query
+//! field weights, JSON objects, snippets and in-memory storage.
 //!
 //! A `Vec` sorted by name rather than a `BTreeMap<String, V>`: these maps
 //! hold a handful of entries, and each `BTreeMap` value type instantiates its
@@ -77,6 +77,12 @@ impl<V> FieldMap<V> {
     /// Entries in name order.
     pub fn iter(&self) -> Iter<'_, V> {
         Iter(self.entries.iter())
+    }
+
+    /// Entries in name order, from the first name `>= name`.
+    pub fn iter_from(&self, name: &str) -> Iter<'_, V> {
+        let start = self.find(name).unwrap_or_else(|i| i);
+        Iter(self.entries[start..].iter())
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &String> {

@@ -2,15 +2,17 @@
 //! like two handles on one database.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::Storage;
 use crate::error::Result;
+use crate::FieldMap;
 
+/// Keys in a sorted `Vec` ([`FieldMap`]): a snapshot import holds a few
+/// dozen blobs, and the wasm then needs no B-tree code.
 #[derive(Clone, Default)]
 pub struct MemoryStorage {
-    map: Rc<RefCell<BTreeMap<String, Vec<u8>>>>,
+    map: Rc<RefCell<FieldMap<Vec<u8>>>>,
 }
 
 impl MemoryStorage {
@@ -31,7 +33,7 @@ impl MemoryStorage {
     }
 
     /// Direct access for fault-injection tests (flip bytes, inspect keys).
-    pub fn with_map<R>(&self, f: impl FnOnce(&mut BTreeMap<String, Vec<u8>>) -> R) -> R {
+    pub fn with_map<R>(&self, f: impl FnOnce(&mut FieldMap<Vec<u8>>) -> R) -> R {
         f(&mut self.map.borrow_mut())
     }
 }
@@ -54,7 +56,7 @@ impl Storage for MemoryStorage {
         Ok(self
             .map
             .borrow()
-            .range(prefix.to_string()..)
+            .iter_from(prefix)
             .take_while(|(k, _)| k.starts_with(prefix))
             .map(|(k, _)| k.clone())
             .collect())
