@@ -349,6 +349,7 @@ mod tests {
             let (major, minor, update) = char::UNICODE_VERSION;
             let mut s = format!(
                 "// Lowercase runs (core's `char::to_lowercase`).\n\
+                 #[cfg_attr(not(test), allow(dead_code))] // read by the generating test\n\
                  pub(super) const LOWER_UNICODE_VERSION: (u8, u8, u8) = ({major}, {minor}, {update});\n\
                  static LOWER: &[(u32, i32)] = &[\n"
             );

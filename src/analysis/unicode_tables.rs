@@ -183,6 +183,7 @@ static FOLD: &[u32] = &[
 ];
 
 // Lowercase runs (core's `char::to_lowercase`).
+#[cfg_attr(not(test), allow(dead_code))] // read by the generating test
 pub(super) const LOWER_UNICODE_VERSION: (u8, u8, u8) = (17, 0, 0);
 static LOWER: &[(u32, i32)] = &[
     (0x00020819, 32), (0x00060016, 32), (0x0006C006, 32), (0x00080417, 1),
