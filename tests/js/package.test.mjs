@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Memdex, MemdexError } from '../../pkg/node.js';
@@ -25,11 +25,42 @@ test('package.json: ESM, exports map with types first and all conditions', () =>
   for (const c of ['browser', 'node', 'workerd', 'default']) assert.ok(conditions.includes(c), c);
   assert.equal(conditions.at(-1), 'default');
   for (const f of pkg.files) {
-    // Directories (wasm-bindgen's `snippets/`) must exist and hold files.
+    // Directories (wasm-bindgen's `snippets/`) must exist and hold files;
+    // `*` patterns (the source maps) must match a file in their folder.
     if (f.endsWith('/')) assert.ok(readdirSync(join(PKG, f), { recursive: true }).length > 0, f);
-    else assert.doesNotThrow(() => readFileSync(join(PKG, f)), f);
+    else if (f.includes('*')) {
+      const suffix = basename(f).slice(basename(f).indexOf('*') + 1);
+      assert.ok(readdirSync(join(PKG, dirname(f))).some((n) => n.endsWith(suffix)), f);
+    } else assert.doesNotThrow(() => readFileSync(join(PKG, f)), f);
   }
   assert.ok(readFileSync(join(PKG, 'memdex_bg.wasm')).length > 1000);
+});
+
+test('shipped JS is minified, names kept, with a source map holding the commented original', () => {
+  const TEMPLATE = fileURLToPath(new URL('../../pkg-template/', import.meta.url));
+  const shipped = readdirSync(PKG, { recursive: true }).map(String).filter((f) => f.endsWith('.js'));
+  // Every hand-written entry point and adapter, plus wasm-bindgen's glue.
+  const fromTemplate = readdirSync(TEMPLATE, { recursive: true }).map(String).filter((f) => f.endsWith('.js'));
+  for (const f of [...fromTemplate, 'memdex.js']) assert.ok(shipped.includes(f), f);
+  for (const f of shipped) {
+    const code = readFileSync(join(PKG, f), 'utf8');
+    assert.ok(code.endsWith(`//# sourceMappingURL=${basename(f)}.map\n`), f);
+    const map = JSON.parse(readFileSync(join(PKG, `${f}.map`), 'utf8'));
+    assert.equal(map.version, 3, f);
+    assert.deepEqual(map.sources, [`memdex-source/${f}`], f);
+    assert.ok(map.mappings.length > 0, f);
+    if (fromTemplate.includes(f)) {
+      const original = readFileSync(join(TEMPLATE, f), 'utf8');
+      assert.equal(map.sourcesContent[0], original, f);
+      // Comments are gone from the shipped file, not from the original.
+      if (/^\s*\/\/ /m.test(original)) assert.ok(code.length < original.length, f);
+      assert.ok(!/^\s*\/\/ /m.test(code), f);
+    }
+  }
+  // Names survive minification: stack traces and `instanceof` users see them.
+  const core = readFileSync(join(PKG, 'core.js'), 'utf8');
+  assert.match(core, /class MemdexError extends Error/);
+  assert.match(core, /class Memdex\b/);
 });
 
 test('`import "memdex"` resolves through the exports map (node and browser conditions)', () => {

@@ -272,7 +272,15 @@ test('withIndexLock: ifAvailable fails fast with CONFLICT; abort while waiting s
 test('package exports: memdex/storage/* resolve (fs only under the node condition) and every file ships', async () => {
   const pkgDir = fileURLToPath(new URL('../../pkg/', import.meta.url));
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-  for (const f of pkg.files) assert.ok(existsSync(join(pkgDir, f)), f);
+  // What npm would publish (`files` globs applied) is every file built.
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkgDir, encoding: 'utf8' }),
+  )[0].files.map((f) => f.path);
+  const built = readdirSync(pkgDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name).slice(pkgDir.length));
+  assert.deepEqual([...packed].sort(), [...built].sort());
+  for (const f of ['memdex_bg.wasm', 'storage/indexeddb.js.map', 'storage/fs.js']) assert.ok(packed.includes(f), f);
   const dir = tempDir();
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(pkgDir, join(dir, 'node_modules', 'memdex'), 'dir');
