@@ -99,6 +99,7 @@ function checkSearch(query, options) {
     throw usage(`search option \`fuzzy\` must be 0, 1 or 2, got ${describe(fuzzy)}`);
   }
   if (options.filter !== undefined && !isObject(options.filter)) throw usage('search option `filter` must be an object');
+  checkOptionShapes(options);
   if (options.highlight === true) return { ...options, highlight: {} };
   if (options.highlight === false) {
     const { highlight, ...rest } = options;
@@ -106,6 +107,38 @@ function checkSearch(query, options) {
   }
   if (fuzzy === true || fuzzy === false) return { ...options, fuzzy: fuzzy ? 1 : 0 };
   return options;
+}
+
+// The shape of every other option, so that a wrong type is `USAGE` here (as
+// for `limit` or `mode`) and not a late engine error. What depends on the
+// schema (field names) is left to the engine, which answers `SCHEMA`.
+// NaN and ±Infinity are caught here: JSON would turn them into null.
+function checkOptionShapes(options) {
+  const { prefix, explain, highlight, storedFields, fields, k1, b } = options;
+  for (const [k, v] of [['prefix', prefix], ['explain', explain]]) {
+    if (v !== undefined && typeof v !== 'boolean') throw usage(`search option \`${k}\` must be true or false, got ${describe(v)}`);
+  }
+  if (highlight !== undefined && typeof highlight !== 'boolean') {
+    if (!isObject(highlight)) throw usage(`search option \`highlight\` must be true, false or { preTag, postTag, snippetLength }, got ${describe(highlight)}`);
+    for (const [k, v] of Object.entries(highlight)) {
+      if (k === 'preTag' || k === 'postTag') {
+        if (v !== undefined && typeof v !== 'string') throw usage(`search option \`highlight.${k}\` must be a string, got ${describe(v)}`);
+      } else if (k === 'snippetLength') {
+        if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw usage(`search option \`highlight.snippetLength\` must be a non-negative integer, got ${describe(v)}`);
+      } else throw usage(`unknown search option \`highlight.${k}\`; expected preTag, postTag or snippetLength`);
+    }
+  }
+  if (storedFields !== undefined && typeof storedFields !== 'boolean' && !(Array.isArray(storedFields) && storedFields.every((f) => typeof f === 'string'))) {
+    throw usage(`search option \`storedFields\` must be true, false or an array of field names, got ${describe(storedFields)}`);
+  }
+  if (fields !== undefined) {
+    if (!isObject(fields)) throw usage(`search option \`fields\` must map text fields to weights like { title: 2, text: 1 }, got ${describe(fields)}`);
+    for (const [k, v] of Object.entries(fields)) {
+      if (!(Number.isFinite(v) && v >= 0)) throw usage(`search option \`fields.${k}\` must be a finite weight >= 0, got ${describe(v)}`);
+    }
+  }
+  if (k1 !== undefined && !(Number.isFinite(k1) && k1 >= 0)) throw usage(`search option \`k1\` must be a finite number >= 0, got ${describe(k1)}`);
+  if (b !== undefined && !(Number.isFinite(b) && b >= 0 && b <= 1)) throw usage(`search option \`b\` must be a number between 0 and 1, got ${describe(b)}`);
 }
 
 function checkFilter(filter, what) {

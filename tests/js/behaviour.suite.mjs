@@ -153,6 +153,23 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     assert.ok(Array.isArray(index.search('"unclosed (').hits), 'lenient never throws');
     await expectCode(() => index.search('x', { limt: 3 }), 'USAGE');
     await expectCode(() => index.search('x', { mode: 'xor' }), 'USAGE');
+    // A wrong shape is USAGE for every option (NaN included: JSON would make
+    // it null); a name the schema lacks is SCHEMA.
+    for (const bad of [
+      { prefix: 'yes' }, { explain: 1 }, { highlight: 5 }, { highlight: { pre: '<b>' } },
+      { highlight: { preTag: 1 } }, { highlight: { snippetLength: -1 } }, { storedFields: 'title' },
+      { storedFields: ['title', 3] }, { fields: ['title'] }, { fields: { title: -1 } }, { fields: { title: NaN } },
+      { k1: 'x' }, { k1: Infinity }, { b: NaN }, { b: 1.5 },
+    ]) {
+      await expectCode(() => index.search('backup', bad), 'USAGE');
+    }
+    await expectCode(() => index.search('backup', { fields: { colour: 1 } }), 'SCHEMA');
+    await expectCode(() => index.search('backup', { storedFields: ['colour'] }), 'SCHEMA');
+    const shaped = index.search('backup', {
+      highlight: { preTag: '[', postTag: ']', snippetLength: 60 }, fields: { title: 0, text: 1 }, storedFields: ['title'], k1: 0, b: 1,
+      prefix: false, explain: false,
+    });
+    assert.ok(shaped.hits.length > 0);
     await expectCode(() => index.search(42), 'INVALID_QUERY');
     await expectCode(() => index.get(7), 'USAGE');
     await expectCode(() => index.removeWhere({}), 'USAGE');

@@ -102,7 +102,7 @@ async function route(request) {
   return error(404, 'NOT_FOUND', 'no such route');
 }
 
-const STATUS = { SCHEMA: 400, BAD_REQUEST: 400, INVALID_QUERY: 400, NOT_FOUND: 404, LIMIT: 413, CONFLICT: 409 };
+const STATUS = { SCHEMA: 400, USAGE: 400, BAD_REQUEST: 400, INVALID_QUERY: 400, NOT_FOUND: 404, LIMIT: 413, CONFLICT: 409 };
 
 export default {
   async fetch(request) {
