@@ -40,6 +40,24 @@ function call(fn) {
 }
 
 const usage = (message) => new MemdexError('USAGE', message);
+
+/**
+ * The error `addMany` stops with: the rejected document's own code and
+ * reason, a message naming it, and `added` (how many documents before it were
+ * added; they stay). `err` is a MemdexError or an engine error.
+ */
+export function rejectedDocument(err, added, id) {
+  const cause = toMemdexError(err);
+  const e = new MemdexError(
+    cause.code,
+    `addMany stopped at document ${added + 1} (id ${describe(id)}): ${cause.message}. ` +
+      `The ${added} documents before it were added; fix or drop this one, then add the rest.`,
+    { cause },
+  );
+  e.added = added;
+  if (cause.reason !== undefined) e.reason = cause.reason;
+  return e;
+}
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const yieldToEventLoop = () =>
   typeof globalThis.scheduler?.yield === 'function'
@@ -424,14 +442,28 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
         const engine = this.#engine;
         const batch = lines;
         lines = [];
+        let ok;
         try {
-          added += call(() => engine.addJsonLines(batch.join('\n')));
-        } finally {
-          this.#wrote(batch.length);
+          ok = engine.addJsonLines(batch.join('\n'));
+        } catch (err) {
+          // The engine stops at the first rejected line and says how many
+          // before it went in; anything else (a trap) is not about a document.
+          if (!Number.isInteger(err?.added)) throw toMemdexError(err);
+          added += err.added;
+          this.#wrote(err.added);
+          throw rejectedDocument(err, added, JSON.parse(batch[err.added]).id);
         }
+        added += ok;
+        this.#wrote(ok);
       };
       for await (const doc of docs) {
-        checkDoc(doc);
+        try {
+          checkDoc(doc);
+        } catch (err) {
+          // The valid documents before this one are added, not dropped.
+          flushBatch();
+          throw rejectedDocument(err, added, doc?.id);
+        }
         lines.push(JSON.stringify(doc));
         if (lines.length >= batchSize) {
           flushBatch();

@@ -57,6 +57,12 @@ export class MemdexError extends Error {
   readonly code: MemdexErrorCode;
   /** For `STORAGE` errors from the adapters: a finer reason such as `'QUOTA_EXCEEDED'`. */
   readonly reason?: string;
+  /**
+   * For errors from {@link Memdex.addMany}: how many documents before the
+   * rejected one were added (they stay added). The rejected document is the
+   * input's document number `added` counting from 0.
+   */
+  readonly added?: number;
   constructor(code: MemdexErrorCode, message: string, options?: { cause?: unknown });
 }
 
@@ -443,7 +449,12 @@ export class Memdex {
   upsert(doc: MemdexDocument): void;
   /** Adds documents synchronously; returns how many. Prefer {@link Memdex.addMany} for large inputs. */
   addAll(docs: Iterable<MemdexDocument>): number;
-  /** Adds documents in batches, yielding to the event loop in between; resolves to how many were added. */
+  /**
+   * Adds documents in batches, yielding to the event loop in between;
+   * resolves to how many were added. Stops at the first rejected document
+   * with that document's error (`SCHEMA`, `LIMIT`, ...), whose message names
+   * it and whose `added` says how many before it were added; those stay.
+   */
   addMany(docs: Iterable<MemdexDocument> | AsyncIterable<MemdexDocument>, options?: AddManyOptions): Promise<number>;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;

@@ -2,7 +2,7 @@
 // every method async, backed by a dedicated module worker (worker.js) that
 // owns the wasm engine. Documents cross in batches, so neither indexing nor
 // structured cloning blocks the main thread for long.
-import { MemdexError } from './core.js';
+import { MemdexError, rejectedDocument } from './core.js';
 
 const METHODS = [
   'add', 'upsert', 'remove', 'removeWhere', 'get', 'search', 'suggest', 'count',
@@ -12,6 +12,7 @@ const METHODS = [
 function revive(error) {
   const err = new MemdexError(error?.code ?? 'INTERNAL', error?.message ?? 'memdex worker failed');
   if (error?.reason !== undefined) err.reason = error.reason;
+  if (error?.added !== undefined) err.added = error.added;
   return err;
 }
 
@@ -105,10 +106,21 @@ class RemoteMemdex {
     let inFlight = Promise.resolve();
     const send = async (b) => {
       await inFlight;
-      inFlight = this[INVOKE]('addBatch', [b]).then((n) => {
-        added += n;
-        onProgress?.({ added, total: known });
-      });
+      inFlight = this[INVOKE]('addBatch', [b]).then(
+        (n) => {
+          added += n;
+          onProgress?.({ added, total: known });
+        },
+        (err) => {
+          // The worker stopped at a rejected document; the ones before it stay.
+          if (!Number.isInteger(err?.added)) throw err;
+          added += err.added;
+          throw rejectedDocument(err, added, b[err.added]?.id);
+        },
+      );
+      // Awaited by the next send or at the end; until then a rejection is
+      // not "unhandled".
+      inFlight.catch(() => {});
     };
     for await (const doc of docs) {
       batch.push(doc);

@@ -3,6 +3,7 @@
 // `{ id, method, args }`; replies are `{ id, result }` or
 // `{ id, error: { code, message } }`.
 import { Memdex, MemdexError } from './index.js';
+import { toMemdexError } from './core.js';
 
 let index = null;
 
@@ -13,8 +14,17 @@ const handlers = {
     return null;
   },
   addBatch([docs]) {
-    for (const doc of docs) index.add(doc);
-    return docs.length;
+    let added = 0;
+    try {
+      for (const doc of docs) {
+        index.add(doc);
+        added++;
+      }
+    } catch (err) {
+      // The client names the rejected document; the ones before it stay.
+      throw Object.assign(toMemdexError(err), { added });
+    }
+    return added;
   },
   async close() {
     if (index) await index.close();
@@ -37,6 +47,9 @@ self.addEventListener('message', async ({ data }) => {
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     self.postMessage({ id, result }, transfer);
   } catch (err) {
-    self.postMessage({ id, error: { code: err?.code ?? 'INTERNAL', message: err?.message ?? String(err), reason: err?.reason } });
+    self.postMessage({
+      id,
+      error: { code: err?.code ?? 'INTERNAL', message: err?.message ?? String(err), reason: err?.reason, added: err?.added },
+    });
   }
 });

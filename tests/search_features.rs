@@ -566,3 +566,30 @@ fn stored_fields_option_selects_what_hits_carry() {
     assert!(SearchOptions::from_json(&json!({"storedFields": "title"})).is_err());
     assert!(SearchOptions::from_json(&json!({"storedFields": [1]})).is_err());
 }
+
+#[test]
+fn json_lines_batch_stops_at_the_first_rejected_line_and_keeps_the_ones_before() {
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    let lines = [
+        r#"{"id":"a","text":"alpha"}"#,
+        "",
+        r#"{"id":"b","text":"beta"}"#,
+        r#"{"id":"c","text":7}"#,
+        r#"{"id":"d","text":"delta"}"#,
+    ]
+    .join("\n");
+    let err = index.add_json_lines(&lines).unwrap_err();
+    // Line numbers count blank lines; `added` counts documents.
+    assert_eq!((err.line, err.added, err.error.code()), (4, 2, "SCHEMA"));
+    assert!(err.to_string().contains("line 4"), "{err}");
+    assert!(index.get_json("b").is_some());
+    assert!(index.get_json("c").is_none() && index.get_json("d").is_none());
+
+    // A JSON syntax error is SCHEMA too, and names the line.
+    let err = index
+        .add_json_lines("{\"id\":\"e\",\"text\":\"epsilon\"}\n{\"id\": nope}")
+        .unwrap_err();
+    assert_eq!((err.line, err.added, err.error.code()), (2, 1, "SCHEMA"));
+    assert_eq!(index.add_json_lines("\n\n").unwrap(), 0);
+    assert_eq!(index.stats().documents, 3);
+}

@@ -27,6 +27,27 @@ use deletes::DeleteSet;
 use document::{FilterKind, ResolvedSchema};
 use segment::{Segment, SegmentWriter};
 
+/// Why [`Index::add_json_lines`] stopped: the first rejected line (1-based,
+/// blank lines counted), how many documents before it were added, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchError {
+    pub line: usize,
+    pub added: usize,
+    pub error: crate::Error,
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "document on line {} rejected ({} before it added): {}",
+            self.line, self.added, self.error
+        )
+    }
+}
+
+impl std::error::Error for BatchError {}
+
 /// Index-wide statistics.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
@@ -156,18 +177,24 @@ impl Index {
     }
 
     /// Adds documents given as JSON lines (one object per line); returns how
-    /// many were added. Stops at the first invalid document (earlier lines
-    /// stay added); a JSON syntax error names its line.
-    pub fn add_json_lines(&mut self, text: &str) -> Result<usize> {
+    /// many were added. Stops at the first invalid document: the error names
+    /// its line and how many documents before it were added (they stay).
+    pub fn add_json_lines(&mut self, text: &str) -> std::result::Result<usize, BatchError> {
         let mut added = 0;
         let mut pairs = document::RawPairs::default();
         for (line_no, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let prepared = self.schema.prepare_json(line, &mut pairs).map_err(|e| {
-                crate::Error::schema("document", format!("line {}: {e}", line_no + 1))
-            })??;
+            let prepared = match self.schema.prepare_json(line, &mut pairs) {
+                Ok(checked) => checked,
+                Err(syntax) => Err(crate::Error::schema("document", syntax.to_string())),
+            };
+            let prepared = prepared.map_err(|error| BatchError {
+                line: line_no + 1,
+                added,
+                error,
+            })?;
             self.add_prepared(prepared);
             added += 1;
         }

@@ -108,16 +108,29 @@ test('openInWorker with IndexedDB: close commits; a new worker reopens the index
         codes[label] = e instanceof MemdexError ? e.code : 'not a MemdexError';
       }
     }
+    // addMany stops at a rejected document in the second batch: the
+    // error names it and the documents before it stay.
+    const docs = Array.from({ length: 7 }, (_, i) => ({ id: 'b' + i, text: 'batch doc ' + i }));
+    docs[5] = { id: 'b5', text: 5 };
+    let rejected = null;
+    try {
+      await a.addMany(docs, { batchSize: 3 });
+    } catch (e) {
+      rejected = { code: e.code, added: e.added, named: /document 6 \(id "b5"\)/.test(e.message) };
+    }
+    const kept = (await Promise.all(docs.map((d) => a.get(d.id)))).map((d) => d?.id ?? null);
     await a.close();
     const b = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
     const hits = (await b.search('worker indexeddb')).hits.map((h) => h.id);
     const stats = await b.stats();
     await b.close();
-    return { hits, generation: stats.generation, codes };
+    return { hits, generation: stats.generation, codes, rejected, kept };
   });
   assert.deepEqual(report.hits, ['w1']);
   assert.equal(report.generation, 1);
   assert.deepEqual(report.codes, { schema: 'SCHEMA', usage: 'USAGE' });
+  assert.deepEqual(report.rejected, { code: 'SCHEMA', added: 5, named: true });
+  assert.deepEqual(report.kept, ['b0', 'b1', 'b2', 'b3', 'b4', null, null]);
   assert.deepEqual(errors.map(String), []);
   await page.close();
 });

@@ -304,4 +304,35 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await expectCode(index.addMany(42), 'USAGE');
     await index.close();
   });
+
+  t('addMany stops at the first rejected document, names it, and keeps the ones before it', async () => {
+    const index = await fresh();
+    const before = index.count();
+    const docs = (bad) => [
+      { id: 'k1', text: 'kept alpha' }, { id: 'k2', text: 'kept beta' }, { id: 'k3', text: 'kept gamma' }, bad,
+      { id: 'after', text: 'never reached' },
+    ];
+    // Rejected by the engine (wrong type), the JS checks (no id) and a size
+    // limit; in the first batch, mid-batch and at a batch boundary.
+    const cases = [
+      [{ id: 'bad', text: 42 }, 'SCHEMA', 1000],
+      [{ id: 'bad', text: 42 }, 'SCHEMA', 2],
+      [{ text: 'no id' }, 'SCHEMA', 1000],
+      [{ id: 'bad', text: 'x'.repeat(17 * 1024 * 1024) }, 'LIMIT', 3],
+    ];
+    for (const [bad, code, batchSize] of cases) {
+      const err = await index.addMany(docs(bad), { batchSize }).then(() => null, (e) => e);
+      assert.ok(err instanceof MemdexError, String(err));
+      assert.equal(err.code, code, err.message);
+      assert.equal(err.added, 3, err.message);
+      assert.match(err.message, /document 4\b/);
+      if (bad.id) assert.match(err.message, /"bad"/);
+      for (const id of ['k1', 'k2', 'k3']) assert.equal(index.get(id)?.id, id, `${id} kept (batch ${batchSize})`);
+      assert.equal(index.get('after'), undefined);
+      assert.equal(index.get('bad'), undefined);
+      assert.equal(index.count(), before + 3);
+    }
+    assert.equal(index.search('kept').hits.length, 3);
+    await index.close();
+  });
 }
