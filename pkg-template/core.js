@@ -42,15 +42,15 @@ function call(fn) {
 const usage = (message) => new MemdexError('USAGE', message);
 
 /**
- * The error `addMany` stops with: the rejected document's own code and
+ * The error `addMany` and `addAll` stop with: the rejected document's own code and
  * reason, a message naming it, and `added` (how many documents before it were
  * added; they stay). `err` is a MemdexError or an engine error.
  */
-export function rejectedDocument(err, added, id) {
+export function rejectedDocument(err, added, id, method = 'addMany') {
   const cause = toMemdexError(err);
   const e = new MemdexError(
     cause.code,
-    `addMany stopped at document ${added + 1} (id ${describe(id)}): ${cause.message}. ` +
+    `${method} stopped at document ${added + 1} (id ${describe(id)}): ${cause.message}. ` +
       `The ${added} documents before it were added; fix or drop this one, then add the rest.`,
     { cause },
   );
@@ -63,6 +63,63 @@ const yieldToEventLoop = () =>
   typeof globalThis.scheduler?.yield === 'function'
     ? globalThis.scheduler.yield()
     : new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Documents on their way into the engine as JSON lines: one boundary crossing
+ * per batch instead of per document (about 20% faster bulk builds, measured
+ * on 100k documents). Stops at the first rejected document with
+ * `rejectedDocument`; the valid ones before it are added, never dropped.
+ */
+class JsonLinesBatch {
+  #engine;
+  #wrote;
+  #size;
+  #method;
+  #lines = [];
+  added = 0;
+
+  /** `engine`: the engine, or a function returning the current one. */
+  constructor(method, engine, wrote, size = 1000) {
+    this.#method = method;
+    this.#engine = typeof engine === 'function' ? engine : () => engine;
+    this.#wrote = wrote;
+    this.#size = size;
+  }
+
+  /** Queues a document; returns true when that filled a batch and sent it. */
+  push(doc) {
+    try {
+      checkDoc(doc);
+    } catch (err) {
+      this.flush();
+      throw rejectedDocument(err, this.added, doc?.id, this.#method);
+    }
+    this.#lines.push(JSON.stringify(doc));
+    if (this.#lines.length < this.#size) return false;
+    this.flush();
+    return true;
+  }
+
+  flush() {
+    if (this.#lines.length === 0) return;
+    const engine = this.#engine();
+    const lines = this.#lines;
+    this.#lines = [];
+    let ok;
+    try {
+      ok = engine.addJsonLines(lines.join('\n'));
+    } catch (err) {
+      // The engine stops at the first rejected line and says how many
+      // before it went in; anything else (a trap) is not about a document.
+      if (!Number.isInteger(err?.added)) throw toMemdexError(err);
+      this.added += err.added;
+      if (err.added > 0) this.#wrote(err.added);
+      throw rejectedDocument(err, this.added, JSON.parse(lines[err.added]).id, this.#method);
+    }
+    this.added += ok;
+    if (ok > 0) this.#wrote(ok);
+  }
+}
 
 function checkDoc(doc) {
   if (!isObject(doc)) {
@@ -408,14 +465,19 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       this.add(doc);
     }
 
-    /** Adds documents synchronously; returns how many were added. Prefer `addMany` for large inputs. */
+    /**
+     * Adds documents synchronously; returns how many were added. Same
+     * batching and error as `addMany`, without yielding: prefer `addMany` for
+     * large inputs on a page.
+     */
     addAll(docs) {
-      let n = 0;
-      for (const doc of docs) {
-        this.add(doc);
-        n++;
+      if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs)) {
+        throw usage('addAll(docs): docs must be an iterable of documents');
       }
-      return n;
+      const batch = new JsonLinesBatch('addAll', this.#engine, (n) => this.#wrote(n));
+      for (const doc of docs) batch.push(doc);
+      batch.flush();
+      return batch.added;
     }
 
     /**
@@ -430,50 +492,20 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw usage('addMany: `batchSize` must be an integer >= 1');
       if (onProgress !== undefined && typeof onProgress !== 'function') throw usage('addMany: `onProgress` must be a function');
       const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
-      let added = 0;
-      this.#engine; // throws CLOSED before consuming the iterable
-      // A batch crosses into wasm as one JSON-lines string: one boundary
-      // crossing per batch instead of per document (about 20% faster bulk
-      // builds, measured on 100k documents).
-      let lines = [];
-      const flushBatch = () => {
-        if (lines.length === 0) return;
-        // Looked up per batch: close() or reload() may run between batches.
-        const engine = this.#engine;
-        const batch = lines;
-        lines = [];
-        let ok;
-        try {
-          ok = engine.addJsonLines(batch.join('\n'));
-        } catch (err) {
-          // The engine stops at the first rejected line and says how many
-          // before it went in; anything else (a trap) is not about a document.
-          if (!Number.isInteger(err?.added)) throw toMemdexError(err);
-          added += err.added;
-          this.#wrote(err.added);
-          throw rejectedDocument(err, added, JSON.parse(batch[err.added]).id);
-        }
-        added += ok;
-        this.#wrote(ok);
-      };
+      // The engine is looked up per batch: close() or reload() may run
+      // between batches (and a closed index throws CLOSED before the
+      // iterable is consumed).
+      const batch = new JsonLinesBatch('addMany', () => this.#engine, (n) => this.#wrote(n), batchSize);
+      this.#engine;
       for await (const doc of docs) {
-        try {
-          checkDoc(doc);
-        } catch (err) {
-          // The valid documents before this one are added, not dropped.
-          flushBatch();
-          throw rejectedDocument(err, added, doc?.id);
-        }
-        lines.push(JSON.stringify(doc));
-        if (lines.length >= batchSize) {
-          flushBatch();
-          onProgress?.({ added, total: known });
+        if (batch.push(doc)) {
+          onProgress?.({ added: batch.added, total: known });
           await yieldToEventLoop();
         }
       }
-      flushBatch();
-      onProgress?.({ added, total: known });
-      return added;
+      batch.flush();
+      onProgress?.({ added: batch.added, total: known });
+      return batch.added;
     }
 
     /** Removes a document by id; returns whether it existed. */

@@ -58,7 +58,7 @@ export class MemdexError extends Error {
   /** For `STORAGE` errors from the adapters: a finer reason such as `'QUOTA_EXCEEDED'`. */
   readonly reason?: string;
   /**
-   * For errors from {@link Memdex.addMany}: how many documents before the
+   * For errors from {@link Memdex.addMany} and {@link Memdex.addAll}: how many documents before the
    * rejected one were added (they stay added). The rejected document is the
    * input's document number `added` counting from 0.
    */
@@ -447,7 +447,11 @@ export class Memdex {
   add(doc: MemdexDocument): void;
   /** Same as {@link Memdex.add}: inserts or replaces by `id`. */
   upsert(doc: MemdexDocument): void;
-  /** Adds documents synchronously; returns how many. Prefer {@link Memdex.addMany} for large inputs. */
+  /**
+   * Adds documents synchronously, in batches; returns how many. Stops at the
+   * first rejected document like {@link Memdex.addMany}. Prefer `addMany` for
+   * large inputs on a page: it yields to the event loop.
+   */
   addAll(docs: Iterable<MemdexDocument>): number;
   /**
    * Adds documents in batches, yielding to the event loop in between;

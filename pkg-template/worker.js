@@ -14,17 +14,14 @@ const handlers = {
     return null;
   },
   addBatch([docs]) {
-    let added = 0;
     try {
-      for (const doc of docs) {
-        index.add(doc);
-        added++;
-      }
+      return index.addAll(docs);
     } catch (err) {
-      // The client names the rejected document; the ones before it stay.
-      throw Object.assign(toMemdexError(err), { added });
+      // addAll names the document by its place in this batch; the client
+      // names it by its place in the whole input, from `added`.
+      if (Number.isInteger(err?.added) && err.cause) throw Object.assign(toMemdexError(err.cause), { added: err.added });
+      throw err;
     }
-    return added;
   },
   async close() {
     if (index) await index.close();

@@ -320,12 +320,15 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
       [{ text: 'no id' }, 'SCHEMA', 1000],
       [{ id: 'bad', text: 'x'.repeat(17 * 1024 * 1024) }, 'LIMIT', 3],
     ];
-    for (const [bad, code, batchSize] of cases) {
-      const err = await index.addMany(docs(bad), { batchSize }).then(() => null, (e) => e);
+    for (const [bad, code, batchSize, method = 'addMany'] of [...cases, ...cases.map((c) => [...c.slice(0, 2), 1000, 'addAll'])]) {
+      const err =
+        method === 'addAll'
+          ? (() => { try { index.addAll(docs(bad)); } catch (e) { return e; } return null; })()
+          : await index.addMany(docs(bad), { batchSize }).then(() => null, (e) => e);
       assert.ok(err instanceof MemdexError, String(err));
       assert.equal(err.code, code, err.message);
       assert.equal(err.added, 3, err.message);
-      assert.match(err.message, /document 4\b/);
+      assert.ok(err.message.startsWith(`${method} stopped at document 4 `), err.message);
       if (bad.id) assert.match(err.message, /"bad"/);
       for (const id of ['k1', 'k2', 'k3']) assert.equal(index.get(id)?.id, id, `${id} kept (batch ${batchSize})`);
       assert.equal(index.get('after'), undefined);

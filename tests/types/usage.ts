@@ -92,6 +92,14 @@ async function main(): Promise<void> {
       if (err.code === 'CONFLICT') await index.reload();
     }
   }
+  try {
+    await index.addMany([{ id: 'ok', text: 'fine' }]);
+  } catch (err) {
+    // How many went in before the rejected document.
+    if (err instanceof MemdexError && err.added !== undefined) console.log(err.added + 1);
+    // @ts-expect-error read-only
+    if (err instanceof MemdexError) err.added = 0;
+  }
 
   const tools = memoryTools.map((t) => t.name);
   const res: ToolResult = await handleToolCall(index, 'memory_search', { query: 'deploy' }, { namespace: 'agent', maxChars: 2000 });
