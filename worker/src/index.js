@@ -77,10 +77,15 @@ async function route(request) {
     const index = await indexFor(ns);
     for (const doc of docs) {
       if (doc === null || typeof doc !== 'object') throw new MemdexError('SCHEMA', 'each document must be an object');
-      // The URL decides the namespace; a document cannot write elsewhere.
-      index.add({ ...doc, namespace: ns });
     }
-    return json({ added: docs.length }, 201);
+    try {
+      // The URL decides the namespace; a document cannot write elsewhere.
+      return json({ added: index.addAll(docs.map((doc) => ({ ...doc, namespace: ns }))) }, 201);
+    } catch (err) {
+      // Stopped at a rejected document: the ones before it were added.
+      if (!(err instanceof MemdexError) || !Number.isInteger(err.added)) throw err;
+      return json({ error: { code: err.code, message: err.message, added: err.added } }, STATUS[err.code] ?? 500);
+    }
   }
   if (rest[0] === 'docs' && rest.length === 2 && (method === 'GET' || method === 'DELETE')) {
     const index = await indexFor(ns);

@@ -94,6 +94,16 @@ test('bad input gets a 4xx with a stable error code', async () => {
   const noId = await call('/v1/ns/t/docs', { method: 'POST', body: JSON.stringify({ title: 'no id' }) });
   assert.equal(noId.status, 400);
   assert.equal(noId.body.error.code, 'SCHEMA');
+  // A batch stops at its first rejected document; the error says how many
+  // before it were added, and those are searchable.
+  const batch = [{ id: 'p1', text: 'partial okapi' }, { id: 'p2', text: 'partial okapi' }, { id: 'p3', text: 7 }, { id: 'p4', text: 'partial okapi' }];
+  const partial = await call('/v1/ns/batch/docs', { method: 'POST', body: JSON.stringify(batch) });
+  assert.equal(partial.status, 400);
+  assert.equal(partial.body.error.code, 'SCHEMA');
+  assert.equal(partial.body.error.added, 2);
+  assert.match(partial.body.error.message, /document 3 \(id "p3"\)/);
+  const found = await call('/v1/ns/batch/search?q=okapi');
+  assert.deepEqual(found.body.hits.map((h) => h.id).sort(), ['p1', 'p2']);
   const badJson = await call('/v1/ns/t/docs', { method: 'POST', body: '{not json' });
   assert.equal(badJson.status, 400);
   assert.equal(badJson.body.error.code, 'BAD_REQUEST');
