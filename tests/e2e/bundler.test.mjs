@@ -101,7 +101,13 @@ test('an esbuild bundle of the package runs in Chromium: IndexedDB reopen, tools
   });
   await page.goto(`${env.baseUrl}__bundle__/index.html`);
   await page.waitForFunction(() => window.ready);
-  const report = await Promise.race([page.evaluate(() => window.run()), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout; page errors: ' + errors.map(String).join(' | '))), 60_000))]);
+  // A hang (say, a worker that never answers) fails with the page's errors
+  // instead of stalling the suite; the timer must not outlive the test.
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in 60 s; page errors: ${errors.map(String).join(' | ')}`)), 60_000);
+  });
+  const report = await Promise.race([page.evaluate(() => window.run()), timeout]).finally(() => clearTimeout(timer));
   assert.deepEqual(report.reopened.map(([id]) => id), ['b1']);
   assert.match(report.reopened[0][1], /<mark>esbuild<\/mark>/);
   assert.deepEqual(report.toolNames, ['memory_search', 'memory_store', 'memory_get', 'memory_delete']);
