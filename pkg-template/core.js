@@ -40,6 +40,11 @@ function call(fn) {
 }
 
 const usage = (message) => new MemdexError('USAGE', message);
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const yieldToEventLoop = () =>
+  typeof globalThis.scheduler?.yield === 'function'
+    ? globalThis.scheduler.yield()
+    : new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * The error `addMany` and `addAll` stop with: the rejected document's own code and
@@ -58,11 +63,6 @@ export function rejectedDocument(err, added, id, method = 'addMany') {
   if (cause.reason !== undefined) e.reason = cause.reason;
   return e;
 }
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const yieldToEventLoop = () =>
-  typeof globalThis.scheduler?.yield === 'function'
-    ? globalThis.scheduler.yield()
-    : new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Documents on their way into the engine as JSON lines: one boundary crossing
@@ -78,10 +78,10 @@ class JsonLinesBatch {
   #lines = [];
   added = 0;
 
-  /** `engine`: the engine, or a function returning the current one. */
+  /** `engine` returns the current engine (looked up per batch). */
   constructor(method, engine, wrote, size = 1000) {
     this.#method = method;
-    this.#engine = typeof engine === 'function' ? engine : () => engine;
+    this.#engine = engine;
     this.#wrote = wrote;
     this.#size = size;
   }
@@ -474,7 +474,8 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs)) {
         throw usage('addAll(docs): docs must be an iterable of documents');
       }
-      const batch = new JsonLinesBatch('addAll', this.#engine, (n) => this.#wrote(n));
+      const engine = this.#engine; // throws CLOSED before consuming the iterable
+      const batch = new JsonLinesBatch('addAll', () => engine, (n) => this.#wrote(n));
       for (const doc of docs) batch.push(doc);
       batch.flush();
       return batch.added;
@@ -493,10 +494,9 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       if (onProgress !== undefined && typeof onProgress !== 'function') throw usage('addMany: `onProgress` must be a function');
       const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
       // The engine is looked up per batch: close() or reload() may run
-      // between batches (and a closed index throws CLOSED before the
-      // iterable is consumed).
+      // between batches.
       const batch = new JsonLinesBatch('addMany', () => this.#engine, (n) => this.#wrote(n), batchSize);
-      this.#engine;
+      this.#engine; // throws CLOSED before consuming the iterable
       for await (const doc of docs) {
         if (batch.push(doc)) {
           onProgress?.({ added: batch.added, total: known });

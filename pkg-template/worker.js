@@ -3,7 +3,6 @@
 // `{ id, method, args }`; replies are `{ id, result }` or
 // `{ id, error: { code, message } }`.
 import { Memdex, MemdexError } from './index.js';
-import { toMemdexError } from './core.js';
 
 let index = null;
 
@@ -19,7 +18,7 @@ const handlers = {
     } catch (err) {
       // addAll names the document by its place in this batch; the client
       // names it by its place in the whole input, from `added`.
-      if (Number.isInteger(err?.added) && err.cause) throw Object.assign(toMemdexError(err.cause), { added: err.added });
+      if (Number.isInteger(err?.added) && err.cause) throw Object.assign(err.cause, { added: err.added });
       throw err;
     }
   },

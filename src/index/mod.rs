@@ -186,15 +186,15 @@ impl Index {
             if line.trim().is_empty() {
                 continue;
             }
-            let prepared = match self.schema.prepare_json(line, &mut pairs) {
-                Ok(checked) => checked,
-                Err(syntax) => Err(crate::Error::schema("document", syntax.to_string())),
-            };
-            let prepared = prepared.map_err(|error| BatchError {
-                line: line_no + 1,
-                added,
-                error,
-            })?;
+            let prepared = self
+                .schema
+                .prepare_json(line, &mut pairs)
+                .unwrap_or_else(|syntax| Err(crate::Error::schema("document", syntax.to_string())))
+                .map_err(|error| BatchError {
+                    line: line_no + 1,
+                    added,
+                    error,
+                })?;
             self.add_prepared(prepared);
             added += 1;
         }

@@ -160,13 +160,12 @@ impl Engine {
 
     /// Adds documents given as JSON lines (one object per line); returns how
     /// many were added. Stops at the first invalid document: the error has
-    /// the document's own code and message plus `line` (1-based) and `added`
-    /// (documents before it, which stay added).
+    /// the document's own code and message plus `added` (documents before
+    /// it, which stay added; the rejected one is line `added + 1`).
     #[wasm_bindgen(js_name = addJsonLines)]
     pub fn add_json_lines(&mut self, text: &str) -> Result<usize, JsValue> {
         self.index.add_json_lines(text).map_err(|batch| {
             let js = to_js_error(batch.error);
-            let _ = js_sys::Reflect::set(&js, &"line".into(), &(batch.line as f64).into());
             let _ = js_sys::Reflect::set(&js, &"added".into(), &(batch.added as f64).into());
             js
         })
