@@ -74,8 +74,10 @@ pub struct IndexConfig {
 }
 
 impl Default for IndexConfig {
-    /// The agent-memory schema: `title` and `text` (text), `kind` (keyword),
-    /// `timestamp` (date).
+    /// The agent-memory schema: `title` and `text` (text), `kind` and
+    /// `tags` (keyword), `timestamp` (date). Indexes keep the schema they
+    /// were created with (it is in their manifest), so changing this default
+    /// changes new indexes only; `tags` was added after `kind`/`timestamp`.
     fn default() -> Self {
         let mut fields = FieldMap::new();
         fields.insert(
@@ -95,6 +97,7 @@ impl Default for IndexConfig {
             },
         );
         fields.insert("kind".to_string(), FieldDef::Keyword { stored: true });
+        fields.insert("tags".to_string(), FieldDef::Keyword { stored: true });
         fields.insert("timestamp".to_string(), FieldDef::Date { stored: true });
         IndexConfig {
             analyzer: AnalyzerOptions::default(),
@@ -411,7 +414,8 @@ mod tests {
                 r#""stopwords":["a\"b"],"addStopwords":[],"removeStopwords":[]},"fields":{"#,
                 r#""f":{"type":"text","weight":0.3,"language":"french","stored":false},"#,
                 r#""kind":{"type":"keyword","stored":true},"n":{"type":"number","stored":false},"#,
-                r#""s":{"type":"stored"},"text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,
+                r#""s":{"type":"stored"},"tags":{"type":"keyword","stored":true},"#,
+                r#""text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,
                 r#""timestamp":{"type":"date","stored":true},"#,
                 r#""title":{"type":"text","weight":2.0,"language":null,"stored":true}},"k1":1.2,"b":0.75}"#
             )

@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod bm25;
 pub mod filter;
+pub mod list;
 pub mod options;
 pub mod parser;
 pub mod plan;

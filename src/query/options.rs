@@ -80,6 +80,8 @@ pub struct SearchOptions {
     /// Which stored fields hits carry (JSON `storedFields`: `true`, `false`
     /// or a list of names).
     pub stored_fields: StoredSelection,
+    /// Order by a field instead of by score (see [`super::list`]).
+    pub sort: Option<super::list::SortSpec>,
 }
 
 /// Stored fields returned with each hit.
@@ -112,6 +114,7 @@ impl Default for SearchOptions {
             k1: None,
             b: None,
             stored_fields: StoredSelection::All,
+            sort: None,
         }
     }
 }
@@ -132,6 +135,7 @@ const SEARCH_FIELDS: &[&str] = &[
     "k1",
     "b",
     "storedFields",
+    "sort",
 ];
 
 impl HighlightOptions {
@@ -209,6 +213,11 @@ impl SearchOptions {
                         }
                     }
                 }
+                "sort" => {
+                    o.sort = jsonopt::opt(v)
+                        .map(|v| super::list::SortSpec::from_json(v, k))
+                        .transpose()?
+                }
                 "k1" => {
                     o.k1 = jsonopt::opt(v)
                         .map(|v| jsonopt::f32_(v, "", k))
@@ -259,6 +268,9 @@ pub struct SearchResults {
     pub hits: Vec<Hit>,
     /// The mode that produced `hits` (`Fallback` resolves to `And` or `Or`).
     pub mode: Mode,
+    /// Matches before `offset`/`limit`, when known: listings and sorted
+    /// searches visit every match; ranked searches prune and do not count.
+    pub total: Option<usize>,
 }
 
 // JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
@@ -318,9 +330,11 @@ impl ToJson for Hit {
 
 impl ToJson for SearchResults {
     fn write_json(&self, out: &mut String) {
-        Object::new(out)
-            .field("hits", &self.hits)
-            .field("mode", &self.mode)
-            .end();
+        let mut o = Object::new(out);
+        o.field("hits", &self.hits).field("mode", &self.mode);
+        if let Some(total) = &self.total {
+            o.field("total", total);
+        }
+        o.end();
     }
 }

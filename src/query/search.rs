@@ -44,18 +44,21 @@ impl Index {
             Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
             _ => None,
         };
+        if super::list::is_listing(query, opts) {
+            return self.list(opts, filter.as_ref());
+        }
         let (and_first, fallback) = match opts.mode {
             Mode::Or => (false, false),
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let mut hits = self.run(&ast, opts, filter.as_ref(), and_first)?;
+        let (mut hits, mut total) = self.run(&ast, opts, filter.as_ref(), and_first)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
-            hits = self.run(&ast, opts, filter.as_ref(), false)?;
+            (hits, total) = self.run(&ast, opts, filter.as_ref(), false)?;
             mode = Mode::Or;
         }
-        Ok(SearchResults { hits, mode })
+        Ok(SearchResults { hits, mode, total })
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
@@ -74,7 +77,7 @@ impl Index {
         opts: &SearchOptions,
         filter: Option<&Filter>,
         and_mode: bool,
-    ) -> Result<Vec<Hit>> {
+    ) -> Result<(Vec<Hit>, Option<usize>)> {
         let plan = Planner::new(
             self,
             PlanOptions {
@@ -86,10 +89,10 @@ impl Index {
         )
         .plan(ast);
         let Some(root) = &plan.root else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), opts.sort.as_ref().map(|_| 0)));
         };
         let params = self.score_params(opts);
-        let k = opts.offset + opts.limit;
+        let k = super::list::collect_limit(self, opts);
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
@@ -108,11 +111,11 @@ impl Index {
                 }
             }
         }
-        let ranked: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(opts.offset).collect();
-        Ok(self.make_hits(&ranked, &plan, &params, opts))
+        let (ranked, total) = super::list::page(self, top.into_sorted(), opts)?;
+        Ok((self.make_hits(&ranked, &plan, &params, opts), total))
     }
 
-    fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
+    pub(super) fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
         let b = opts.b.unwrap_or(self.config().b);
         let n = self.live_docs.max(1) as f64;
         let norms = self
@@ -137,7 +140,7 @@ impl Index {
     /// Turns ranked candidates into hits. Term matches come from the scoring
     /// loop when it recorded them; otherwise (and for explanations) they are
     /// read with one cursor per (segment, term), visiting hits in doc order.
-    fn make_hits(
+    pub(super) fn make_hits(
         &self,
         ranked: &[Candidate<'_>],
         plan: &Plan,
@@ -337,6 +340,9 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
         if !(0.0..=1.0).contains(&b) {
             return Err(Error::schema("b", "must be between 0 and 1"));
         }
+    }
+    if let Some(sort) = &opts.sort {
+        super::list::SortColumn::resolve(sort, &index.schema)?;
     }
     if let StoredSelection::Only(names) = &opts.stored_fields {
         for name in names {

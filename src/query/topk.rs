@@ -78,7 +78,9 @@ impl<'a> TopK<'a> {
     pub fn new(k: usize) -> Self {
         TopK {
             k,
-            heap: BinaryHeap::with_capacity(k + 1),
+            // Sorted searches collect every match (k = all documents):
+            // grow with the matches instead of reserving k up front.
+            heap: BinaryHeap::with_capacity(k.saturating_add(1).min(1024)),
         }
     }
 

@@ -31,6 +31,7 @@ export function memdexResults(text, lens) {
     return piece;
   };
   const mode = take();
+  const total = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
     const id = take();
@@ -49,7 +50,7 @@ export function memdexResults(text, lens) {
     if (explanation !== undefined) hit.explanation = JSON.parse(explanation);
     hits[h] = hit;
   }
-  return { hits, mode };
+  return total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
 }
 "#)]
 extern "C" {
@@ -94,7 +95,7 @@ fn utf16_len(utf8: &[u8]) -> u32 {
         .sum()
 }
 
-/// The results as a JS object `{ hits, mode }`.
+/// The results as a JS object `{ hits, mode, total? }`.
 pub fn to_js(results: &SearchResults) -> JsValue {
     let mut p = Pieces::default();
     p.push(match results.mode {
@@ -102,6 +103,10 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         Mode::And => "and",
         Mode::Fallback => "fallback",
     });
+    match results.total {
+        Some(total) => p.push_json(&total),
+        None => p.absent(),
+    }
     p.count(results.hits.len());
     for hit in &results.hits {
         p.push(&hit.id);
