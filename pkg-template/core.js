@@ -146,7 +146,7 @@ function describe(v) {
 
 const SEARCH_OPTIONS = new Set([
   'mode', 'syntax', 'limit', 'offset', 'minHits', 'fields', 'filter', 'prefix', 'fuzzy', 'highlight', 'explain', 'k1', 'b',
-  'storedFields',
+  'storedFields', 'sort',
 ]);
 
 function checkSearch(query, options) {
@@ -189,7 +189,7 @@ function checkSearch(query, options) {
 // schema (field names) is left to the engine, which answers `SCHEMA`.
 // NaN and ±Infinity are caught here: JSON would turn them into null.
 function checkOptionShapes(options) {
-  const { prefix, explain, highlight, storedFields, fields, k1, b } = options;
+  const { prefix, explain, highlight, storedFields, fields, k1, b, sort } = options;
   for (const [k, v] of [['prefix', prefix], ['explain', explain]]) {
     if (v !== undefined && typeof v !== 'boolean') throw usage(`search option \`${k}\` must be true or false, got ${describe(v)}`);
   }
@@ -210,6 +210,17 @@ function checkOptionShapes(options) {
     if (!isObject(fields)) throw usage(`search option \`fields\` must map text fields to weights like { title: 2, text: 1 }, got ${describe(fields)}`);
     for (const [k, v] of Object.entries(fields)) {
       if (!(Number.isFinite(v) && v >= 0)) throw usage(`search option \`fields.${k}\` must be a finite weight >= 0, got ${describe(v)}`);
+    }
+  }
+  if (sort !== undefined && sort !== null) {
+    if (!isObject(sort) || typeof sort.field !== 'string') {
+      throw usage(`search option \`sort\` must be { field: 'timestamp', order: 'asc' | 'desc' }, got ${describe(sort)}`);
+    }
+    for (const k of Object.keys(sort)) {
+      if (k !== 'field' && k !== 'order') throw usage(`unknown search option \`sort.${k}\`; expected field or order`);
+    }
+    if (sort.order !== undefined && sort.order !== 'asc' && sort.order !== 'desc') {
+      throw usage(`search option \`sort.order\` must be 'asc' or 'desc', got ${describe(sort.order)}`);
     }
   }
   if (k1 !== undefined && !(Number.isFinite(k1) && k1 >= 0)) throw usage(`search option \`k1\` must be a finite number >= 0, got ${describe(k1)}`);
