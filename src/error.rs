@@ -28,6 +28,9 @@ pub enum Error {
     Conflict { expected: u64, found: u64 },
     /// Data was written by a format version this build cannot read.
     Version { expected: u32, got: u32 },
+    /// An API was called the wrong way (an argument or state the caller
+    /// controls); `reason` says what to do instead.
+    Usage { reason: String },
     /// An input exceeds a documented limit.
     Limit {
         what: &'static str,
@@ -48,6 +51,7 @@ impl Error {
             Error::Conflict { .. } => "CONFLICT",
             Error::Version { .. } => "VERSION",
             Error::Limit { .. } => "LIMIT",
+            Error::Usage { .. } => "USAGE",
         }
     }
 
@@ -84,6 +88,7 @@ impl fmt::Display for Error {
                 f,
                 "format version {got} is not supported (this build reads version {expected}); upgrade memdex or rebuild the index"
             ),
+            Error::Usage { reason } => write!(f, "{reason}"),
             Error::Limit { what, limit, got } => {
                 write!(f, "{what} exceeds the limit: {got} > {limit}")
             }

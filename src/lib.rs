@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod codec;
 pub mod error;
 mod fieldmap;
+pub mod host;
 pub mod index;
 pub mod json;
 mod jsonopt;

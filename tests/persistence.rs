@@ -324,7 +324,9 @@ fn newer_segment_chunk_version_is_a_version_error() {
     index.add(&doc(1)).unwrap();
     block_on(index.commit(&storage, "idx")).unwrap();
     let chunk = chunk_keys(&storage).remove(0);
-    storage.with_map(|m| set_version(m.get_mut(&chunk).unwrap(), 3));
+    let mut newer = storage.with_map(|m| m[&chunk].clone());
+    set_version(&mut newer, 3);
+    replace_blob(&storage, &chunk, &[newer]);
     let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
     assert_eq!(
         err,
@@ -339,33 +341,48 @@ fn newer_segment_chunk_version_is_a_version_error() {
 /// version 2 one is corrupt, not a segment to decode either way.
 #[test]
 fn segment_chunks_of_different_versions_are_corrupt() {
-    use memdex::codec::blob::{self, BlobKind};
     let storage = MemoryStorage::new();
     let mut index = Index::new(IndexConfig::default()).unwrap();
     index.add(&doc(1)).unwrap();
     block_on(index.commit(&storage, "idx")).unwrap();
     let chunk = chunk_keys(&storage).remove(0);
-    let older = format!("{chunk}-v1");
-    storage.with_map(|m| {
-        let mut copy = m[&chunk].clone();
-        set_version(&mut copy, 1);
-        m.insert(older.clone(), copy);
-        let sealed = &m[&manifest_key("idx")];
-        let mut manifest: serde_json::Value =
-            serde_json::from_slice(blob::open("m", BlobKind::Manifest, sealed).unwrap()).unwrap();
-        manifest["segments"][0]["chunks"] = serde_json::json!([chunk, older]);
-        let payload = serde_json::to_vec(&manifest).unwrap();
-        m.insert(
-            manifest_key("idx"),
-            blob::seal(BlobKind::Manifest, &payload),
-        );
-    });
+    let current = storage.with_map(|m| m[&chunk].clone());
+    let mut older = current.clone();
+    set_version(&mut older, 1);
+    replace_blob(&storage, &chunk, &[current, older]);
     let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
     assert_eq!(err.code(), "CORRUPT");
     assert!(
         err.to_string().contains("different format versions"),
         "{err}"
     );
+}
+
+/// Stores `blobs` under content keys (as a writer of them would) and makes
+/// the manifest reference them in place of `old`.
+fn replace_blob(storage: &MemoryStorage, old: &str, blobs: &[Vec<u8>]) {
+    use memdex::codec::blob::{self, BlobKind};
+    storage.with_map(|m| {
+        let keys: Vec<String> = blobs
+            .iter()
+            .map(|b| {
+                let key = format!("idx/blob/{}", blob::content_key(b));
+                m.insert(key.clone(), b.clone());
+                key
+            })
+            .collect();
+        let sealed = &m[&manifest_key("idx")];
+        let text = std::str::from_utf8(blob::open("m", BlobKind::Manifest, sealed).unwrap())
+            .unwrap()
+            .replace(
+                &format!("\"{old}\""),
+                serde_json::to_string(&keys).unwrap()[1..].trim_end_matches(']'),
+            );
+        m.insert(
+            manifest_key("idx"),
+            blob::seal(BlobKind::Manifest, text.as_bytes()),
+        );
+    });
 }
 
 /// Sets a blob's format version, recomputing its CRC.

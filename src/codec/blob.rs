@@ -32,6 +32,8 @@ pub enum BlobKind {
     Deletes = 3,
     /// A whole index exported as one byte array.
     Snapshot = 4,
+    /// A commit in progress: its start time (u64 ms since the epoch).
+    Pending = 5,
 }
 
 /// Frames `payload` as a blob of `kind`.

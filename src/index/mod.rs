@@ -10,10 +10,14 @@
 pub mod deletes;
 pub mod document;
 pub mod lengths;
+pub mod load;
+pub mod manifest;
 pub mod merge;
 pub mod persist;
+pub mod recover;
 pub mod segment;
 pub mod serialize;
+mod snapshot;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;

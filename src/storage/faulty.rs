@@ -1,5 +1,5 @@
 //! Fault injection: wraps a storage and fails the n-th mutating operation
-//! (put or delete), either once (`Fail`) or from then on (`Stop`, like a
+//! (put, delete or swap), either once (`Fail`) or from then on (`Stop`, like a
 //! crashed process).
 
 use std::cell::Cell;
@@ -80,5 +80,9 @@ impl<S: Storage> Storage for FaultyStorage<S> {
     }
     async fn list(&self, prefix: &str) -> Result<Vec<String>> {
         self.inner.list(prefix).await
+    }
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
+        self.check(key)?;
+        self.inner.swap(key, expected, value).await
     }
 }

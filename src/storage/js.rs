@@ -7,6 +7,8 @@
 //!   put(key: string, value: Uint8Array): Promise<void>;
 //!   delete(key: string): Promise<void>;
 //!   list(prefix: string): Promise<string[]>;   // sorted
+//!   // Atomic compare-and-swap; resolves to whether it stored.
+//!   swap(key: string, expected: Uint8Array | null, value: Uint8Array): Promise<boolean>;
 //! }
 //! ```
 //!
@@ -33,13 +35,14 @@ fn describe(v: &JsValue) -> String {
 
 impl JsStorage {
     pub fn new(object: JsValue) -> Result<JsStorage> {
-        for method in ["get", "put", "delete", "list"] {
+        for method in ["get", "put", "delete", "list", "swap"] {
             let f = Reflect::get(&object, &method.into()).unwrap_or(JsValue::UNDEFINED);
             if !f.is_function() {
-                return Err(Error::schema(
-                    "storage",
-                    format!("storage adapter has no `{method}` method"),
-                ));
+                return Err(Error::Usage {
+                    reason: format!(
+                        "the storage adapter has no `{method}` method; an adapter needs get, put, delete, list and swap (an atomic compare-and-swap, see memdex/storage)"
+                    ),
+                });
             }
         }
         Ok(JsStorage { object })
@@ -103,8 +106,27 @@ impl Storage for JsStorage {
             reason: "adapter `list` must resolve to an array of strings".into(),
         })?;
         let keys: Vec<String> = arr.iter().filter_map(|k| k.as_string()).collect();
+        if keys.len() != arr.length() as usize {
+            return Err(Error::Storage {
+                key: prefix.to_string(),
+                reason: "adapter `list` must resolve to an array of strings".into(),
+            });
+        }
         let bytes: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
         let order = crate::sort::order_by_bytes(&bytes);
         Ok(crate::sort::permute(keys, &order))
+    }
+
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
+        let expected = expected.map_or(JsValue::NULL, |e| Uint8Array::from(e).into());
+        let value = Uint8Array::from(value);
+        let v = self
+            .call("swap", key, &[key.into(), expected, value.into()])
+            .await?;
+        v.as_bool().ok_or_else(|| Error::Storage {
+            key: key.to_string(),
+            reason: "adapter `swap` must resolve to true (stored) or false (the value differed)"
+                .into(),
+        })
     }
 }

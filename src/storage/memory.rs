@@ -61,4 +61,13 @@ impl Storage for MemoryStorage {
             .map(|(k, _)| k.clone())
             .collect())
     }
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
+        // No await between the read and the write: atomic on one thread.
+        let mut map = self.map.borrow_mut();
+        if map.get(key).map(Vec::as_slice) != expected {
+            return Ok(false);
+        }
+        map.insert(key.to_string(), value.to_vec());
+        Ok(true)
+    }
 }

@@ -14,6 +14,8 @@ pub mod conformance;
 mod faulty;
 #[cfg(not(target_arch = "wasm32"))]
 mod fs;
+#[cfg(not(target_arch = "wasm32"))]
+mod fs_lock;
 #[cfg(target_arch = "wasm32")]
 pub mod js;
 mod memory;
@@ -26,8 +28,9 @@ pub use memory::MemoryStorage;
 use crate::error::Result;
 
 /// An async key-value store. `put` must be atomic per key (a reader sees the
-/// old or the new value, never a mix): the commit protocol relies on it for
-/// the manifest.
+/// old or the new value, never a mix), and every operation linearizable (a
+/// `get` or `list` that starts after a `put` or `delete` resolved sees it):
+/// the commit protocol (docs/FORMAT.md, "Commit protocol") relies on both.
 #[allow(async_fn_in_trait)]
 pub trait Storage {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
@@ -36,6 +39,12 @@ pub trait Storage {
     async fn delete(&self, key: &str) -> Result<()>;
     /// Keys starting with `prefix`, sorted.
     async fn list(&self, prefix: &str) -> Result<Vec<String>>;
+    /// Compare-and-swap: stores `value` under `key` only if the current
+    /// value is exactly `expected` (`None`: the key is absent), as one
+    /// atomic step against every other `swap` of the key. Resolves to
+    /// whether it stored. The commit point of the protocol: of two writers
+    /// swapping from the same manifest, exactly one wins.
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool>;
 }
 
 impl<S: Storage> Storage for &S {
@@ -50,6 +59,9 @@ impl<S: Storage> Storage for &S {
     }
     async fn list(&self, prefix: &str) -> Result<Vec<String>> {
         (**self).list(prefix).await
+    }
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
+        (**self).swap(key, expected, value).await
     }
 }
 

@@ -283,6 +283,21 @@ pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
     }))
 }
 
+/// Rebuilds the lost manifest of index `name` from its blobs (see
+/// `index::recover`); `config` is the schema it was created with
+/// (`undefined`: the default). Resolves to the recovery report.
+#[wasm_bindgen(js_name = recoverIndex)]
+pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
+    let storage = JsStorage::new(storage).map_err(to_js_error)?;
+    let config: IndexConfig = from_js(config, "schema", self::config)?;
+    Ok(future_to_promise(async move {
+        let (_, report) = crate::index::recover::recover(&storage, &name, config)
+            .await
+            .map_err(to_js_error)?;
+        to_js(&report)
+    }))
+}
+
 /// Runs the storage conformance suite against a JS adapter, using keys under
 /// `prefix`; resolves to the number of checks passed or rejects with the
 /// first failure.

@@ -1,0 +1,41 @@
+//! The few things the engine asks of its host: the wall clock and a source
+//! of unique ids. Natively they come from `std`; in wasm from JavaScript
+//! (`Date.now`, `Math.random`), since `wasm32-unknown-unknown` has neither.
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() as u64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+}
+
+/// 48 bits that differ between calls and between processes (not secret:
+/// they keep commit ids of racing writers apart).
+pub fn unique_bits() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    #[cfg(target_arch = "wasm32")]
+    let entropy = {
+        let hi = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        let lo = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        (hi << 32) | lo
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let entropy = {
+        use std::hash::{BuildHasher, Hasher};
+        // RandomState is seeded from the OS once per process.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(std::process::id() as u64);
+        h.finish()
+    };
+    let mixed = xxhash_rust::xxh3::xxh3_64_with_seed(&n.to_le_bytes(), entropy);
+    mixed & 0xFFFF_FFFF_FFFF
+}

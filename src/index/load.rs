@@ -1,0 +1,274 @@
+//! Opening a persisted index: the reader side of the commit protocol.
+//!
+//! A reader reads the manifest, then the blobs it references, checking
+//! each against the content hash in its key. A committing writer may
+//! collect those blobs in between (they were dropped by its newer
+//! manifest), so a missing blob is `CORRUPT` only if the manifest did not
+//! change meanwhile; otherwise the load starts over from the new one.
+//!
+//! No manifest is an empty index only when there are no blobs either
+//! (blobs of a commit still pending aside): blobs without a manifest are a
+//! lost manifest, reported as `CORRUPT` (see `recover.rs`), never read as
+//! an empty index whose first commit would collect them.
+
+use std::sync::Arc;
+
+use crate::codec::blob::{self, BlobKind};
+use crate::error::{Error, Result};
+use crate::schema::IndexConfig;
+use crate::storage::Storage;
+
+use super::deletes::DeleteSet;
+use super::manifest::{
+    blob_prefix, manifest_key, parse_blob_key, parse_manifest, pending_prefix, verify_blob,
+    Manifest, SegmentRecord,
+};
+use super::persist::{decode_deletes, PersistState};
+use super::segment::Segment;
+use super::serialize::read_segment;
+use super::{Index, SegmentEntry};
+
+/// Loads tried before giving up on a manifest that keeps changing.
+const LOAD_ATTEMPTS: usize = 8;
+
+/// A committed state read from storage, ready to become an [`Index`].
+pub struct LoadedIndex {
+    manifest: Manifest,
+    manifest_bytes: Arc<[u8]>,
+    segments: Vec<(SegmentRecord, Segment, DeleteSet)>,
+}
+
+/// Why one attempt at loading failed.
+enum Attempt {
+    /// A referenced blob is gone: maybe collected by a newer commit.
+    Missing(Error),
+    Failed(Error),
+}
+
+impl From<Error> for Attempt {
+    fn from(e: Error) -> Self {
+        Attempt::Failed(e)
+    }
+}
+
+/// Reads the committed state under `name` (`None` if nothing is stored).
+pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIndex>> {
+    let mkey = manifest_key(name);
+    for _ in 0..LOAD_ATTEMPTS {
+        let Some(bytes) = storage.get(&mkey).await? else {
+            check_no_orphans(storage, name).await?;
+            return Ok(None);
+        };
+        match load_manifest(storage, &mkey, bytes.clone()).await {
+            Ok(loaded) => return Ok(Some(loaded)),
+            Err(Attempt::Failed(e)) => return Err(e),
+            Err(Attempt::Missing(e)) => {
+                if storage.get(&mkey).await?.as_deref() == Some(&bytes[..]) {
+                    return Err(e);
+                }
+            }
+        }
+    }
+    Err(Error::Storage {
+        key: mkey,
+        reason: format!(
+            "the index was committed to {LOAD_ATTEMPTS} times while it loaded; open it again"
+        ),
+    })
+}
+
+/// `CORRUPT` if blobs of `name` exist without a manifest (a lost manifest),
+/// not counting those of a commit in progress (the first commit of a new
+/// index, or one that crashed before its manifest).
+async fn check_no_orphans<S: Storage>(storage: &S, name: &str) -> Result<()> {
+    let pending = pending_prefix(name);
+    let markers = storage.list(&pending).await?;
+    let orphans = storage
+        .list(&blob_prefix(name))
+        .await?
+        .into_iter()
+        .filter(|key| {
+            let commit = parse_blob_key(key).and_then(|n| n.commit);
+            !commit.is_some_and(|c| markers.iter().any(|m| m[pending.len()..] == *c))
+        })
+        .count();
+    if orphans == 0 {
+        return Ok(());
+    }
+    Err(Error::Corrupt {
+        key: manifest_key(name),
+        reason: format!(
+            "the manifest is missing but {orphans} blobs of index `{name}` exist (a lost manifest, not an empty index); \
+             rebuild a manifest from them with Memdex.recover() (`memdex recover` natively), or delete them to start over"
+        ),
+    })
+}
+
+async fn get_blob<S: Storage>(storage: &S, key: &str, what: &str) -> Result<Vec<u8>, Attempt> {
+    let blob = storage.get(key).await?.ok_or_else(|| {
+        Attempt::Missing(Error::Corrupt {
+            key: key.to_string(),
+            reason: format!("{what} referenced by the manifest is missing"),
+        })
+    })?;
+    verify_blob(key, &blob)?;
+    Ok(blob)
+}
+
+async fn load_manifest<S: Storage>(
+    storage: &S,
+    mkey: &str,
+    bytes: Vec<u8>,
+) -> Result<LoadedIndex, Attempt> {
+    let manifest = parse_manifest(mkey, &bytes)?;
+    let mut segments = Vec::with_capacity(manifest.segments.len());
+    for record in &manifest.segments {
+        let mut data = Vec::new();
+        // Chunks of one segment share the version of the build that wrote
+        // it (older segments stay as written until merged away).
+        let mut version = None;
+        for key in &record.chunks {
+            let blob = get_blob(storage, key, "blob").await?;
+            let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, &blob)?;
+            if *version.get_or_insert(v) != v {
+                return Err(Attempt::Failed(Error::Corrupt {
+                    key: key.clone(),
+                    reason: "segment chunks of different format versions".into(),
+                }));
+            }
+            data.extend_from_slice(payload);
+        }
+        let first = record
+            .chunks
+            .first()
+            .cloned()
+            .unwrap_or_else(|| mkey.to_string());
+        let version = version.unwrap_or(blob::FORMAT_VERSION);
+        let segment = read_segment(&first, &data, version)?;
+        if segment.n_docs != record.docs {
+            return Err(Attempt::Failed(Error::Corrupt {
+                key: first,
+                reason: "segment size differs from the manifest".into(),
+            }));
+        }
+        let deletes = match &record.deletes {
+            None => DeleteSet::default(),
+            Some(key) => {
+                let blob = get_blob(storage, key, "tombstone blob").await?;
+                decode_deletes(key, &blob, segment.n_docs)?
+            }
+        };
+        segments.push((record.clone(), segment, deletes));
+    }
+    Ok(LoadedIndex {
+        manifest,
+        manifest_bytes: Arc::from(bytes),
+        segments,
+    })
+}
+
+impl LoadedIndex {
+    /// Assembles a loaded state from parts (recovery builds one).
+    pub(crate) fn from_parts(
+        manifest: Manifest,
+        manifest_bytes: Vec<u8>,
+        segments: Vec<(SegmentRecord, Segment, DeleteSet)>,
+    ) -> LoadedIndex {
+        LoadedIndex {
+            manifest,
+            manifest_bytes: Arc::from(manifest_bytes),
+            segments,
+        }
+    }
+}
+
+impl Index {
+    /// Opens the index stored under `name`, or creates an empty one with
+    /// `config` (default schema if `None`) when nothing is stored.
+    pub async fn open<S: Storage>(
+        storage: &S,
+        name: &str,
+        config: Option<IndexConfig>,
+    ) -> Result<Index> {
+        match load(storage, name).await? {
+            Some(loaded) => Index::from_loaded(loaded, config.as_ref()),
+            None => Index::new(config.unwrap_or_default()),
+        }
+    }
+
+    /// Replaces this index's state with the last committed one (picks up
+    /// other writers' commits). Uncommitted writes are discarded.
+    pub async fn reload<S: Storage>(&mut self, storage: &S, name: &str) -> Result<()> {
+        let fresh = match load(storage, name).await? {
+            Some(loaded) => Index::from_loaded(loaded, None)?,
+            None => Index::new(self.config().clone())?,
+        };
+        *self = fresh;
+        Ok(())
+    }
+
+    /// Builds an index from a loaded committed state. A `config` that differs
+    /// from the stored one is a `SCHEMA` error.
+    pub fn from_loaded(loaded: LoadedIndex, config: Option<&IndexConfig>) -> Result<Index> {
+        let manifest = loaded.manifest;
+        if let Some(c) = config {
+            if *c != manifest.config {
+                return Err(Error::schema(
+                    "schema",
+                    "differs from the schema stored with this index; open it without a schema or use a new name",
+                ));
+            }
+        }
+        let mut index = Index::new(manifest.config.clone())?;
+        let n_fields = index.schema.text.len();
+        let mut records: Vec<(u64, Vec<String>, Option<String>)> = Vec::new();
+        for (record, segment, deletes) in loaded.segments {
+            if segment.n_fields != n_fields {
+                return Err(Error::Corrupt {
+                    key: record.chunks.first().cloned().unwrap_or_default(),
+                    reason: "segment has a different number of text fields than the schema".into(),
+                });
+            }
+            index.adopt_segment(record.id, Arc::new(segment), deletes);
+            // A repeated id replaces the earlier record (as a map insert did).
+            records.retain(|r| r.0 != record.id);
+            records.push((record.id, record.chunks, record.deletes));
+        }
+        index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
+        index.persist = PersistState {
+            generation: manifest.generation,
+            manifest: Some(loaded.manifest_bytes),
+            records,
+        };
+        Ok(index)
+    }
+
+    /// Adds a loaded segment with its tombstones, updating ids and stats.
+    fn adopt_segment(&mut self, id: u64, segment: Arc<Segment>, deletes: DeleteSet) {
+        let n_fields = self.schema.text.len();
+        for doc in 0..segment.n_docs {
+            if deletes.contains(doc) {
+                continue;
+            }
+            // A later segment holding the same id wins (cannot happen with a
+            // consistent manifest; keeps stats exact if it does).
+            if self.ids.contains_key(segment.docs.id(doc)) {
+                self.delete(segment.docs.id(doc));
+            }
+            self.ids.insert(
+                segment.docs.id(doc).to_string(),
+                super::DocAddr { segment: id, doc },
+            );
+            self.live_docs += 1;
+            for f in 0..n_fields {
+                self.live_field_len[f] += segment.field_len(doc, f) as u64;
+            }
+        }
+        self.next_segment_id = self.next_segment_id.max(id + 1);
+        self.segments.push(SegmentEntry {
+            id,
+            segment,
+            deletes,
+        });
+    }
+}
