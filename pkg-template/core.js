@@ -3,7 +3,7 @@
 // the .wasm and which storage adapters it offers; it passes both to
 // `defineMemdex`. The class is a thin layer over the wasm `Engine`:
 // argument checks, error mapping, commit queueing, auto-commit, lifecycle.
-import { Engine, loadIndex } from './memdex.js';
+import { Engine, loadIndex, recoverIndex } from './memdex.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
 export class MemdexError extends Error {
@@ -260,15 +260,44 @@ function engineConfig(options) {
   return Object.keys(config).length ? config : undefined;
 }
 
+const AUTO_COMMIT = { delayMs: 1000, maxDelayMs: 2000, maxWrites: 100 };
+
+// `delayMs` restarts with every write (a burst commits once); `maxDelayMs`
+// bounds how long any write waits, so a steady writer still commits.
 function autoCommitSettings(value, persistent) {
   if (value === undefined) value = persistent;
   if (value === false || value === null) return null;
-  if (value === true) return { delayMs: 1000, maxWrites: 100 };
-  if (!isObject(value)) throw usage('`autoCommit` must be false, true or { delayMs, maxWrites }');
-  const { delayMs = 1000, maxWrites = 100 } = value;
+  if (value === true) return { ...AUTO_COMMIT };
+  if (!isObject(value)) throw usage('`autoCommit` must be false, true or { delayMs, maxDelayMs, maxWrites }');
+  for (const key of Object.keys(value)) {
+    if (!(key in AUTO_COMMIT)) throw usage(`unknown option \`autoCommit.${key}\`; expected delayMs, maxDelayMs or maxWrites`);
+  }
+  const { delayMs = AUTO_COMMIT.delayMs, maxWrites = AUTO_COMMIT.maxWrites } = value;
+  const maxDelayMs = value.maxDelayMs ?? Math.max(AUTO_COMMIT.maxDelayMs, delayMs);
   if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw usage('`autoCommit.delayMs` must be a number >= 0');
+  if (!(Number.isFinite(maxDelayMs) && maxDelayMs >= delayMs)) throw usage('`autoCommit.maxDelayMs` must be a number >= `delayMs`');
   if (!(Number.isInteger(maxWrites) && maxWrites >= 1)) throw usage('`autoCommit.maxWrites` must be an integer >= 1');
-  return { delayMs, maxWrites };
+  return { delayMs, maxDelayMs, maxWrites };
+}
+
+// Pages commit when they are hidden or unloaded (best effort: the browser
+// may end the page before an IndexedDB transaction completes). The listener
+// holds the index weakly, so an index dropped without close() can still be
+// collected.
+function watchPage(index) {
+  const target = globalThis.document ? globalThis : null;
+  if (!target || typeof target.addEventListener !== 'function' || typeof WeakRef !== 'function') return () => {};
+  const ref = new WeakRef(index);
+  const onHide = () => {
+    if (globalThis.document?.visibilityState === 'visible') return;
+    ref.deref()?.flushOnHide();
+  };
+  target.addEventListener('pagehide', onHide);
+  globalThis.document.addEventListener('visibilitychange', onHide);
+  return () => {
+    target.removeEventListener('pagehide', onHide);
+    globalThis.document.removeEventListener('visibilitychange', onHide);
+  };
 }
 
 // Backs up close(): engines of indexes dropped without close() are freed
@@ -323,10 +352,12 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       }
       return { adapter: make(options), persistent: spec !== 'memory' };
     }
-    if (isObject(spec) && ['get', 'put', 'delete', 'list'].every((m) => typeof spec[m] === 'function')) {
+    if (isObject(spec) && ['get', 'put', 'delete', 'list', 'swap'].every((m) => typeof spec[m] === 'function')) {
       return { adapter: spec, persistent: true };
     }
-    throw usage('`storage` must be a name (\'memory\', \'fs\', \'indexeddb\') or an adapter { get, put, delete, list }');
+    throw usage(
+      '`storage` must be a name (\'memory\', \'fs\', \'indexeddb\') or an adapter { get, put, delete, list, swap } (see memdex/storage)',
+    );
   };
 
   const token = Symbol('memdex');
@@ -339,6 +370,8 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     #auto;
     #onError;
     #timer = null;
+    #firstPendingAt = 0; // when the oldest uncommitted write was made
+    #unwatchPage = () => {};
     #writes = 0; // writes since the last prepared commit
     #inFlight = 0; // writes in the commit being written
     #queue = Promise.resolve();
@@ -356,6 +389,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       this.#auto = autoCommit;
       this.#onError = onError ?? ((err) => console.error('memdex: auto-commit failed:', err));
       finalizer?.register(this, this.#box, this.#box);
+      if (persistent && autoCommit) this.#unwatchPage = watchPage(this);
     }
 
     /**
@@ -389,6 +423,23 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
         engine = call(() => new Engine(config));
       }
       return new Memdex(token, engine, { adapter, name, persistent, autoCommit, onError: options.onError });
+    }
+
+    /**
+     * Rebuilds the lost manifest of the index `name` in `storage` from the
+     * blobs still there (what `open` calls a lost manifest, `CORRUPT`).
+     * Pass the `schema` (and analyzer options) the index was created with.
+     * Resolves to `{ segments, documents, skipped }`; then `open` it.
+     */
+    static async recover(options = {}) {
+      if (!isObject(options)) throw usage('Memdex.recover(options): options must be an object');
+      const name = options.name ?? 'memdex';
+      const config = engineConfig(options);
+      const { adapter } = resolveStorage(options);
+      await ensureLoaded(options.wasm);
+      return recoverIndex(adapter, name, config).catch((err) => {
+        throw toMemdexError(err);
+      });
     }
 
     /** An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`. */
@@ -444,14 +495,22 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     }
 
     #wrote(n = 1) {
+      if (this.#writes + this.#inFlight === 0) this.#firstPendingAt = Date.now();
       this.#writes += n;
       const auto = this.#auto;
       if (!auto || this.#closing) return;
       if (this.#writes >= auto.maxWrites) {
         this.#schedule(0);
       } else {
-        this.#schedule(auto.delayMs);
+        const deadline = this.#firstPendingAt + auto.maxDelayMs - Date.now();
+        this.#schedule(Math.max(0, Math.min(auto.delayMs, deadline)));
       }
+    }
+
+    /** Commits pending writes when the page is hidden (called by the page watcher). */
+    flushOnHide() {
+      if (this.#closed || this.#closing || this.#writes === 0) return;
+      this.commit().catch((err) => this.#onError(err));
     }
 
     #schedule(ms) {
@@ -611,13 +670,16 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     async #commitNow() {
       const engine = this.#box.engine;
       if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-      return withIndexLock(this.#name, async () => {
+      const adapter = this.#adapter;
+      const lock = typeof adapter.lock === 'function' ? adapter.lock.bind(adapter) : withIndexLock;
+      return lock(this.#name, async () => {
         const handle = call(() => engine.prepareCommit(this.#name));
         this.#inFlight = this.#writes;
         this.#writes = 0;
         try {
           const info = await handle.execute(this.#adapter);
           call(() => engine.finishCommit(handle));
+          if (this.#writes > 0) this.#firstPendingAt = Date.now();
           return info;
         } catch (err) {
           this.#writes += this.#inFlight; // still uncommitted; a retry writes them
@@ -660,8 +722,11 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     }
 
     /**
-     * Commits pending writes (persistent storage with auto-commit only),
-     * then frees the engine. Later calls throw `CLOSED`. Idempotent.
+     * Commits every pending write (persistent storage), then frees the
+     * engine; later calls throw `CLOSED`. Rejects, and leaves the index
+     * open, if a write could not be committed (e.g. `CONFLICT`, a full
+     * disk): nothing is dropped silently; fix the cause and call `close()`
+     * again, or `free()` to drop the writes. Idempotent once it resolved.
      */
     close() {
       if (this.#closing) return this.#closing;
@@ -669,20 +734,23 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
         clearTimeout(this.#timer);
         this.#timer = null;
       }
-      const needCommit = this.#persistent && this.#auto && this.#writes > 0 && this.#box.engine;
-      const pending = needCommit ? this.#enqueue(() => this.#commitNow()) : this.#queue;
-      this.#closing = pending.then(
-        () => this.#release(),
-        (err) => {
-          this.#release();
-          throw err;
-        },
-      );
+      const settle = async () => {
+        await this.#queue; // an auto-commit in flight, successful or not
+        if (this.#persistent && this.#box.engine && this.#writes + this.#inFlight > 0) {
+          await this.#enqueue(() => this.#commitNow());
+        }
+        this.#release();
+      };
+      this.#closing = settle().catch((err) => {
+        this.#closing = null; // still open: close() may be called again
+        throw toMemdexError(err);
+      });
       return this.#closing;
     }
 
     #release() {
       this.#closed = true;
+      this.#unwatchPage();
       finalizer?.unregister(this.#box);
       const engine = this.#box.engine;
       this.#box.engine = undefined;
@@ -694,10 +762,24 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       return this.close();
     }
 
-    /** Deprecated alias of `close()` that does not commit. */
+    /**
+     * Frees the engine at once, dropping writes not yet committed (a commit
+     * in flight still completes). `close()` is the call that keeps them.
+     */
     free() {
+      if (this.#closed) return;
+      if (this.#timer !== null) {
+        clearTimeout(this.#timer);
+        this.#timer = null;
+      }
       this.#auto = null;
-      this.close();
+      const engine = this.#box.engine;
+      this.#closed = true;
+      this.#unwatchPage();
+      finalizer?.unregister(this.#box);
+      this.#box.engine = undefined;
+      // A commit holding the engine finishes first; then it is freed.
+      this.#queue.then(() => engine?.free());
     }
   }
 

@@ -146,12 +146,30 @@ export interface AnalyzerOptions {
   removeStopwords?: string[];
 }
 
-/** When to commit automatically (persistent storage only). */
+/**
+ * When to commit automatically (persistent storage only). In browsers an
+ * index with auto-commit also commits when its page is hidden or unloaded
+ * (`visibilitychange`, `pagehide`; best effort: the browser may end the page
+ * before the IndexedDB transaction completes, so `await commit()` what must
+ * not be lost).
+ */
 export interface AutoCommitOptions {
   /** Commit after this many milliseconds without writes (default 1000). */
   delayMs?: number;
+  /** No write waits longer than this for its commit, even under a steady stream of writes (default 2000, at least `delayMs`). */
+  maxDelayMs?: number;
   /** Commit as soon as this many writes are pending (default 100). */
   maxWrites?: number;
+}
+
+/** What {@link Memdex.recover} rebuilt. */
+export interface RecoveryReport {
+  /** Segments in the rebuilt manifest. */
+  segments: number;
+  /** Live documents of the recovered index. */
+  documents: number;
+  /** Blob keys left out: damaged, incomplete, or from commits that never finished. */
+  skipped: string[];
 }
 
 /** Options of {@link Memdex.open}. All optional. */
@@ -163,7 +181,7 @@ export interface OpenOptions {
    * - `'memory'` (default): nothing persists beyond the process; auto-commit is off.
    * - `'indexeddb'` (browsers): database `database` (default `'memdex'`).
    * - `'fs'` (Node): files under `dir`.
-   * - any adapter object `{ get, put, delete, list }` (e.g. `kvStorage(env.KV)`).
+   * - any adapter object `{ get, put, delete, list, swap }` (e.g. `kvStorage(env.KV)`; see `memdex/storage`).
    */
   storage?: 'memory' | 'indexeddb' | 'fs' | StorageAdapter;
   /** Directory for `storage: 'fs'`. */
@@ -172,7 +190,9 @@ export interface OpenOptions {
   database?: string;
   /**
    * Fields of a new index. The default schema is `title` (text, weight 2),
-   * `text` (text), `kind` (keyword), `timestamp` (date). When opening a
+   * `text` (text), `kind` and `tags` (keyword), `timestamp` (date), `links`
+   * (stored); indexes created before `tags` and `links` were added keep their
+   * own schema. When opening a
    * stored index, a given schema must equal the stored one (else `SCHEMA`).
    */
   schema?: Schema;
@@ -187,7 +207,7 @@ export interface OpenOptions {
   /** BM25 length normalisation, 0..1 (default 0.75). */
   b?: number;
   /**
-   * Commit automatically after writes: `{ delayMs, maxWrites }`, `true`
+   * Commit automatically after writes: `{ delayMs, maxDelayMs, maxWrites }`, `true`
    * (defaults) or `false`. Default: on for persistent storage, off for `'memory'`.
    */
   autoCommit?: AutoCommitOptions | boolean;
@@ -227,6 +247,10 @@ export interface Memory extends MemdexDocument {
   title?: string;
   text?: string;
   kind?: string;
+  /** Labels for filtering (keyword field: exact values). */
+  tags?: string[];
+  /** Typed edges to other memories, e.g. `[{ type: 'SUPERSEDES', to: 'm1' }]` (stored, not indexed). */
+  links?: { type: string; to: string }[];
   /** ISO-8601 string or epoch milliseconds. */
   timestamp?: string | number;
 }
@@ -297,6 +321,34 @@ export interface SearchOptions {
    * stored field names. Naming a field that is not stored throws `SCHEMA`.
    */
   storedFields?: boolean | string[];
+  /**
+   * Order hits by a number, date, boolean or keyword field instead of by
+   * score, e.g. `{ field: 'timestamp', order: 'desc' }` (newest first;
+   * `order` defaults to `'asc'`). Ties break by id ascending; documents
+   * without a value come last in either order; a keyword field with several
+   * values sorts by its smallest value ascending and its largest descending.
+   * Every match is visited (no pruning by score), so results carry `total`.
+   * Sorting by another kind of field throws `SCHEMA`.
+   *
+   * With a blank query (`''` or whitespace) and a `sort` or a `filter`, the
+   * search is a listing: every document the filter allows (all documents
+   * when it is `{}` or absent), score 0, by `sort` or else by id. A blank
+   * query with neither still returns no hits.
+   *
+   * ```ts
+   * // the 20 most recent memories of a namespace
+   * index.search('', { filter: { namespace: 'agent:coder' }, sort: { field: 'timestamp', order: 'desc' }, limit: 20 });
+   * ```
+   */
+  sort?: SortOptions;
+}
+
+/** Field order of {@link SearchOptions.sort}. */
+export interface SortOptions {
+  /** A number, date, boolean or keyword field of the schema. */
+  field: string;
+  /** `'asc'` (default) or `'desc'`. */
+  order?: 'asc' | 'desc';
 }
 
 /** One term's contribution to a hit's score (`explain: true`). */
@@ -339,10 +391,16 @@ export interface Hit {
 
 /** Result of {@link Memdex.search}. */
 export interface SearchResults {
-  /** Ranked hits, best first. */
+  /** Ranked hits, best first (or in `sort` order). */
   hits: Hit[];
   /** The mode that produced `hits` (`fallback` resolves to `and` or `or`). */
   mode: 'or' | 'and';
+  /**
+   * Matches before `offset` and `limit`, for listings and sorted searches
+   * (which visit every match). Absent for ranked searches, which skip
+   * documents that cannot reach the top `limit` and so do not count them.
+   */
+  total?: number;
 }
 
 /** One autocomplete suggestion. */
@@ -419,9 +477,19 @@ export class Memdex {
    * Opens the index `name` in `storage`, loading its last commit, or creates
    * an empty one. Loads the wasm engine once per process.
    * @throws {MemdexError} `USAGE` (bad options), `SCHEMA` (schema differs from the stored one),
-   *   `STORAGE`, `CORRUPT`, `VERSION`, `WASM_LOAD`.
+   *   `STORAGE`, `CORRUPT` (damaged data, or a lost manifest: blobs without a
+   *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
   static open(options?: OpenOptions): Promise<Memdex>;
+  /**
+   * Rebuilds the lost manifest of index `name` from the blobs still in
+   * `storage`, then `open` works again. Pass the schema and analyzer options
+   * the index was created with. Documents are restored as of the newest
+   * intact segments; deletes whose tombstones are gone, and documents of
+   * segments merged away but not yet collected, may come back.
+   * @throws {MemdexError} `USAGE` if the index has a manifest, `STORAGE`, `SCHEMA`.
+   */
+  static recover(options: Omit<OpenOptions, 'autoCommit' | 'onError'>): Promise<RecoveryReport>;
   /** An in-memory index; same as `open({ ...options, storage: 'memory' })`. */
   static create(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex>;
   /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */
@@ -466,7 +534,11 @@ export class Memdex {
   removeWhere(filter: Filter): number;
   /** The stored document, or `undefined`. */
   get(id: string): MemdexDocument | undefined;
-  /** Ranked search. Never throws on user text unless `syntax: 'strict'`. */
+  /**
+   * Ranked search, or a listing for a blank query with `filter`/`sort`
+   * (see {@link SearchOptions.sort}). Never throws on user text unless
+   * `syntax: 'strict'`.
+   */
   search(query: string, options?: SearchOptions): SearchResults;
   /** Term completions for `prefix`. */
   suggest(prefix: string, options?: SuggestOptions): Suggestion[];
@@ -479,18 +551,26 @@ export class Memdex {
   /** The whole index (schema included) as bytes for {@link Memdex.import}. */
   export(): Uint8Array;
   /**
-   * Writes pending changes to storage: new blobs first, manifest last, so a
-   * crash leaves the previous commit intact. Commits of one index are
-   * serialized (and excluded across tabs with Web Locks).
-   * @throws {MemdexError} `CONFLICT` if another writer committed first: `reload()` then re-apply;
+   * Writes pending changes to storage: new blobs first, then the manifest by
+   * compare-and-swap, so a crash leaves the previous commit intact and of two
+   * racing writers exactly one wins. Commits of one index are serialized:
+   * in-process, across tabs (Web Locks) and across Node processes (`fs`
+   * storage's lock file). Resolves once the commit is durable.
+   * @throws {MemdexError} `CONFLICT` if another writer committed since this
+   *   index loaded: `reload()`, re-apply your writes, commit again;
    *   `STORAGE` on adapter failures (the writes stay pending; retry).
    */
   commit(): Promise<CommitInfo>;
   /** Replaces the in-memory state with the last commit in storage, dropping uncommitted writes. Resolves to whether a commit was found. */
   reload(): Promise<boolean>;
-  /** Commits pending writes (persistent storage with auto-commit), then frees the engine. Later calls throw `CLOSED`. */
+  /**
+   * Commits every pending write (persistent storage), then frees the engine;
+   * later calls throw `CLOSED`. Rejects, leaving the index open, if a write
+   * could not be committed (an auto-commit that failed included): nothing is
+   * dropped silently. Fix the cause and `close()` again, or `free()`.
+   */
   close(): Promise<void>;
-  /** Closes without committing. */
+  /** Frees the engine now, dropping uncommitted writes (the explicit "discard"). */
   free(): void;
 }
 

@@ -28,6 +28,18 @@
  *   commit protocol writes the manifest last and relies on it.
  * - `delete` of a missing key succeeds.
  * - `list(prefix)` returns every key starting with `prefix`, sorted.
+ * - `swap(key, expected, value)` is a compare-and-swap: it stores `value`
+ *   only if the current value is byte for byte `expected` (`null`: the key
+ *   is absent), atomically against every other `swap` of the key, and
+ *   resolves to whether it stored. It is the commit point: of two writers
+ *   committing from the same manifest, exactly one wins and the other gets
+ *   `CONFLICT` (docs/FORMAT.md, "Commit protocol"). An adapter over a store
+ *   without conditional writes can only implement it for a single writer.
+ * - Operations are linearizable: a `get` or `list` that starts after a
+ *   `put` or `delete` resolved sees its effect.
+ * - Optionally, `lock(name, fn)` runs `fn` holding a writer lock of index
+ *   `name` that excludes other processes; `Memdex#commit` takes it when
+ *   present, else {@link withIndexLock}.
  * - Failures reject; memdex reports them as `MemdexError` code `STORAGE`.
  */
 export interface StorageAdapter {
@@ -39,6 +51,10 @@ export interface StorageAdapter {
   delete(key: string): Promise<void>;
   /** Keys starting with `prefix`, sorted. */
   list(prefix: string): Promise<string[]>;
+  /** Stores `value` only if the current value equals `expected` (`null`: absent); resolves to whether it stored. */
+  swap(key: string, expected: Uint8Array | null, value: Uint8Array): Promise<boolean>;
+  /** A cross-process writer lock for index `name` (optional). */
+  lock?<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions): Promise<T>;
 }
 
 /** Why a storage adapter failed (the `reason` of a {@link StorageAdapterError}). */
@@ -166,9 +182,14 @@ export function kvStorage(binding: KVNamespaceLike, options?: KVStorageOptions):
 
 // ---- filesystem (Node) ----------------------------------------------------------
 
-/** Filesystem storage: one file per key under `dir`, atomic durable puts. */
+/**
+ * Filesystem storage: one file per key under `dir`, atomic durable puts, a
+ * compare-and-swap and a writer lock that exclude other processes (lock
+ * files `*.lock~`; a lock whose process died is broken, a live one never).
+ */
 export interface FsStorage extends StorageAdapter {
   get(key: string): Promise<Uint8Array | null>;
+  lock<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions): Promise<T>;
   /** Absolute root directory. */
   readonly dir: string;
   /** Deletes the whole directory. */
@@ -191,7 +212,8 @@ export interface IndexLockOptions {
  * Runs `fn` holding the exclusive writer lock of index `name`. Uses the Web
  * Locks API (`navigator.locks`, lock name `memdex:<name>`) when present, so
  * tabs and workers of one origin exclude each other; otherwise an in-process
- * mutex (Node, workerd), which does not exclude other processes.
+ * mutex (Node, workerd), which does not exclude other processes (the `fs`
+ * adapter's `lock` does, and `Memdex#commit` uses it).
  */
 export function withIndexLock<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions): Promise<T>;
 

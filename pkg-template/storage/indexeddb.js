@@ -14,7 +14,7 @@
 // - The database is opened lazily, once; when another tab upgrades or deletes
 //   the database the connection is closed (so it does not block them) and
 //   reopened by the next call. `close()` closes it explicitly.
-import { checkKey, copyBytes, prefixEnd, storageError } from './util.js';
+import { checkKey, copyBytes, sameBytes, prefixEnd, storageError } from './util.js';
 
 /**
  * @typedef {import('../storage.js').IndexedDBStorageOptions} IndexedDBStorageOptions
@@ -90,6 +90,18 @@ function openDatabase(factory, database, store) {
       }
       return upgraded;
     });
+  });
+}
+
+/** A stored value as bytes (`null` when absent). */
+function asBytes(value, key) {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw storageError(`IndexedDB get("${key}"): stored value is not bytes (${typeof value})`, {
+    reason: 'INVALID_VALUE',
+    key,
   });
 }
 
@@ -191,21 +203,33 @@ export function indexedDBStorage({
 
     async get(key) {
       checkKey(key, 'get');
-      const value = await run('readonly', `get("${key}")`, key, (s) => s.get(key));
-      if (value === undefined || value === null) return null;
-      if (value instanceof Uint8Array) return value;
-      if (value instanceof ArrayBuffer) return new Uint8Array(value);
-      if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-      throw storageError(`IndexedDB get("${key}"): stored value is not bytes (${typeof value})`, {
-        reason: 'INVALID_VALUE',
-        key,
-      });
+      return asBytes(await run('readonly', `get("${key}")`, key, (s) => s.get(key)), key);
     },
 
     async put(key, value) {
       checkKey(key, 'put');
       const bytes = copyBytes(value, key);
       await run('readwrite', `put("${key}", ${bytes.byteLength} bytes)`, key, (s) => s.put(bytes, key));
+    },
+
+    async swap(key, expected, value) {
+      checkKey(key, 'swap');
+      const bytes = copyBytes(value, key);
+      const want = expected == null ? null : copyBytes(expected, key);
+      // One readwrite transaction reads, compares and writes: IndexedDB runs
+      // overlapping readwrite transactions one at a time, across tabs too.
+      return run('readwrite', `swap("${key}")`, key, (s) => {
+        const outcome = { result: false, error: null, onsuccess: null };
+        const read = s.get(key);
+        read.onsuccess = () => {
+          if (sameBytes(asBytes(read.result, key), want)) {
+            s.put(bytes, key);
+            outcome.result = true;
+          }
+          outcome.onsuccess?.();
+        };
+        return outcome;
+      });
     },
 
     async delete(key) {

@@ -13,9 +13,14 @@
 // a CONFLICT (generation mismatch), never as a lost update. Readers in other
 // isolates may see the previous commit for a while.
 //
+// `swap` (the manifest's compare-and-swap) is a read, a comparison and a
+// write: KV has no atomic conditional write, so it is atomic only under a
+// single writer per index, which the Durable Object provides. Without one,
+// two writers may both store a manifest; use KV through a Durable Object.
+//
 // Limits: KV keys are at most 512 bytes; values at most 25 MiB (memdex blobs
 // stay at 4 MiB or less).
-import { checkKey, copyBytes, storageError } from './util.js';
+import { checkKey, copyBytes, sameBytes, storageError } from './util.js';
 
 /**
  * @typedef {import('../storage.js').KVNamespaceLike} KVNamespaceLike
@@ -84,6 +89,13 @@ export function kvStorage(binding, { prefix = '' } = {}) {
       } catch (err) {
         throw wrap(err, `delete("${k}")`, key);
       }
+    },
+
+    async swap(key, expected, value) {
+      const current = await this.get(key);
+      if (!sameBytes(current, expected ?? null)) return false;
+      await this.put(key, value);
+      return true;
     },
 
     async list(listPrefix = '') {

@@ -1,7 +1,7 @@
 // memoryStorage(): a Map-backed storage adapter for tests and ephemeral
 // indexes. Values are copied on put and on get, so neither the caller nor
 // memdex can change stored bytes after the fact. Lives as long as the object.
-import { checkKey, copyBytes } from './util.js';
+import { checkKey, copyBytes, sameBytes } from './util.js';
 
 /**
  * @typedef {import('../storage.js').MemoryStorage} MemoryStorage
@@ -28,6 +28,14 @@ export function memoryStorage() {
     async delete(key) {
       checkKey(key, 'delete');
       map.delete(key);
+    },
+    async swap(key, expected, value) {
+      checkKey(key, 'swap');
+      const bytes = copyBytes(value, key);
+      // No await between the comparison and the write: atomic.
+      if (!sameBytes(map.get(key) ?? null, expected ?? null)) return false;
+      map.set(key, bytes);
+      return true;
     },
     async list(prefix = '') {
       const keys = [];

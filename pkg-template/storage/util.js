@@ -68,3 +68,17 @@ export function prefixEnd(prefix) {
   }
   return undefined;
 }
+
+/**
+ * Whether two byte arrays (or two nulls) hold the same bytes.
+ *
+ * @param {Uint8Array | null | undefined} a
+ * @param {Uint8Array | null | undefined} b
+ * @returns {boolean}
+ */
+export function sameBytes(a, b) {
+  if (a == null || b == null) return a == null && b == null;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

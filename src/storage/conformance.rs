@@ -37,6 +37,9 @@ macro_rules! ensure {
     };
 }
 
+/// Number of checks [`run`] makes (what it resolves to when all pass).
+pub const CHECKS: u32 = 11;
+
 /// Runs every check; returns the number of checks passed.
 pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
     let k = |s: &str| format!("{prefix}/{s}");
@@ -130,6 +133,50 @@ pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
         "list-after-delete",
         "listed {}",
         show_keys(&listed)
+    );
+    passed += 1;
+
+    // Compare-and-swap: stores only over the expected value (or absence).
+    let m = k("manifest");
+    ensure!(
+        storage.swap(&m, None, b"one").await?,
+        "swap-create",
+        "swap over an absent key with expected None did not store"
+    );
+    ensure!(
+        !storage.swap(&m, None, b"two").await?,
+        "swap-create-exists",
+        "swap with expected None stored over an existing value"
+    );
+    ensure!(
+        !storage.swap(&m, Some(b"other"), b"two").await?,
+        "swap-mismatch",
+        "swap stored although the value differed from the expected one"
+    );
+    let got = storage.get(&m).await?;
+    ensure!(
+        got.as_deref() == Some(&b"one"[..]),
+        "swap-mismatch-unchanged",
+        "a refused swap changed the value to {}",
+        show(&got)
+    );
+    ensure!(
+        storage.swap(&m, Some(b"one"), b"two").await?,
+        "swap-match",
+        "swap over the expected value did not store"
+    );
+    let got = storage.get(&m).await?;
+    ensure!(
+        got.as_deref() == Some(&b"two"[..]),
+        "swap-stored",
+        "got {}",
+        show(&got)
+    );
+    ensure!(
+        !storage.swap(&k("absent"), Some(b"x"), b"y").await?
+            && storage.get(&k("absent")).await?.is_none(),
+        "swap-absent",
+        "swap over an absent key with an expected value stored"
     );
     passed += 1;
 

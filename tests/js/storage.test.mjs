@@ -21,7 +21,7 @@ import { indexLockKind, withIndexLock } from '../../pkg/storage/locks.js';
 
 await init({ module_or_path: readFileSync(new URL('../../pkg/memdex_bg.wasm', import.meta.url)) });
 
-const CONFORMANCE_CHECKS = 10;
+const CONFORMANCE_CHECKS = 11;
 const dirs = [];
 function tempDir() {
   const dir = mkdtempSync(join(tmpdir(), 'memdex-fs-'));
@@ -139,7 +139,8 @@ test('fsStorage: keys are files under the directory (same layout as the native F
   await commit(engine, storage, 'notes');
   assert.ok(existsSync(join(dir, 'notes', 'manifest')));
   const blobs = readdirSync(join(dir, 'notes', 'blob'));
-  assert.ok(blobs.length >= 1 && blobs.every((b) => /^[0-9a-f]{32}$/.test(b)), blobs.join(','));
+  // <commit>-<segment>-<part>-<content hash> (docs/FORMAT.md)
+  assert.ok(blobs.length >= 1 && blobs.every((b) => /^[0-9a-f]{24}-\d+-(\d+|d)-[0-9a-f]{32}$/.test(b)), blobs.join(','));
   assert.deepEqual(await storage.list('notes/blob/'), blobs.map((b) => `notes/blob/${b}`).sort());
   engine.free();
 });
