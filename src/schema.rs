@@ -75,9 +75,10 @@ pub struct IndexConfig {
 
 impl Default for IndexConfig {
     /// The agent-memory schema: `title` and `text` (text), `kind` and
-    /// `tags` (keyword), `timestamp` (date). Indexes keep the schema they
+    /// `tags` (keyword), `timestamp` (date), `links` (stored: typed edges
+    /// `[{ type, to }]` the memory tools keep). Indexes keep the schema they
     /// were created with (it is in their manifest), so changing this default
-    /// changes new indexes only; `tags` was added after `kind`/`timestamp`.
+    /// changes new indexes only; `tags` and `links` came after the others.
     fn default() -> Self {
         let mut fields = FieldMap::new();
         fields.insert(
@@ -98,6 +99,7 @@ impl Default for IndexConfig {
         );
         fields.insert("kind".to_string(), FieldDef::Keyword { stored: true });
         fields.insert("tags".to_string(), FieldDef::Keyword { stored: true });
+        fields.insert("links".to_string(), FieldDef::Stored);
         fields.insert("timestamp".to_string(), FieldDef::Date { stored: true });
         IndexConfig {
             analyzer: AnalyzerOptions::default(),
@@ -413,7 +415,8 @@ mod tests {
                 r#"{"analyzer":{"language":"english","foldDiacritics":true,"defaultStopwords":true,"#,
                 r#""stopwords":["a\"b"],"addStopwords":[],"removeStopwords":[]},"fields":{"#,
                 r#""f":{"type":"text","weight":0.3,"language":"french","stored":false},"#,
-                r#""kind":{"type":"keyword","stored":true},"n":{"type":"number","stored":false},"#,
+                r#""kind":{"type":"keyword","stored":true},"links":{"type":"stored"},"#,
+                r#""n":{"type":"number","stored":false},"#,
                 r#""s":{"type":"stored"},"tags":{"type":"keyword","stored":true},"#,
                 r#""text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,
                 r#""timestamp":{"type":"date","stored":true},"#,

@@ -43,16 +43,16 @@ const SORT_FIELDS: &[&str] = &["field", "order"];
 
 impl SortSpec {
     /// Reads `{ field, order: 'asc' | 'desc' }` (`order` defaults to `asc`).
-    pub(crate) fn from_json(v: &Value, path: &str) -> jsonopt::Res<Self> {
+    pub(crate) fn from_json(v: &Value) -> jsonopt::Res<Self> {
         let mut field = None;
         let mut descending = false;
-        for (k, v) in jsonopt::entries(v, path, SORT_FIELDS)? {
+        for (k, v) in jsonopt::entries(v, "sort", SORT_FIELDS)? {
             match k {
-                "field" => field = Some(jsonopt::string(v, path, k)?),
-                _ => descending = jsonopt::variant(v, path, k, &["asc", "desc"])? == 1,
+                "field" => field = Some(jsonopt::string(v, "sort", k)?),
+                _ => descending = jsonopt::variant(v, "sort", k, &["asc", "desc"])? == 1,
             }
         }
-        let field = field.ok_or_else(|| format!("missing field `{path}.field`"))?;
+        let field = field.ok_or("missing field `sort.field`")?;
         Ok(SortSpec { field, descending })
     }
 }
@@ -165,7 +165,8 @@ impl Index {
 }
 
 /// `cands[offset..offset + limit]` in the order of `column` (all keys equal
-/// when `None`: id order), ties by id.
+/// when `None`: id order), ties by id. Loops with `push` rather than
+/// iterator chains: each distinct `collect` is its own copy in the wasm.
 fn order<'a>(
     index: &Index,
     cands: Vec<Candidate<'a>>,
@@ -174,8 +175,9 @@ fn order<'a>(
     limit: usize,
 ) -> Vec<Candidate<'a>> {
     let end = offset.saturating_add(limit).min(cands.len());
+    let mut page = Vec::new();
     if offset >= end {
-        return Vec::new();
+        return page;
     }
     let keys = match column {
         Some(c) => sort_keys(index, &cands, c),
@@ -190,49 +192,50 @@ fn order<'a>(
             j += 1;
         }
         if j > offset && j - i > 1 {
-            let ids: Vec<&[u8]> = sorted[i..j]
-                .iter()
-                .map(|&(_, c)| cands[c as usize].id.as_bytes())
-                .collect();
-            let by_id = crate::sort::order_by_bytes(&ids);
-            let run: Vec<(u64, u32)> = by_id.iter().map(|&(_, r)| sorted[i + r as usize]).collect();
-            sorted[i..j].copy_from_slice(&run);
+            let mut ids: Vec<&[u8]> = Vec::with_capacity(j - i);
+            for p in &sorted[i..j] {
+                ids.push(cands[p.1 as usize].id.as_bytes());
+            }
+            let run = sorted[i..j].to_vec();
+            for (k, p) in crate::sort::order_by_bytes(&ids).into_iter().enumerate() {
+                sorted[i + k] = run[p.1 as usize];
+            }
         }
         i = j;
     }
-    let mut slots: Vec<Option<Candidate<'a>>> = cands.into_iter().map(Some).collect();
-    sorted[offset..end]
-        .iter()
-        .filter_map(|&(_, c)| slots[c as usize].take())
-        .collect()
+    page.reserve(end - offset);
+    for p in &sorted[offset..end] {
+        page.push(cands[p.1 as usize].clone());
+    }
+    page
 }
 
 /// Key of a missing value: after every present value in either order.
 const MISSING: u64 = u64::MAX;
 
-/// One `u64` per candidate, ordered as the sort wants. Present keys never
-/// equal [`MISSING`] (see [`f64_key`]).
+/// One `u64` per candidate, ordered as the sort wants; never [`MISSING`]
+/// for a present value (see [`f64_key`]; keyword ranks are small).
 fn sort_keys(index: &Index, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> {
-    let dir = |k: u64| if c.descending { !k } else { k };
-    if c.kind == FilterKind::Keyword {
-        return keyword_keys(index, cands, c);
+    let ranks = keyword_ranks(index, c);
+    let mut keys = Vec::with_capacity(cands.len());
+    for cand in cands {
+        let doc = cand.doc as usize;
+        let key = match index.segments[cand.segment].segment.columns.get(c.column) {
+            Some(Column::Number(xs)) => xs.get(doc).filter(|x| !x.is_nan()).map(|&x| f64_key(x)),
+            Some(Column::Boolean(bs)) => bs.get(doc).filter(|&&b| b < 2).map(|&b| b as u64),
+            Some(Column::Keyword(_)) => ranks[cand.segment]
+                .get(doc)
+                .copied()
+                .filter(|&r| r != MISSING),
+            None => None,
+        };
+        keys.push(match key {
+            Some(k) if c.descending => !k,
+            Some(k) => k,
+            None => MISSING,
+        });
     }
-    cands
-        .iter()
-        .map(
-            |cand| match index.segments[cand.segment].segment.columns.get(c.column) {
-                Some(Column::Number(xs)) => match xs.get(cand.doc as usize) {
-                    Some(&x) if !x.is_nan() => dir(f64_key(x)),
-                    _ => MISSING,
-                },
-                Some(Column::Boolean(bs)) => match bs.get(cand.doc as usize) {
-                    Some(&b) if b < 2 => dir(b as u64),
-                    _ => MISSING,
-                },
-                _ => MISSING,
-            },
-        )
-        .collect()
+    keys
 }
 
 /// A key ordered like `f64::total_cmp` (`-0.0` counted as `0.0`). Keys of
@@ -246,54 +249,47 @@ fn f64_key(x: f64) -> u64 {
     }
 }
 
-/// Keyword keys: each candidate's smallest value (largest when descending),
-/// ranked among the candidates' values, equal values sharing a rank.
-fn keyword_keys(index: &Index, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> {
-    // Per segment, doc -> chosen value: keyword columns map value -> docs.
-    let mut chosen: Vec<Vec<Option<&str>>> = Vec::with_capacity(index.segments.len());
-    for entry in &index.segments {
-        let mut slots: Vec<Option<&str>> = vec![None; entry.segment.n_docs as usize];
+/// For a keyword column, per segment and document: the rank of its smallest
+/// value (largest when descending) among the column's distinct values in
+/// the whole index, or [`MISSING`]. Empty for other columns.
+fn keyword_ranks(index: &Index, c: SortColumn) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    if c.kind != FilterKind::Keyword {
+        return out;
+    }
+    // (segment, docs) of every (segment, value) entry, and the value.
+    let mut entries: Vec<(usize, &[u32])> = Vec::new();
+    let mut values: Vec<&[u8]> = Vec::new();
+    for (si, entry) in index.segments.iter().enumerate() {
+        out.push(vec![MISSING; entry.segment.n_docs as usize]);
         if let Some(Column::Keyword(col)) = entry.segment.columns.get(c.column) {
-            for (value, docs) in &col.values {
-                for &d in docs {
-                    let slot = &mut slots[d as usize];
-                    let better = match slot {
-                        None => true,
-                        Some(s) => (value.as_str() < *s) != c.descending,
-                    };
-                    if better {
-                        *slot = Some(value.as_str());
-                    }
-                }
+            for (v, docs) in &col.values {
+                entries.push((si, docs));
+                values.push(v.as_bytes());
             }
         }
-        chosen.push(slots);
     }
-    let values: Vec<Option<&str>> = cands
-        .iter()
-        .map(|cand| chosen[cand.segment][cand.doc as usize])
-        .collect();
-    let present: Vec<&[u8]> = values.iter().map(|v| v.unwrap_or("").as_bytes()).collect();
-    let mut keys = vec![MISSING; cands.len()];
-    let mut rank = 0u64;
+    // Walk the values in order; equal values (from different segments)
+    // share a rank.
+    let mut rank = 0;
     let mut prev: Option<&[u8]> = None;
-    for (_, i) in crate::sort::order_by_bytes(&present) {
-        let i = i as usize;
-        if values[i].is_none() {
-            continue;
-        }
-        if prev.is_some_and(|p| p != present[i]) {
+    for (_, i) in crate::sort::order_by_bytes(&values) {
+        let (si, docs) = entries[i as usize];
+        let v = values[i as usize];
+        if prev.is_some_and(|p| p != v) {
             rank += 1;
         }
-        prev = Some(present[i]);
-        // Ranks are below the candidate count, so neither form is MISSING.
-        keys[i] = if c.descending {
-            MISSING - 1 - rank
-        } else {
-            rank
-        };
+        prev = Some(v);
+        for &d in docs {
+            let slot = &mut out[si][d as usize];
+            // Descending keys are complemented later, so keep the largest
+            // rank then: it becomes the smallest key.
+            if *slot == MISSING || (rank < *slot) != c.descending {
+                *slot = rank;
+            }
+        }
     }
-    keys
+    out
 }
 
 #[cfg(test)]
@@ -327,7 +323,7 @@ mod tests {
 
     #[test]
     fn sort_spec_from_json() {
-        let parse = |s: &str| SortSpec::from_json(&crate::json::parse(s).unwrap(), "sort");
+        let parse = |s: &str| SortSpec::from_json(&crate::json::parse(s).unwrap());
         assert_eq!(
             parse(r#"{"field":"timestamp","order":"desc"}"#),
             Ok(SortSpec {

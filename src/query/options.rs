@@ -215,7 +215,7 @@ impl SearchOptions {
                 }
                 "sort" => {
                     o.sort = jsonopt::opt(v)
-                        .map(|v| super::list::SortSpec::from_json(v, k))
+                        .map(super::list::SortSpec::from_json)
                         .transpose()?
                 }
                 "k1" => {
