@@ -107,6 +107,43 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await index.close();
   });
 
+  t('listing without a query, sort by a field, total', async () => {
+    const index = await fresh();
+    const ids = (r) => r.hits.map((h) => h.id);
+    const newest = { field: 'timestamp', order: 'desc' };
+    // The most recent memories of a namespace, newest first, paged.
+    const page = index.search('', { filter: { namespace: ['agent:coder', 'agent:ops'] }, sort: newest, limit: 3 });
+    assert.deepEqual(ids(page), ['m4', 'm3', 'm2']);
+    assert.equal(page.total, 4);
+    assert.ok(page.hits.every((h) => h.score === 0 && h.matchedTerms.length === 0));
+    assert.equal(page.hits[0].fields.title, 'Rotate credentials monthly');
+    assert.deepEqual(ids(index.search('', { filter: { namespace: ['agent:coder', 'agent:ops'] }, sort: newest, limit: 3, offset: 3 })), ['m1']);
+    // Everything, oldest first; a blank query with only a filter lists by id.
+    assert.deepEqual(ids(index.search(' ', { sort: { field: 'timestamp' } })), ['m1', 'm2', 'm3', 'm4', 'm5']);
+    const rules = index.search('', { filter: { kind: 'rule' } });
+    assert.deepEqual(ids(rules), ['m1', 'm4']);
+    assert.equal(rules.total, 2);
+    // A time range ordered by time; a query sorted by time keeps its matches.
+    const march = index.search('', { filter: { timestamp: { gte: '2026-03-01', lt: '2026-04-01' } }, sort: { field: 'timestamp', order: 'asc' } });
+    assert.deepEqual(ids(march), ['m3', 'm4']);
+    const sorted = index.search('database', { sort: newest });
+    assert.deepEqual(ids(sorted), ['m4', 'm3']);
+    assert.equal(sorted.total, 2);
+    assert.ok(sorted.hits.every((h) => h.score > 0));
+    // Keyword sort; ranked searches do not count; a blank query alone finds nothing.
+    assert.deepEqual(ids(index.search('', { sort: { field: 'kind' }, limit: 2 })), ['m2', 'm5']);
+    assert.equal(index.search('database').total, undefined);
+    assert.equal(index.search('').hits.length, 0);
+    // Wrong shapes are USAGE; fields that cannot sort are SCHEMA.
+    await expectCode(() => index.search('', { sort: 'timestamp' }), 'USAGE');
+    await expectCode(() => index.search('', { sort: { field: 'timestamp', order: 'newest' } }), 'USAGE');
+    await expectCode(() => index.search('', { sort: { field: 'timestamp', by: 1 } }), 'USAGE');
+    const err = await expectCode(() => index.search('', { sort: { field: 'title' } }), 'SCHEMA');
+    assert.match(err.message, /title/);
+    await expectCode(() => index.search('x', { sort: { field: 'nope' } }), 'SCHEMA');
+    await index.close();
+  });
+
   t('highlights: custom tags around matched terms, HTML escaped', async () => {
     const index = await fresh();
     const [hit] = index.search('code tags', { highlight: { preTag: '[', postTag: ']' } }).hits;
