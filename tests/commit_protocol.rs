@@ -449,3 +449,37 @@ fn tempdir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `memdex recover DIR` rebuilds a lost manifest of a filesystem index.
+#[test]
+fn the_cli_recovers_a_lost_manifest() {
+    let dir = tempdir();
+    let fs = FsStorage::new(&dir);
+    let mut w = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..3 {
+        w.add(&doc(&format!("c{i}"), "cli")).unwrap();
+        block_on(w.commit(&fs, "memdex")).unwrap();
+    }
+    std::fs::remove_file(dir.join("memdex/manifest")).unwrap();
+    assert_eq!(
+        block_on(Index::open(&fs, "memdex", None))
+            .err()
+            .unwrap()
+            .code(),
+        "CORRUPT"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memdex"))
+        .arg("recover")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"documents\":3"));
+    let mut reopened = block_on(Index::open(&fs, "memdex", None)).unwrap();
+    assert_eq!(ids(&mut reopened), ["c0", "c1", "c2"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,7 +5,13 @@
 //! memdex build corpus.jsonl[.gz not supported] --out DIR [--limit N] [--id-field _id]
 //! memdex search DIR "query" [--mode or|and|fallback] [--limit 10]
 //! memdex bench corpus.jsonl queries.txt [--limit N] [--mode or|and] [--k 10]
+//! memdex recover DIR [--name memdex]
 //! ```
+//!
+//! `recover` rebuilds the lost manifest of the index `name` stored under
+//! `DIR` (filesystem storage, the layout the Node `fs` adapter writes) from
+//! its blobs, for an index with the default schema (others: use
+//! `Memdex.recover({ schema })` in Node).
 //!
 //! Until the persisted format lands, `build` writes the corpus as normalized
 //! JSONL (`DIR/docs.jsonl`) and `search` rebuilds the index from it.
@@ -22,7 +28,8 @@ fn main() {
         Some("build") => build(&args[1..]),
         Some("search") => search(&args[1..]),
         Some("bench") => bench(&args[1..]),
-        _ => Err("usage: memdex build CORPUS.jsonl --out DIR | memdex search DIR QUERY | memdex bench CORPUS QUERIES".into()),
+        Some("recover") => recover(&args[1..]),
+        _ => Err("usage: memdex build CORPUS.jsonl --out DIR | memdex search DIR QUERY | memdex bench CORPUS QUERIES | memdex recover DIR [--name NAME]".into()),
     };
     if let Err(e) = result {
         eprintln!("memdex: {e}");
@@ -31,6 +38,19 @@ fn main() {
 }
 
 type CliResult = Result<(), String>;
+
+fn recover(args: &[String]) -> CliResult {
+    let dir = positional(args, 0).ok_or("recover: which directory?")?;
+    let name = flag(args, "--name").unwrap_or("memdex");
+    let storage = memdex::storage::FsStorage::new(dir);
+    let future = memdex::index::recover::recover(&storage, name, IndexConfig::default());
+    // FsStorage never waits: its futures complete on the first poll.
+    let (_, report) = memdex::storage::run_ready(future)
+        .ok_or("recover: storage did not complete")?
+        .map_err(|e| e.to_string())?;
+    println!("{}", report.to_json());
+    Ok(())
+}
 
 fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
     args.iter()

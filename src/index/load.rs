@@ -237,6 +237,7 @@ impl Index {
         index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
         index.persist = PersistState {
             generation: manifest.generation,
+            commit: manifest.commit.clone(),
             manifest: Some(loaded.manifest_bytes),
             records,
         };

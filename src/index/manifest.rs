@@ -28,14 +28,16 @@ pub(crate) fn pending_prefix(name: &str) -> String {
     format!("{name}/pending/")
 }
 
-/// A new commit id: 12 hex digits of milliseconds (so ids sort by time, which
-/// recovery uses) and 12 of [`crate::host::unique_bits`].
-pub(crate) fn new_commit_id() -> String {
-    format!(
-        "{:012x}{:012x}",
-        crate::host::now_ms() & 0xFFFF_FFFF_FFFF,
-        crate::host::unique_bits()
-    )
+/// A new commit id: 12 hex digits of milliseconds and 12 of
+/// [`crate::host::unique_bits`]. The time part is past `parent`'s, so ids
+/// along a chain of commits sort in commit order (recovery relies on it)
+/// even when commits follow each other within a millisecond.
+pub(crate) fn new_commit_id(parent: Option<&str>) -> String {
+    let parent_ms = parent
+        .and_then(|p| p.get(..12))
+        .and_then(|t| u64::from_str_radix(t, 16).ok());
+    let ms = parent_ms.map_or(0, |p| p + 1).max(crate::host::now_ms()) & 0xFFFF_FFFF_FFFF;
+    format!("{ms:012x}{:012x}", crate::host::unique_bits())
 }
 
 /// Key of a blob written by `commit` for `segment`; `part` is the chunk
@@ -300,8 +302,10 @@ mod tests {
     #[test]
     fn blob_keys_parse_and_verify() {
         let sealed = blob::seal(BlobKind::Deletes, b"x");
-        let commit = new_commit_id();
+        let commit = new_commit_id(None);
         assert_eq!(commit.len(), 24);
+        let next = new_commit_id(Some(&commit));
+        assert!(next > commit && next[..12] != commit[..12], "{commit} {next}");
         let key = blob_key("idx", &commit, 7, Some(2), &sealed);
         let name = parse_blob_key(&key).unwrap();
         assert_eq!(
@@ -319,6 +323,6 @@ mod tests {
             verify_blob("idx/blob/zz", &sealed).unwrap_err().code(),
             "CORRUPT"
         );
-        assert_ne!(new_commit_id(), new_commit_id());
+        assert_ne!(new_commit_id(None), new_commit_id(None));
     }
 }

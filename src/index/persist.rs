@@ -54,6 +54,8 @@ pub const PENDING_TTL_MS: u64 = 60 * 60 * 1000;
 #[derive(Debug, Clone, Default)]
 pub struct PersistState {
     pub generation: u64,
+    /// Id of that commit (`None`: none, or written before commit ids).
+    pub(crate) commit: Option<String>,
     /// The stored manifest's exact bytes: what the next commit's swap
     /// expects to find (`None`: nothing was stored).
     pub(crate) manifest: Option<Arc<[u8]>>,
@@ -163,11 +165,12 @@ impl Index {
     /// Step 1: flush, serialize what is new since the last commit.
     pub fn prepare_commit(&mut self, name: &str) -> CommitPlan {
         self.flush();
-        let commit = new_commit_id();
+        let commit = new_commit_id(self.persist.commit.as_deref());
         let mut blobs: Vec<(String, Vec<u8>)> = Vec::new();
         let mut records = Vec::new();
         let mut new_state = PersistState {
             generation: self.persist.generation + 1,
+            commit: Some(commit.clone()),
             manifest: None,
             records: Vec::new(),
         };

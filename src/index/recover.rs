@@ -176,7 +176,7 @@ pub async fn recover<S: Storage>(
     skipped.sort();
     let manifest = Manifest {
         generation: 1,
-        commit: Some(new_commit_id()),
+        commit: Some(new_commit_id(named.iter().map(|b| b.1.as_str()).max())),
         config,
         next_segment_id: next_id,
         segments: segments.iter().map(|s| s.0.clone()).collect(),
