@@ -1,241 +1,484 @@
-// memdex/tools: agent tool definitions (MCP-compatible: name, description,
-// inputSchema as JSON Schema) and a dispatcher that runs them against an
-// index. `handleToolCall` never throws: bad arguments and engine errors come
-// back as `{ isError: true }` results with a message the model can act on.
+// memdex/tools: the memory tools an agent uses (MCP-compatible definitions:
+// name, title, description written for a model, JSON Schema input, output
+// schema of `structuredContent`, annotations) and `handleToolCall`, which
+// runs them against an index. The stdio server (`memdex mcp`, ./mcp.js) and
+// the edge Worker serve these same definitions.
+//
+// `handleToolCall` never throws: invalid arguments and engine errors come
+// back as `isError: true` results whose text starts with a code (USAGE,
+// NOT_FOUND, EXISTS, SCHEMA, CONFLICT, ...) and says what to do next.
+//
+// Tenancy: `options.namespace` pins every call to one namespace. The
+// `namespace` argument then disappears from the schemas, every read is
+// filtered by it, and ids are per namespace (see ./tools-ops.js), so no
+// result or error can name or reveal another namespace's memories.
+import { failure, runTool, SEP } from './tools-ops.js';
 
-const text = (description, extra = {}) => ({ type: 'string', description, ...extra });
+export { failure };
 
-/** @type {import('./tools.d.ts').ToolDefinition[]} */
-export const memoryTools = [
+const str = (description, extra = {}) => ({ type: 'string', description, ...extra });
+const ID = { type: 'string', minLength: 1, maxLength: 200, pattern: `^[^\\u0000-\\u001f]+$` };
+const KIND = { type: 'string', minLength: 1, maxLength: 100 };
+const TAG = { type: 'string', minLength: 1, maxLength: 100 };
+const LINK = {
+  type: 'object',
+  properties: {
+    type: str('Relation, e.g. "SUPERSEDES", "DEPENDS_ON", "RELATES_TO".', { minLength: 1, maxLength: 100 }),
+    to: { ...ID, description: 'Id of the memory it points to.' },
+  },
+  required: ['type', 'to'],
+  additionalProperties: false,
+};
+const TIME_HELP = 'an ISO date or time (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w)';
+
+// Filters shared by search, list and delete. `namespace` is added when the
+// server is not pinned to one.
+const FILTERS = {
+  kind: {
+    description: 'Only memories of this kind, or of any of these kinds, e.g. "decision" or ["rule", "decision"].',
+    anyOf: [KIND, { type: 'array', items: KIND, minItems: 1, maxItems: 20 }],
+  },
+  tags: {
+    description: 'Only memories carrying at least one of these tags.',
+    type: 'array',
+    items: TAG,
+    minItems: 1,
+    maxItems: 20,
+  },
+  since: str(`Only memories with a timestamp at or after this: ${TIME_HELP}.`, { minLength: 1, maxLength: 40 }),
+  until: str(`Only memories with a timestamp before this (a date alone includes that whole day): ${TIME_HELP}.`, {
+    minLength: 1,
+    maxLength: 40,
+  }),
+};
+const NAMESPACE_ARG = str(
+  'Namespace (agent, tenant, project) the memories belong to. Ids are unique within a namespace: pass the namespace shown with a memory along with its id.',
+  { minLength: 1, maxLength: 200 },
+);
+
+// Fields of a memory as the tools return it.
+const MEMORY_OUT = {
+  id: { type: 'string' },
+  namespace: { type: 'string' },
+  title: { type: 'string' },
+  kind: { type: 'string' },
+  tags: { type: 'array', items: { type: 'string' } },
+  timestamp: { type: 'string', description: 'ISO-8601 time of the memory.' },
+  links: { type: 'array', items: LINK },
+};
+const MEMORY = {
+  type: 'object',
+  properties: { ...MEMORY_OUT, text: { type: 'string' } },
+  required: ['id', 'text'],
+};
+const object = (properties, required = []) => ({ type: 'object', properties, required });
+
+// What a stored memory may carry (memory_store, memory_update).
+const MEMORY_FIELDS = {
+  title: str('A short, specific summary line (shown in search results).', { maxLength: 500 }),
+  text: str('The memory itself: what, why, and the identifiers involved (file paths, function names, versions).', {
+    minLength: 1,
+    maxLength: 100000,
+  }),
+  kind: { ...KIND, description: 'Category, e.g. "decision", "rule", "observation", "note", "preference".' },
+  tags: { type: 'array', items: TAG, maxItems: 50, description: 'Labels to filter by later, e.g. ["billing", "database"].' },
+  timestamp: str('When it happened or was decided, ISO-8601 (e.g. 2026-05-01T09:30:00Z); defaults to now.', {
+    minLength: 1,
+    maxLength: 40,
+  }),
+  links: {
+    type: 'array',
+    items: LINK,
+    maxItems: 50,
+    description: 'Edges to other memories by id, e.g. [{ "type": "SUPERSEDES", "to": "mem-123" }] for a decision that replaces an older one.',
+  },
+};
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** Every tool, in full; `toolDefinitions` adapts them to a server's options. */
+const ALL = [
   {
     name: 'memory_search',
     title: 'Search memories',
     description:
-      'Full-text search (BM25) over stored memories: decisions, rules, observations, notes. ' +
-      'Use several distinct words; stemming makes "deploying" match "deploy". ' +
-      'Supports "exact phrases", prefix*, -exclude, +require. Results are ranked and bounded by `limit` and `maxChars`.',
+      'Search stored memories (decisions, rules, observations, notes) by content; best matches first. ' +
+      'Use it before answering questions about past work, decisions or preferences, and before storing something that may already exist. ' +
+      'Write several distinctive words or identifiers (e.g. getUserById, billing-service, v1.2.3); word forms match ("deploying" finds "deploy"); ' +
+      '"quoted phrases", prefix*, -exclude and +require also work. Narrow with kind, tags and since/until; order "newest" ranks matches by time instead. ' +
+      'Each hit has id, title, kind, tags, timestamp, score and a snippet around the matched words; the answer fits in maxChars characters ' +
+      'and says when it was cut: get full texts with memory_get. To browse without search words (e.g. the latest memories), use memory_list.',
     inputSchema: {
       type: 'object',
       properties: {
-        query: text('What to look for, in natural words or query syntax.', { minLength: 1, maxLength: 1000 }),
-        namespace: text('Only search memories of this namespace (agent, tenant, repo:branch).'),
-        kind: text('Only memories of this kind, e.g. "rule", "decision", "observation".'),
-        limit: { type: 'integer', minimum: 1, maximum: 50, default: 5, description: 'Maximum number of results.' },
+        query: str('What to look for: distinctive words, identifiers or query syntax.', { minLength: 1, maxLength: 1000 }),
+        ...FILTERS,
         mode: {
           type: 'string',
-          enum: ['or', 'and', 'fallback'],
+          enum: ['fallback', 'and', 'or'],
           default: 'fallback',
-          description: '"and": all words must match; "or": any word; "fallback": "and", then "or" if nothing matches.',
+          description: '"and": every word must match; "or": any word; "fallback" (default): "and", then "or" when nothing matches all words.',
         },
+        order: {
+          type: 'string',
+          enum: ['relevance', 'newest', 'oldest'],
+          default: 'relevance',
+          description: 'Order of the matches: by relevance (default) or by timestamp.',
+        },
+        limit: { type: 'integer', minimum: 1, maximum: 50, default: 8, description: 'Maximum number of hits.' },
         maxChars: {
           type: 'integer',
           minimum: 200,
           maximum: 20000,
           default: 4000,
-          description: 'Character budget for the returned text; longer results are truncated and say so.',
+          description: 'Character budget of the answer; snippets are sized to fit and hits beyond it are omitted (stated in the answer).',
         },
       },
       required: ['query'],
       additionalProperties: false,
     },
+    outputSchema: object(
+      {
+        query: { type: 'string' },
+        mode: { type: 'string', enum: ['and', 'or'], description: 'How the words were combined.' },
+        order: { type: 'string', enum: ['relevance', 'newest', 'oldest'] },
+        hits: {
+          type: 'array',
+          items: object(
+            {
+              ...MEMORY_OUT,
+              score: { type: 'number', description: 'Relevance (BM25F); higher is better.' },
+              snippet: { type: 'string', description: 'The best passage of the text (plain text; … marks a cut).' },
+              snippetTruncated: { type: 'boolean', description: 'The snippet is only part of the text.' },
+            },
+            ['id', 'score', 'snippet', 'snippetTruncated'],
+          ),
+        },
+        returned: { type: 'integer' },
+        total: { type: 'integer', description: 'All matches (known when ordered by time).' },
+        truncated: { type: 'boolean', description: 'Snippets were shortened or hits omitted to fit maxChars.' },
+        omitted: { type: 'integer', description: 'Hits left out to fit maxChars.' },
+        maxChars: { type: 'integer' },
+      },
+      ['query', 'mode', 'order', 'hits', 'returned', 'truncated', 'omitted', 'maxChars'],
+    ),
+    annotations: { title: 'Search memories', ...READ },
   },
   {
-    name: 'memory_store',
-    title: 'Store a memory',
+    name: 'memory_list',
+    title: 'List memories',
     description:
-      'Stores a memory so it can be found later by content. Give it a short title and the full text. ' +
-      'Storing with an existing id replaces that memory.',
+      'List memories without search words, newest first by default (or oldest first, or by kind). ' +
+      'Filter by kind, tags and time (since/until; since: "7d" is the last week). Use it to review recent work, see every rule, ' +
+      'or recall what happened in a period. Returns id, title, kind, tags, timestamp and a short preview of each, and total (how many match). ' +
+      'When nextCursor is present, pass it as cursor (with the same filters) for the next page.',
     inputSchema: {
       type: 'object',
       properties: {
-        text: text('The memory itself.', { minLength: 1, maxLength: 100000 }),
-        title: text('A short summary line.', { maxLength: 500 }),
-        kind: text('Category, e.g. "rule", "decision", "observation", "note".', { maxLength: 100 }),
-        namespace: text('Namespace to store it in (agent, tenant, repo:branch).', { maxLength: 200 }),
-        id: text('Id to store under; generated when omitted. An existing id is replaced.', { minLength: 1, maxLength: 200 }),
+        ...FILTERS,
+        sortBy: { type: 'string', enum: ['timestamp', 'kind'], default: 'timestamp', description: 'Field to order by.' },
+        order: {
+          type: 'string',
+          enum: ['desc', 'asc'],
+          description: '"desc" (default for timestamp: newest first) or "asc" (default for kind: a to z).',
+        },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Maximum number of memories.' },
+        cursor: str('nextCursor of the previous page.', { minLength: 1, maxLength: 200 }),
+        maxChars: {
+          type: 'integer',
+          minimum: 200,
+          maximum: 20000,
+          default: 4000,
+          description: 'Character budget of the answer; memories beyond it move to the next page.',
+        },
       },
-      required: ['text'],
       additionalProperties: false,
     },
+    outputSchema: object(
+      {
+        memories: {
+          type: 'array',
+          items: object({ ...MEMORY_OUT, preview: { type: 'string', description: 'Start of the text (… when cut).' } }, ['id', 'preview']),
+        },
+        returned: { type: 'integer' },
+        total: { type: 'integer', description: 'Memories matching the filters, all pages.' },
+        nextCursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last page.' },
+        sortBy: { type: 'string' },
+        order: { type: 'string', enum: ['desc', 'asc'] },
+        truncated: { type: 'boolean', description: 'The page was cut short to fit maxChars.' },
+      },
+      ['memories', 'returned', 'total', 'sortBy', 'order', 'truncated'],
+    ),
+    annotations: { title: 'List memories', ...READ },
   },
   {
     name: 'memory_get',
-    title: 'Get a memory',
-    description: 'Returns one stored memory by its id (ids come from memory_search or memory_store).',
+    title: 'Get memories',
+    description:
+      'Fetch full memories by id (id, or several in ids): title, full text, kind, tags, timestamp and links. ' +
+      'Use it when a search snippet or list preview is not enough. Ids that do not exist are listed in missing.',
     inputSchema: {
       type: 'object',
-      properties: { id: text('The memory id.', { minLength: 1 }) },
-      required: ['id'],
+      properties: {
+        id: { ...ID, description: 'One memory id.' },
+        ids: { type: 'array', items: ID, minItems: 1, maxItems: 50, description: 'Several memory ids.' },
+      },
       additionalProperties: false,
+    },
+    outputSchema: object(
+      {
+        memories: { type: 'array', items: MEMORY },
+        missing: { type: 'array', items: { type: 'string' }, description: 'Ids with no memory.' },
+      },
+      ['memories', 'missing'],
+    ),
+    annotations: { title: 'Get memories', ...READ },
+  },
+  {
+    name: 'memory_store',
+    title: 'Store memories',
+    description:
+      'Save a memory (or several at once in memories) so it can be found later by content. Give a short specific title, ' +
+      'the full text (what, why, and the identifiers involved), a kind (decision, rule, observation, note, ...) and tags; ' +
+      'timestamp defaults to now. Returns the ids. An id is generated when you give none; giving an id that already exists is an error ' +
+      'unless replace is true (which overwrites the whole memory; to change some fields use memory_update). ' +
+      'When a new decision replaces an older one, store it with links: [{ "type": "SUPERSEDES", "to": "<old id>" }].',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { ...ID, description: 'Id to store under; generated when omitted.' },
+        ...MEMORY_FIELDS,
+        memories: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 50,
+          description: 'Several memories at once (instead of the single-memory fields).',
+          items: {
+            type: 'object',
+            properties: { id: { ...ID, description: 'Id; generated when omitted.' }, ...MEMORY_FIELDS },
+            required: ['text'],
+            additionalProperties: false,
+          },
+        },
+        replace: { type: 'boolean', default: false, description: 'Overwrite memories whose id already exists.' },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: object(
+      {
+        stored: {
+          type: 'array',
+          items: object({ id: { type: 'string' }, replaced: { type: 'boolean' } }, ['id', 'replaced']),
+        },
+        count: { type: 'integer' },
+      },
+      ['stored', 'count'],
+    ),
+    annotations: {
+      title: 'Store memories',
+      readOnlyHint: false,
+      // Additive unless `replace: true` is passed explicitly.
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
     },
   },
   {
-    name: 'memory_delete',
-    title: 'Delete a memory',
-    description: 'Deletes one stored memory by its id. Use when a memory is wrong or obsolete.',
+    name: 'memory_update',
+    title: 'Update a memory',
+    description:
+      'Change some fields of an existing memory; fields you leave out are kept (tags and links are replaced as whole lists). ' +
+      'Use it to correct or extend a memory, or to mark an old decision as superseded (e.g. tags: ["superseded"]). Returns the memory as stored now.',
     inputSchema: {
       type: 'object',
-      properties: { id: text('The memory id.', { minLength: 1 }) },
+      properties: { id: { ...ID, description: 'Id of the memory to change.' }, ...MEMORY_FIELDS },
       required: ['id'],
       additionalProperties: false,
     },
+    outputSchema: object(
+      {
+        memory: MEMORY,
+        changed: { type: 'array', items: { type: 'string' }, description: 'Fields that were given.' },
+      },
+      ['memory', 'changed'],
+    ),
+    annotations: { title: 'Update a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'memory_delete',
+    title: 'Delete memories',
+    description:
+      'Delete memories permanently, by ids, or by a filter (kind, tags, since/until). A filter without confirm deletes nothing and ' +
+      'returns how many memories match and some of their ids; call again with confirm: true to delete them. ' +
+      'Prefer memory_update to correct a memory; delete what is wrong, obsolete or unwanted.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { ...ID, description: 'One memory id.' },
+        ids: { type: 'array', items: ID, minItems: 1, maxItems: 100, description: 'Several memory ids.' },
+        ...FILTERS,
+        confirm: { type: 'boolean', default: false, description: 'Required to delete by filter; without it you get a preview.' },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: object(
+      {
+        deleted: { type: 'integer' },
+        ids: { type: 'array', items: { type: 'string' }, description: 'Deleted ids (or, in a preview, some that would be).' },
+        missing: { type: 'array', items: { type: 'string' }, description: 'Requested ids with no memory.' },
+        matched: { type: 'integer', description: 'Memories matching the filter.' },
+        confirmed: { type: 'boolean' },
+      },
+      ['deleted', 'ids', 'confirmed'],
+    ),
+    annotations: { title: 'Delete memories', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   },
 ];
 
-const BY_NAME = new Map(memoryTools.map((t) => [t.name, t]));
-
-/** Checks `args` against a tool's (flat) input schema; returns a list of problems. */
-export function validateToolArguments(name, args) {
-  const tool = BY_NAME.get(name);
-  if (!tool) return [`unknown tool "${name}"; available: ${memoryTools.map((t) => t.name).join(', ')}`];
-  const schema = tool.inputSchema;
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return ['arguments must be a JSON object'];
-  const problems = [];
-  for (const req of schema.required ?? []) {
-    if (args[req] === undefined) problems.push(`"${req}" is required`);
-  }
-  for (const [key, value] of Object.entries(args)) {
-    const prop = schema.properties[key];
-    if (!prop) {
-      problems.push(`unknown argument "${key}"; allowed: ${Object.keys(schema.properties).join(', ')}`);
-      continue;
-    }
-    if (value === undefined) continue;
-    if (prop.type === 'string') {
-      if (typeof value !== 'string') problems.push(`"${key}" must be a string`);
-      else if (prop.minLength && value.length < prop.minLength) problems.push(`"${key}" must not be empty`);
-      else if (prop.maxLength && value.length > prop.maxLength) problems.push(`"${key}" is longer than ${prop.maxLength} characters`);
-      else if (prop.enum && !prop.enum.includes(value)) problems.push(`"${key}" must be one of ${prop.enum.map((e) => `"${e}"`).join(', ')}`);
-    } else if (prop.type === 'integer') {
-      if (!Number.isInteger(value)) problems.push(`"${key}" must be an integer`);
-      else if (value < prop.minimum || value > prop.maximum) problems.push(`"${key}" must be between ${prop.minimum} and ${prop.maximum}`);
-    }
-  }
-  return problems;
-}
-
-const result = (message, structuredContent, isError = false) => ({
-  content: [{ type: 'text', text: message }],
-  structuredContent,
-  isError,
-});
-const failure = (message, extra = {}) => result(message, { error: message, ...extra }, true);
-
-let counter = 0;
-const newId = () =>
-  `mem-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-
-function clip(s, n) {
-  return s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`;
-}
+const UNPINNED_NOTE =
+  ' Memories may belong to a namespace (agent, tenant, project); ids are unique within one, so pass namespace along with ids of namespaced memories.';
 
 /**
- * Runs tool `name` with `args` against `index` (a `Memdex` or the worker
- * version). `options.namespace` pins every call to one namespace (tenant
- * isolation: the model cannot read or write elsewhere); `options.commit`
- * commits after writes.
+ * The tool definitions for a server: without `namespace` arguments when
+ * pinned to a namespace, and only the read tools when `readOnly`.
  */
-export async function handleToolCall(index, name, args, options = {}) {
-  const problems = validateToolArguments(name, args ?? {});
-  if (problems.length) {
-    return failure(`Invalid arguments for ${name}: ${problems.join('; ')}.`, { problems });
-  }
-  args = args ?? {};
-  const pinned = options.namespace;
-  if (pinned !== undefined && args.namespace !== undefined && args.namespace !== pinned) {
-    return failure(`Invalid arguments for ${name}: namespace "${args.namespace}" is not accessible here; omit it.`);
-  }
-  const namespace = pinned ?? args.namespace;
-  const inScope = (doc) => doc && (pinned === undefined || doc.namespace === pinned);
-  try {
-    switch (name) {
-      case 'memory_search':
-        return await search(index, args, namespace, options);
-      case 'memory_store': {
-        const doc = { id: args.id ?? newId(), text: args.text, timestamp: new Date().toISOString() };
-        if (args.title !== undefined) doc.title = args.title;
-        if (args.kind !== undefined) doc.kind = args.kind;
-        if (namespace !== undefined) doc.namespace = namespace;
-        if (pinned !== undefined && args.id !== undefined) {
-          const existing = await index.get(args.id);
-          if (existing && !inScope(existing)) return failure(`Cannot store: id "${args.id}" is taken in another namespace; omit id.`);
-        }
-        const replaced = (await index.get(doc.id)) !== undefined;
-        await index.add(doc);
-        if (options.commit) await index.commit();
-        return result(`${replaced ? 'Replaced' : 'Stored'} memory "${doc.id}".`, { id: doc.id, stored: true, replaced });
-      }
-      case 'memory_get': {
-        const doc = await index.get(args.id);
-        if (!inScope(doc)) return failure(`No memory with id "${args.id}".`, { id: args.id, found: false });
-        return result(formatDoc(doc), { id: args.id, found: true, memory: doc });
-      }
-      case 'memory_delete': {
-        const doc = await index.get(args.id);
-        if (!inScope(doc)) return failure(`No memory with id "${args.id}"; nothing deleted.`, { id: args.id, deleted: false });
-        await index.remove(args.id);
-        if (options.commit) await index.commit();
-        return result(`Deleted memory "${args.id}".`, { id: args.id, deleted: true });
-      }
-      default:
-        return failure(`Unknown tool "${name}".`);
-    }
-  } catch (err) {
-    const code = err?.code ?? 'INTERNAL';
-    return failure(`${name} failed (${code}): ${err?.message ?? err}`, { code });
-  }
-}
-
-function formatDoc(doc) {
-  const head = [doc.title ? `# ${doc.title}` : null, `id: ${doc.id}`];
-  if (doc.kind) head.push(`kind: ${doc.kind}`);
-  if (doc.namespace) head.push(`namespace: ${doc.namespace}`);
-  if (doc.timestamp) head.push(`timestamp: ${doc.timestamp}`);
-  return `${head.filter(Boolean).join('\n')}\n\n${doc.text ?? ''}`;
-}
-
-async function search(index, args, namespace, options) {
-  const limit = args.limit ?? 5;
-  const maxChars = Math.min(args.maxChars ?? options.maxChars ?? 4000, options.maxChars ?? 20000);
-  const filter = {};
-  if (namespace !== undefined) filter.namespace = namespace;
-  if (args.kind !== undefined) filter.kind = args.kind;
-  const { hits, mode } = await index.search(args.query, {
-    limit,
-    mode: args.mode ?? 'fallback',
-    filter: Object.keys(filter).length ? filter : undefined,
+export function toolDefinitions(options = {}) {
+  const pinned = options.namespace !== undefined;
+  return ALL.filter((t) => !options.readOnly || t.annotations.readOnlyHint).map((t) => {
+    if (pinned) return t;
+    // Outputs keep their optional `namespace` either way: pinned servers
+    // never fill it in.
+    return {
+      ...t,
+      description: t.description + UNPINNED_NOTE,
+      inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, namespace: NAMESPACE_ARG } },
+    };
   });
-  if (hits.length === 0) {
-    return result(`No memories match "${args.query}".`, { query: args.query, mode, hits: [], returned: 0, truncated: false, omitted: 0 });
+}
+
+/** Every tool for a server without a pinned namespace (back-compatible export). */
+export const memoryTools = toolDefinitions();
+
+/** Problems with `args` for tool `name` under `options` (empty when valid). */
+export function validateToolArguments(name, args, options = {}) {
+  const tool = toolDefinitions(options).find((t) => t.name === name);
+  if (!tool) {
+    const names = toolDefinitions(options).map((t) => t.name);
+    const known = ALL.some((t) => t.name === name);
+    return [
+      known
+        ? `tool "${name}" is not available on this read-only server; available: ${names.join(', ')}`
+        : `unknown tool "${name}"; available: ${names.join(', ')}`,
+    ];
   }
-  const out = [];
-  let used = 0;
-  let truncated = false;
-  let omitted = 0;
-  const lines = [];
-  for (const [i, hit] of hits.entries()) {
-    const f = hit.fields ?? {};
-    const title = String(f.title ?? '');
-    const body = String(f.text ?? '');
-    const meta = [f.kind, hit.namespace].filter(Boolean).join(', ');
-    const header = `${i + 1}. [${hit.id}] ${title}${meta ? ` (${meta})` : ''} score=${hit.score.toFixed(3)}`;
-    const remaining = maxChars - used - header.length - 4;
-    if (remaining < 40 && out.length > 0) {
-      omitted = hits.length - i;
-      truncated = true;
-      break;
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return ['arguments must be a JSON object'];
+  return check(tool.inputSchema, args, '');
+}
+
+// A JSON Schema check of the subset the definitions above use, with
+// messages a model can act on (the SDK's own validation is bypassed: see
+// ./mcp.js).
+function check(schema, value, path) {
+  const at = path ? `"${path}"` : 'the arguments';
+  if (schema.anyOf) {
+    if (schema.anyOf.some((s) => check(s, value, path).length === 0)) return [];
+    return [`${at} must be ${schema.anyOf.map(describeType).join(' or ')}`];
+  }
+  switch (schema.type) {
+    case 'string':
+      if (typeof value !== 'string') return [`${at} must be a string`];
+      if (schema.minLength && value.length < schema.minLength) return [`${at} must not be empty`];
+      if (schema.maxLength && value.length > schema.maxLength) return [`${at} is longer than ${schema.maxLength} characters`];
+      if (schema.enum && !schema.enum.includes(value)) return [`${at} must be one of ${schema.enum.map((e) => `"${e}"`).join(', ')}`];
+      if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) return [`${at} must not contain control characters`];
+      return [];
+    case 'integer':
+      if (!Number.isInteger(value)) return [`${at} must be an integer`];
+      if (value < schema.minimum || value > schema.maximum) return [`${at} must be between ${schema.minimum} and ${schema.maximum}`];
+      return [];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [`${at} must be true or false`];
+    case 'array': {
+      if (!Array.isArray(value)) return [`${at} must be a list`];
+      if (schema.minItems && value.length < schema.minItems) return [`${at} must not be empty`];
+      if (schema.maxItems && value.length > schema.maxItems) return [`${at} holds at most ${schema.maxItems} items`];
+      return value.flatMap((v, i) => check(schema.items, v, `${path}[${i}]`));
     }
-    const room = Math.max(40, remaining);
-    const clipped = body.length > room;
-    const shown = clip(body, room);
-    if (clipped) truncated = true;
-    lines.push(`${header}\n   ${shown}`);
-    used += header.length + shown.length + 5;
-    out.push({ id: hit.id, score: hit.score, title, text: shown, kind: f.kind, namespace: hit.namespace, timestamp: f.timestamp, textTruncated: clipped });
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${at} must be an object`];
+      const problems = [];
+      for (const req of schema.required ?? []) {
+        if (value[req] === undefined) problems.push(`"${join(path, req)}" is required`);
+      }
+      for (const [key, v] of Object.entries(value)) {
+        const prop = schema.properties[key];
+        if (!prop) {
+          problems.push(`unknown argument "${join(path, key)}"; allowed: ${Object.keys(schema.properties).join(', ')}`);
+        } else if (v !== undefined) {
+          problems.push(...check(prop, v, join(path, key)));
+        }
+      }
+      return problems;
+    }
+    default:
+      return [];
   }
-  let message = `${out.length} memor${out.length === 1 ? 'y' : 'ies'} for "${args.query}" (${mode} mode):\n\n${lines.join('\n')}`;
-  if (truncated) {
-    message += `\n\n[truncated to the ${maxChars}-character budget${omitted ? `; ${omitted} more result${omitted === 1 ? '' : 's'} omitted` : ''}; use memory_get with an id for the full text]`;
+}
+
+const join = (path, key) => (path ? `${path}.${key}` : key);
+const describeType = (s) => (s.type === 'array' ? `a list of ${s.items.type}s` : `a ${s.type}`);
+
+/**
+ * Runs tool `name` with `args` against `index` (a `Memdex`, or anything with
+ * its async-compatible methods). Never throws. Calls on one index run one
+ * at a time.
+ *
+ * options: `namespace` (pin), `readOnly`, `commit` (commit after each write,
+ * re-applying it after a `CONFLICT`), `beforeRead` (awaited before read
+ * tools, e.g. to reload what another process committed), `now` (clock).
+ */
+export function handleToolCall(index, name, args, options = {}) {
+  return serialize(index, async () => {
+    const problems = validateToolArguments(name, args ?? {}, options);
+    if (problems.length) {
+      return failure('USAGE', `Invalid arguments for ${name}: ${problems.join('; ')}.`, { problems });
+    }
+    try {
+      return await runTool(index, name, args ?? {}, options);
+    } catch (err) {
+      if (err?.toolResult) return err.toolResult;
+      const code = typeof err?.code === 'string' ? err.code : 'INTERNAL';
+      return failure(code, `${name} failed: ${explain(code, err?.message ?? String(err))}`);
+    }
+  });
+}
+
+// Engine messages name fields and ids the caller gave; never other
+// namespaces' (reads are filtered by namespace before they reach the
+// engine). Add the next step for the common codes. `SEP` (the namespace/id
+// separator of stored ids) is never shown.
+function explain(code, message) {
+  const msg = message.split(SEP).join('/');
+  if (code === 'SCHEMA' && /`(tags|links)`/.test(msg)) {
+    return `${msg}. This memory index was created before tags and links existed; leave them out, or use a new --dir.`;
   }
-  return result(message, { query: args.query, mode, hits: out, returned: out.length, truncated, omitted, maxChars });
+  if (code === 'CONFLICT') return `${msg}. Another process kept writing to this memory; try the call again.`;
+  if (code === 'STORAGE') return `${msg}. Nothing was saved; try again, and check the memory directory if it persists.`;
+  return msg;
+}
+
+/** Resolves when every tool call already made on `index` has finished. */
+export function idle(index) {
+  return queues.get(index) ?? Promise.resolve();
+}
+
+const queues = new WeakMap();
+function serialize(index, fn) {
+  const prev = queues.get(index) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  queues.set(
+    index,
+    run.catch(() => {}),
+  );
+  return run;
 }

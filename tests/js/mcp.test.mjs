@@ -1,107 +1,122 @@
-// memdex/tools with the official MCP SDK: an in-process low-level `Server`
-// serves memoryTools through handleToolCall; a real SDK `Client` talks to it
-// over InMemoryTransport (tools/list, tools/call).
+// memdex/tools and memdex/mcp in process: createMemoryServer (the SDK's
+// McpServer, not the deprecated low-level Server) on an in-memory index, a
+// real SDK Client over InMemoryTransport. The stdio server is
+// mcp-server.test.mjs; the agent workflow mcp-agent.test.mjs; tenancy
+// mcp-tenancy.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { Memdex } from '../../pkg/node.js';
-import { memoryTools, handleToolCall } from '../../pkg/tools.js';
+import { createMemoryServer } from '../../pkg/mcp.js';
+import { handleToolCall, memoryTools, toolDefinitions, validateToolArguments } from '../../pkg/tools.js';
 
 async function connect(index, options) {
-  const server = new Server({ name: 'memdex-test', version: '0.1.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...memoryTools] }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    handleToolCall(index, req.params.name, req.params.arguments ?? {}, options),
-  );
+  const server = createMemoryServer(index, options);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'memdex-test-client', version: '0.1.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return { client, server };
+  const call = (name, args) => client.callTool({ name, arguments: args });
+  return { client, server, call };
 }
 
-test('tools/list exposes the four memory tools with JSON Schemas', async () => {
+test('definitions: six tools; pinned servers take no namespace; read-only ones only read', () => {
+  assert.deepEqual(memoryTools.map((t) => t.name), ['memory_search', 'memory_list', 'memory_get', 'memory_store', 'memory_update', 'memory_delete']);
+  for (const t of memoryTools) assert.ok(t.inputSchema.properties.namespace, t.name);
+  for (const t of toolDefinitions({ namespace: 'a' })) {
+    assert.equal(t.inputSchema.properties.namespace, undefined, t.name);
+    assert.doesNotMatch(t.description, /namespace/, t.name);
+  }
+  assert.deepEqual(toolDefinitions({ readOnly: true }).map((t) => t.name), ['memory_search', 'memory_list', 'memory_get']);
+  assert.deepEqual(validateToolArguments('memory_search', { query: 'x', namespace: 'b' }, { namespace: 'a' }), [
+    'unknown argument "namespace"; allowed: query, kind, tags, since, until, mode, order, limit, maxChars',
+  ]);
+  assert.match(validateToolArguments('memory_store', { text: 'x' }, { readOnly: true })[0], /not available on this read-only server/);
+});
+
+test('in process through McpServer: store, search, list, get, update, delete', async () => {
   const index = await Memdex.open();
-  const { client } = await connect(index);
+  const { client, call } = await connect(index);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['memory_delete', 'memory_get', 'memory_search', 'memory_store']);
-  for (const t of tools) {
-    assert.equal(t.inputSchema.type, 'object');
-    assert.ok(t.description.length > 20);
-  }
-  assert.deepEqual(tools.find((t) => t.name === 'memory_search').inputSchema.required, ['query']);
-  await client.close();
-  await index.close();
-});
-
-test('tools/call: store, search (bounded), get, delete; invalid arguments are isError', async () => {
-  const index = await Memdex.open();
-  const { client } = await connect(index);
-  const call = (name, args) => client.callTool({ name, arguments: args });
-
+  assert.equal(tools.length, 6);
   const stored = await call('memory_store', { id: 'r1', title: 'Never deploy on Fridays', text: 'Deployments are frozen from Friday noon.', kind: 'rule', namespace: 'coder' });
-  assert.equal(stored.isError, false);
-  assert.deepEqual(stored.structuredContent, { id: 'r1', stored: true, replaced: false });
-  const auto = await call('memory_store', { text: 'The billing service uses PostgreSQL with row level security.' });
-  assert.match(auto.structuredContent.id, /^mem-/);
-  for (let i = 0; i < 30; i++) {
-    await call('memory_store', { title: `deploy log ${i}`, text: `deploy ${'step '.repeat(80)} number ${i}`, namespace: 'ops' });
-  }
-
-  const found = await call('memory_search', { query: 'deploying on friday', limit: 3 });
-  assert.equal(found.isError, false);
+  assert.deepEqual(stored.structuredContent, { stored: [{ id: 'r1', replaced: false }], count: 1 });
+  // Namespaced memories are stored under namespace + U+001F + id.
+  assert.equal(index.get('coder\u001fr1').namespace, 'coder');
+  const found = await call('memory_search', { query: 'deploying on friday', namespace: 'coder' });
   assert.equal(found.structuredContent.hits[0].id, 'r1');
-  assert.match(found.content[0].text, /\[r1\] Never deploy on Fridays/);
-
-  const scoped = await call('memory_search', { query: 'deploy', namespace: 'coder' });
-  assert.deepEqual(scoped.structuredContent.hits.map((h) => h.id), ['r1']);
-
-  const bounded = await call('memory_search', { query: 'deploy step', limit: 20, maxChars: 600, namespace: 'ops' });
-  assert.equal(bounded.isError, false);
-  assert.equal(bounded.structuredContent.truncated, true);
-  assert.ok(bounded.structuredContent.returned < 20);
-  assert.ok(bounded.content[0].text.length < 900, `text is ${bounded.content[0].text.length} chars`);
-  assert.match(bounded.content[0].text, /truncated to the 600-character budget/);
-
-  const got = await call('memory_get', { id: 'r1' });
-  assert.equal(got.structuredContent.memory.title, 'Never deploy on Fridays');
-  assert.equal((await call('memory_delete', { id: 'r1' })).structuredContent.deleted, true);
-  const gone = await call('memory_get', { id: 'r1' });
-  assert.equal(gone.isError, true);
-  assert.match(gone.content[0].text, /No memory with id "r1"/);
-
-  for (const [name, args, pattern] of [
-    ['memory_search', {}, /"query" is required/],
-    ['memory_search', { query: 'x', limit: 500 }, /"limit" must be between 1 and 50/],
-    ['memory_search', { query: 'x', mode: 'xor' }, /"mode" must be one of/],
-    ['memory_store', { text: 42 }, /"text" must be a string/],
-    ['memory_get', { id: 'a', extra: 1 }, /unknown argument "extra"/],
-    ['memory_forget', {}, /unknown tool/],
-  ]) {
-    const res = await call(name, args);
-    assert.equal(res.isError, true, name);
-    assert.match(res.content[0].text, pattern);
-  }
+  assert.equal(found.structuredContent.hits[0].namespace, 'coder');
+  // Unpinned: ids are per namespace, so the namespace goes with the id.
+  assert.equal((await call('memory_get', { id: 'r1' })).isError, true);
+  assert.match((await call('memory_get', { id: 'r1' })).content[0].text, /memories in a namespace need namespace as well/);
+  assert.equal((await call('memory_get', { id: 'r1', namespace: 'coder' })).structuredContent.memories[0].title, 'Never deploy on Fridays');
+  await call('memory_update', { id: 'r1', namespace: 'coder', kind: 'policy' });
+  assert.equal(index.get('coder\u001fr1').title, 'Never deploy on Fridays');
+  assert.equal(index.get('coder\u001fr1').kind, 'policy');
+  assert.deepEqual((await call('memory_list', { namespace: 'coder' })).structuredContent.memories.map((m) => m.id), ['r1']);
+  assert.equal((await call('memory_delete', { id: 'r1', namespace: 'coder' })).structuredContent.deleted, 1);
+  assert.equal(index.size, 0);
   await client.close();
   await index.close();
 });
 
-test('a pinned namespace isolates tenants', async () => {
+test('documents added with the JS API are found by the tools, by their own id', async () => {
   const index = await Memdex.open();
-  index.add({ id: 'secret', namespace: 'tenant-b', title: 'tenant b secret', text: 'launch codes' });
-  const { client } = await connect(index, { namespace: 'tenant-a' });
-  const call = (name, args) => client.callTool({ name, arguments: args });
-  await call('memory_store', { id: 'a1', text: 'tenant a launch plan' });
-  assert.equal(index.get('a1').namespace, 'tenant-a');
-  const res = await call('memory_search', { query: 'launch' });
-  assert.deepEqual(res.structuredContent.hits.map((h) => h.id), ['a1']);
-  assert.equal((await call('memory_get', { id: 'secret' })).isError, true);
-  assert.equal((await call('memory_delete', { id: 'secret' })).isError, true);
-  assert.equal((await call('memory_search', { query: 'launch', namespace: 'tenant-b' })).isError, true);
-  assert.ok(index.get('secret'));
-  await client.close();
+  index.add({ id: 'm1', namespace: 'agent:coder', kind: 'rule', title: 'Squash merges only', text: 'Merge pull requests with squash.', timestamp: 1767225600000 });
+  index.add({ id: 'loose', title: 'No namespace', text: 'A memory without a namespace.' });
+  const pinned = { namespace: 'agent:coder' };
+  const got = await handleToolCall(index, 'memory_get', { id: 'm1' }, pinned);
+  assert.equal(got.structuredContent.memories[0].title, 'Squash merges only');
+  assert.equal(got.structuredContent.memories[0].timestamp, '2026-01-01T00:00:00.000Z');
+  const upd = await handleToolCall(index, 'memory_update', { id: 'm1', tags: ['git'] }, pinned);
+  assert.equal(upd.isError, false);
+  assert.deepEqual(index.get('m1').tags, ['git']); // updated in place, same engine id
+  assert.equal(index.get('agent:coder\u001fm1'), undefined);
+  const hits = await handleToolCall(index, 'memory_search', { query: 'squash' }, pinned);
+  assert.deepEqual(hits.structuredContent.hits.map((h) => h.id), ['m1']);
+  assert.equal((await handleToolCall(index, 'memory_get', { id: 'loose' })).structuredContent.memories[0].title, 'No namespace');
+  await index.close();
+});
+
+test('a host caps answer sizes with maxChars; now() drives default timestamps and relative times', async () => {
+  const index = await Memdex.open();
+  const now = () => Date.parse('2026-06-10T12:00:00Z');
+  const opts = { maxChars: 600, now };
+  await handleToolCall(
+    index,
+    'memory_store',
+    { memories: Array.from({ length: 12 }, (_, i) => ({ title: `note ${i}`, text: `cache warmup ${'details '.repeat(30)}`, timestamp: `2026-06-0${1 + (i % 9)}T08:00:00Z` })) },
+    opts,
+  );
+  await handleToolCall(index, 'memory_store', { id: 'fresh', text: 'cache warmup today' }, opts);
+  assert.equal(index.get('fresh').timestamp, '2026-06-10T12:00:00.000Z');
+  const res = await handleToolCall(index, 'memory_search', { query: 'cache warmup', maxChars: 5000, limit: 20 }, opts);
+  assert.equal(res.structuredContent.maxChars, 600);
+  assert.ok(res.content[0].text.length < 900, `${res.content[0].text.length}`);
+  const lastDay = await handleToolCall(index, 'memory_list', { since: '1d' }, opts);
+  assert.deepEqual(lastDay.structuredContent.memories.map((m) => m.id), ['fresh']);
+  const week = await handleToolCall(index, 'memory_list', { since: '7d', until: '2026-06-05' }, opts);
+  // 7d back from June 10 noon is June 3 noon; until a date includes that day.
+  assert.deepEqual(week.structuredContent.memories.map((m) => m.title), ['note 4', 'note 3']);
+  await index.close();
+});
+
+test('a failed call writes nothing: a rejected memory in a batch undoes the ones before it', async () => {
+  const index = await Memdex.open({ schema: { title: { type: 'text' }, text: { type: 'text' }, timestamp: { type: 'date' } } });
+  index.add({ id: 'old', title: 'kept', text: 'original' });
+  const res = await handleToolCall(index, 'memory_store', {
+    replace: true,
+    memories: [
+      { id: 'old', text: 'overwritten?' },
+      { id: 'new', text: 'added?' },
+      { id: 'tagged', text: 'tags are not in this schema', tags: ['x'] },
+    ],
+  });
+  assert.equal(res.isError, true);
+  assert.match(res.content[0].text, /^SCHEMA: .*`tags`.*created before tags and links existed/);
+  assert.equal(index.get('old').text, 'original');
+  assert.equal(index.get('new'), undefined);
+  assert.equal(index.size, 1);
   await index.close();
 });

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// The `memdex` command. One subcommand for now: `memdex mcp`, the memory
+// tools served over MCP stdio (./mcp.js). Logs go to stderr: stdout carries
+// the protocol.
+
+const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>]
+
+Serves the memory index in <folder> (created when missing) to an MCP client
+over stdio: tools memory_search, memory_list, memory_get, memory_store,
+memory_update, memory_delete.
+
+  --dir <folder>      where the index lives (or MEMDEX_DIR)
+  --namespace <ns>    pin every tool to this namespace (or MEMDEX_NAMESPACE);
+                      other namespaces are invisible
+  --read-only         only the search, list and get tools; never writes
+  --name <index>      index name inside the folder (default memdex)
+  --sync-ms <ms>      reload what other processes committed at most this often
+                      before a read (default 1000; 0 = before every read)`;
+
+function parse(argv) {
+  const opts = { dir: process.env.MEMDEX_DIR, namespace: process.env.MEMDEX_NAMESPACE || undefined };
+  const value = (i, flag) => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    const take = () => (inline !== undefined ? inline : value(i++, flag));
+    switch (flag) {
+      case '--dir':
+        opts.dir = take();
+        break;
+      case '--namespace':
+        opts.namespace = take();
+        break;
+      case '--name':
+        opts.name = take();
+        break;
+      case '--sync-ms': {
+        const ms = Number(take());
+        if (!(Number.isFinite(ms) && ms >= 0)) throw new Error('--sync-ms takes a number of milliseconds >= 0');
+        opts.syncMs = ms;
+        break;
+      }
+      case '--read-only':
+        opts.readOnly = true;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}`);
+    }
+  }
+  if (!opts.dir) throw new Error('--dir is required (the folder that holds the memory)');
+  if (opts.namespace === '') throw new Error('--namespace must not be empty');
+  return opts;
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  if (command !== 'mcp') {
+    console.error(command ? `memdex: unknown command ${command}\n\n${USAGE}` : USAGE);
+    process.exit(2);
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
+  let opts;
+  try {
+    opts = parse(rest);
+  } catch (err) {
+    console.error(`memdex mcp: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  let serveStdio;
+  try {
+    ({ serveStdio } = await import('./mcp.js'));
+  } catch (err) {
+    const missing = /@modelcontextprotocol\/sdk|'zod'/.exec(err?.message ?? '');
+    if (err?.code === 'ERR_MODULE_NOT_FOUND' && missing) {
+      console.error(
+        'memdex mcp needs the MCP SDK and zod, optional peer dependencies of memdex:\n' +
+          '  npm install @modelcontextprotocol/sdk zod\n' +
+          'or run it with them:\n' +
+          '  npx -y -p memdex -p @modelcontextprotocol/sdk -p zod memdex mcp --dir <folder>',
+      );
+      process.exit(1);
+    }
+    throw err;
+  }
+  await serveStdio(opts);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  console.error(`memdex mcp: ${err?.code ? `${err.code}: ` : ''}${err?.message ?? err}`);
+  process.exit(1);
+});

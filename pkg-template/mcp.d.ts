@@ -1,0 +1,58 @@
+/**
+ * memdex/mcp (Node): the memory tools as an MCP server on the official SDK's
+ * `McpServer`, and the stdio server `memdex mcp` runs. Needs the optional
+ * peer dependencies `@modelcontextprotocol/sdk` and `zod`.
+ *
+ * ```ts
+ * import { Memdex } from 'memdex';
+ * import { createMemoryServer } from 'memdex/mcp';
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ *
+ * const index = await Memdex.open({ storage: 'fs', dir: './memory', autoCommit: false });
+ * const server = createMemoryServer(index, { namespace: 'agent:coder', commit: true });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Memdex, RemoteMemdex } from './index.js';
+import type { ToolCallOptions } from './tools.js';
+
+/** An `McpServer` serving the memory tools (see `memdex/tools`) on `index`. */
+export function createMemoryServer(index: Memdex | RemoteMemdex, options?: ToolCallOptions): McpServer;
+
+/** Options of {@link serveStdio}; the flags of `memdex mcp`. */
+export interface StdioServerOptions {
+  /** Folder of the index (fs storage); created when missing. */
+  dir: string;
+  /** Pin every tool to this namespace. */
+  namespace?: string;
+  /** Only the read tools; never writes. */
+  readOnly?: boolean;
+  /** Index name inside `dir` (default `'memdex'`). */
+  name?: string;
+  /**
+   * Before a read, reload what other processes (a second server on the same
+   * folder) committed, at most this often (default 1000 ms; 0 = every read).
+   */
+  syncMs?: number;
+  /** Protocol streams (default `process.stdin` / `process.stdout`). */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  /** Diagnostics (default: stderr). */
+  log?: (message: string) => void;
+  /** Called after shutdown with the exit code (default `process.exit`). */
+  exit?: (code: number) => void;
+}
+
+/**
+ * Serves the memory in `options.dir` over MCP stdio. Every write tool call is
+ * committed before it answers (a `CONFLICT` with another writer reloads and
+ * re-applies the call). Stdin closing, SIGINT or SIGTERM finish the running
+ * calls, commit anything left, close the index and exit.
+ */
+export function serveStdio(options: StdioServerOptions): Promise<{
+  server: McpServer;
+  index: Memdex;
+  /** Shuts down as stdin closing would. */
+  shutdown(reason: string): Promise<void>;
+}>;

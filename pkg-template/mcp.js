@@ -1,0 +1,160 @@
+// memdex/mcp (Node only): the memory tools of ./tools.js as an MCP server,
+// built on the official SDK's McpServer, and `serveStdio`, which `memdex mcp`
+// (./cli.js) runs. Kept out of every other entry point: the SDK and zod are
+// optional peer dependencies, needed only here, and never reach a browser
+// bundle.
+import { mkdirSync, readFileSync, watch } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as z from 'zod';
+import { Memdex } from './node.js';
+import { handleToolCall, idle, toolDefinitions } from './tools.js';
+
+const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
+// McpServer takes zod schemas and lists them converted to JSON Schema. The
+// tools are defined in JSON Schema (the Worker serves them without zod), so
+// each goes in as an object schema that accepts any object and carries the
+// JSON Schema as metadata, which zod's conversion emits unchanged: clients
+// see exactly the definitions. Arguments are then checked by
+// handleToolCall, whose errors name the argument and say what to do, and
+// structured outputs are checked against the same schemas by the tests.
+function asZod(jsonSchema) {
+  const { type, ...rest } = jsonSchema;
+  return z.looseObject({}).meta(rest);
+}
+
+function instructions(options) {
+  const scope = options.namespace !== undefined ? ` Everything is scoped to namespace "${options.namespace}".` : '';
+  const writes = options.readOnly
+    ? ' This server is read-only.'
+    : ' Store durable knowledge (decisions and why, rules, preferences, observations) with memory_store; correct with memory_update.';
+  return (
+    'Long-term memory with full-text search. Before answering questions about past work, search it (memory_search) ' +
+    `or browse recent memories (memory_list); fetch full texts with memory_get.${writes}${scope}`
+  );
+}
+
+/**
+ * An McpServer serving the memory tools on `index`. `options` are those of
+ * `handleToolCall` (namespace, readOnly, commit, beforeRead).
+ */
+export function createMemoryServer(index, options = {}) {
+  const server = new McpServer(
+    { name: 'memdex', title: 'memdex memory', version: VERSION },
+    { capabilities: { tools: {} }, instructions: instructions(options) },
+  );
+  for (const tool of toolDefinitions(options)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: asZod(tool.inputSchema),
+        outputSchema: asZod(tool.outputSchema),
+        annotations: tool.annotations,
+      },
+      (args) => handleToolCall(index, tool.name, args, options),
+    );
+  }
+  return server;
+}
+
+/**
+ * Reloads what other processes committed, before reads: at most every
+ * `minMs`, and (where `fs.watch` can watch `dir` recursively) only after
+ * something under `dir` changed.
+ */
+function followCommits(index, dir, minMs, log) {
+  let changed = false;
+  let last = Date.now();
+  let watcher;
+  try {
+    watcher = watch(dir, { recursive: true, persistent: false }, () => {
+      changed = true;
+    });
+    watcher.on('error', () => {
+      watcher = undefined; // fall back to reloading by time
+    });
+  } catch {
+    watcher = undefined;
+  }
+  return {
+    async beforeRead() {
+      if (watcher && !changed) return;
+      if (Date.now() - last < minMs || index.dirty) return;
+      changed = false;
+      last = Date.now();
+      try {
+        await index.reload();
+      } catch (err) {
+        log(`reload failed, answering from the state loaded before: ${err?.message ?? err}`);
+      }
+    },
+    stop() {
+      watcher?.close();
+    },
+  };
+}
+
+/**
+ * Serves the memory in `dir` over stdio until stdin closes or the process
+ * gets SIGINT/SIGTERM, then finishes running calls, commits and exits.
+ * Every write tool call is committed before it answers.
+ */
+export async function serveStdio({
+  dir,
+  namespace,
+  readOnly = false,
+  name = 'memdex',
+  syncMs = 1000,
+  stdin = process.stdin,
+  stdout = process.stdout,
+  log = (message) => process.stderr.write(`memdex mcp: ${message}\n`),
+  exit = (code) => process.exit(code),
+}) {
+  if (!readOnly) mkdirSync(dir, { recursive: true });
+  const index = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false });
+  const follow = followCommits(index, dir, syncMs, log);
+  const server = createMemoryServer(index, {
+    namespace,
+    readOnly,
+    commit: !readOnly,
+    beforeRead: follow.beforeRead,
+    onConflict: (tool, attempt) => log(`${tool}: another process committed first; reloaded and applied the call again (attempt ${attempt + 1})`),
+  });
+  const transport = new StdioServerTransport(stdin, stdout);
+
+  let closing = null;
+  const shutdown = (why) => {
+    closing ??= (async () => {
+      log(`shutting down (${why})`);
+      follow.stop();
+      let code = 0;
+      try {
+        await idle(index);
+        // Writes are committed per call; anything left (a failed commit's
+        // undone writes) is committed here, or dropped on failure.
+        if (readOnly) index.free();
+        else await index.close();
+      } catch (err) {
+        log(`final commit failed: ${err?.message ?? err}`);
+        index.free();
+        code = 1;
+      }
+      await server.close().catch(() => {});
+      exit(code);
+    })();
+    return closing;
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  stdin.once('end', () => shutdown('stdin closed'));
+  transport.onclose = () => shutdown('transport closed');
+  await server.connect(transport);
+  log(
+    `serving ${dir}${namespace !== undefined ? ` (namespace ${namespace})` : ''}${readOnly ? ' read-only' : ''}: ` +
+      `${index.size} memories, generation ${index.generation}`,
+  );
+  return { server, index, shutdown };
+}
