@@ -288,8 +288,9 @@ function watchPage(index) {
   const target = globalThis.document ? globalThis : null;
   if (!target || typeof target.addEventListener !== 'function' || typeof WeakRef !== 'function') return () => {};
   const ref = new WeakRef(index);
-  const onHide = () => {
-    if (globalThis.document?.visibilityState === 'visible') return;
+  const onHide = (event) => {
+    // pagehide always; visibilitychange only when the page stops being visible.
+    if (event.type === 'visibilitychange' && globalThis.document?.visibilityState === 'visible') return;
     ref.deref()?.flushOnHide();
   };
   target.addEventListener('pagehide', onHide);
