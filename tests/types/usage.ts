@@ -16,7 +16,7 @@ import {
   type StorageAdapter,
   type Suggestion,
 } from 'memdex';
-import { handleToolCall, memoryTools, type ToolResult } from 'memdex/tools';
+import { handleToolCall, memoryTools, toolDefinitions, type ToolResult } from 'memdex/tools';
 
 async function main(): Promise<void> {
   const index: Memdex = await Memdex.open({
@@ -65,6 +65,11 @@ async function main(): Promise<void> {
   index.search('deploy', { storedFields: false });
   // @ts-expect-error storedFields takes a boolean or field names
   index.search('deploy', { storedFields: 'title' });
+  // Listing without a query, sorted by a field; `total` when every match was visited.
+  const recent: SearchResults = index.search('', { filter: { namespace: 'agent' }, sort: { field: 'timestamp', order: 'desc' }, limit: 20 });
+  const matches: number | undefined = recent.total;
+  // @ts-expect-error order is 'asc' or 'desc'
+  index.search('', { sort: { field: 'timestamp', order: 'newest' } });
   const hit: Hit | undefined = results.hits[0];
   const mode: 'or' | 'and' = results.mode;
   const snippet: string | undefined = hit?.snippets?.text;
@@ -102,6 +107,9 @@ async function main(): Promise<void> {
   }
 
   const tools = memoryTools.map((t) => t.name);
+  const pinnedTools: boolean[] = toolDefinitions({ namespace: 'agent', readOnly: true }).map((t) => t.annotations.readOnlyHint);
+  const listed: ToolResult = await handleToolCall(index, 'memory_list', { kind: 'rule' }, { namespace: 'agent', commit: true, now: () => 0 });
+  const code: string | undefined = listed._meta?.['memdex/code'];
   const res: ToolResult = await handleToolCall(index, 'memory_search', { query: 'deploy' }, { namespace: 'agent', maxChars: 2000 });
   const isError: boolean = res.isError;
   const text: string = res.content[0].text;
@@ -142,7 +150,7 @@ async function main(): Promise<void> {
   // @ts-expect-error suggest takes an options object or nothing
   index.suggest('x', { max: 3 });
 
-  void [fsIndex, withAdapter, n, removed, count, mode, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, isError, text, wrong, badCode];
+  void [fsIndex, withAdapter, n, removed, count, mode, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, pinnedTools, code, recent, matches, isError, text, wrong, badCode];
 }
 
 void main;
