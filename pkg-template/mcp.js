@@ -3,7 +3,8 @@
 // (./cli.js) runs. Kept out of every other entry point: the SDK and zod are
 // optional peer dependencies, needed only here, and never reach a browser
 // bundle.
-import { mkdirSync, readFileSync, watch } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
@@ -61,39 +62,37 @@ export function createMemoryServer(index, options = {}) {
 }
 
 /**
- * Reloads what other processes committed, before reads: at most every
- * `minMs`, and (where `fs.watch` can watch `dir` recursively) only after
- * something under `dir` changed.
+ * Reloads what other processes committed, before reads, at most every
+ * `minMs`: when the index's manifest file (`<dir>/<name>/manifest`, the
+ * commit point of the fs layout in docs/FORMAT.md) was replaced since the
+ * last look, a stat and no read. Our own commits replace it too, which costs
+ * one needless reload each; recording our own commits instead could swallow
+ * another process's commit landing right after one of ours. Should the file
+ * not be where expected while the index has commits, reload by time alone.
  */
-function followCommits(index, dir, minMs, log) {
-  let changed = false;
+function followCommits(index, dir, name, minMs, log) {
+  const manifest = join(dir, name, 'manifest');
+  const signature = () => {
+    try {
+      const s = statSync(manifest);
+      return `${s.ino}:${s.mtimeMs}:${s.size}`;
+    } catch {
+      return index.generation > 0 ? `unknown:${Date.now()}` : 'none';
+    }
+  };
+  let seen = signature();
   let last = Date.now();
-  let watcher;
-  try {
-    watcher = watch(dir, { recursive: true, persistent: false }, () => {
-      changed = true;
-    });
-    watcher.on('error', () => {
-      watcher = undefined; // fall back to reloading by time
-    });
-  } catch {
-    watcher = undefined;
-  }
-  return {
-    async beforeRead() {
-      if (watcher && !changed) return;
-      if (Date.now() - last < minMs || index.dirty) return;
-      changed = false;
-      last = Date.now();
-      try {
-        await index.reload();
-      } catch (err) {
-        log(`reload failed, answering from the state loaded before: ${err?.message ?? err}`);
-      }
-    },
-    stop() {
-      watcher?.close();
-    },
+  return async function beforeRead() {
+    if (index.dirty || Date.now() - last < minMs) return;
+    const now = signature();
+    if (now === seen) return;
+    seen = now;
+    last = Date.now();
+    try {
+      await index.reload();
+    } catch (err) {
+      log(`reload failed, answering from the state loaded before: ${err?.message ?? err}`);
+    }
   };
 }
 
@@ -115,12 +114,12 @@ export async function serveStdio({
 }) {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const index = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false });
-  const follow = followCommits(index, dir, syncMs, log);
+  const beforeRead = followCommits(index, dir, name, syncMs, log);
   const server = createMemoryServer(index, {
     namespace,
     readOnly,
     commit: !readOnly,
-    beforeRead: follow.beforeRead,
+    beforeRead,
     onConflict: (tool, attempt) => log(`${tool}: another process committed first; reloaded and applied the call again (attempt ${attempt + 1})`),
   });
   const transport = new StdioServerTransport(stdin, stdout);
@@ -129,7 +128,6 @@ export async function serveStdio({
   const shutdown = (why) => {
     closing ??= (async () => {
       log(`shutting down (${why})`);
-      follow.stop();
       let code = 0;
       try {
         await idle(index);

@@ -361,6 +361,9 @@ async function write(ctx, apply) {
     } catch (err) {
       if (err?.code !== 'CONFLICT' || attempt >= MAX_ATTEMPTS) {
         await rollback(index, undo);
+        // The undone writes still count as pending; reloading the committed
+        // state clears that (and picks up the other writer's commits).
+        await index.reload().catch(() => {});
         throw err;
       }
     }

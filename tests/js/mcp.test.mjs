@@ -120,3 +120,29 @@ test('a failed call writes nothing: a rejected memory in a batch undoes the ones
   assert.equal(index.size, 1);
   await index.close();
 });
+
+test('the browser bundle has none of the server: no SDK, no zod, no tools; memdex/tools bundles for browsers without them', async () => {
+  const esbuild = await import('esbuild');
+  const pkg = new URL('../../pkg/', import.meta.url).pathname;
+  const bundle = async (entry) => {
+    const r = await esbuild.build({
+      entryPoints: [`${pkg}${entry}`],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+      external: ['*.wasm'],
+    });
+    return Buffer.from(r.outputFiles[0].contents).toString('utf8');
+  };
+  const browser = await bundle('index.js');
+  for (const absent of ['modelcontextprotocol', 'McpServer', 'zod', 'memory_search', 'serveStdio']) {
+    assert.ok(!browser.includes(absent), `index.js bundle contains ${absent}`);
+  }
+  const tools = await bundle('tools.js');
+  assert.ok(tools.includes('memory_search'));
+  for (const absent of ['modelcontextprotocol', 'McpServer', 'zod', 'node:fs']) {
+    assert.ok(!tools.includes(absent), `tools.js bundle contains ${absent}`);
+  }
+});
