@@ -36,6 +36,14 @@ pub fn unique_bits() -> u64 {
         h.write_u64(std::process::id() as u64);
         h.finish()
     };
-    let mixed = xxhash_rust::xxh3::xxh3_64_with_seed(&n.to_le_bytes(), entropy);
-    mixed & 0xFFFF_FFFF_FFFF
+    splitmix64(entropy ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) & 0xFFFF_FFFF_FFFF
+}
+
+/// Spreads every input bit over the output (Steele et al., SplitMix64's
+/// finalizer): a few instructions, where a general hash would link its
+/// long-input code into the wasm.
+fn splitmix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -92,8 +92,20 @@ pub async fn recover<S: Storage>(
             _ => skipped.push(key),
         }
     }
-    // Newest commit first within a segment; chunks in part order.
-    named.sort_by(|a, b| (a.0, &b.1, a.2).cmp(&(b.0, &a.1, b.2)));
+    // Segment order, newest commit first within a segment, chunks in part
+    // order: one byte key each, through the crate's one shared sort (each
+    // `sort_by` comparator would add its own sort code to the wasm).
+    let keys: Vec<Vec<u8>> = named
+        .iter()
+        .map(|(segment, commit, part, _, _)| {
+            let mut key = segment.to_be_bytes().to_vec();
+            key.extend(commit.bytes().map(|b| !b));
+            key.extend(part.map_or(0, |p| p as u64 + 1).to_be_bytes());
+            key
+        })
+        .collect();
+    let order = crate::sort::order_by_bytes(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let named = crate::sort::permute(named, &order);
     let mut segments: Vec<(SegmentRecord, Segment, DeleteSet)> = Vec::new();
     let mut used: Vec<String> = Vec::new();
     let mut ids: Vec<u64> = named.iter().map(|b| b.0).collect();

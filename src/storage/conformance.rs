@@ -137,47 +137,28 @@ pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
     passed += 1;
 
     // Compare-and-swap: stores only over the expected value (or absence).
+    // One table-driven loop: each awaited step of an async fn grows its
+    // state machine, and this suite ships in the wasm.
     let m = k("manifest");
-    ensure!(
-        storage.swap(&m, None, b"one").await?,
-        "swap-create",
-        "swap over an absent key with expected None did not store"
-    );
-    ensure!(
-        !storage.swap(&m, None, b"two").await?,
-        "swap-create-exists",
-        "swap with expected None stored over an existing value"
-    );
-    ensure!(
-        !storage.swap(&m, Some(b"other"), b"two").await?,
-        "swap-mismatch",
-        "swap stored although the value differed from the expected one"
-    );
-    let got = storage.get(&m).await?;
-    ensure!(
-        got.as_deref() == Some(&b"one"[..]),
-        "swap-mismatch-unchanged",
-        "a refused swap changed the value to {}",
-        show(&got)
-    );
-    ensure!(
-        storage.swap(&m, Some(b"one"), b"two").await?,
-        "swap-match",
-        "swap over the expected value did not store"
-    );
-    let got = storage.get(&m).await?;
-    ensure!(
-        got.as_deref() == Some(&b"two"[..]),
-        "swap-stored",
-        "got {}",
-        show(&got)
-    );
-    ensure!(
-        !storage.swap(&k("absent"), Some(b"x"), b"y").await?
-            && storage.get(&k("absent")).await?.is_none(),
-        "swap-absent",
-        "swap over an absent key with an expected value stored"
-    );
+    let steps: [(&str, Option<&[u8]>, &[u8], bool, Option<&[u8]>); 5] = [
+        (&m, None, b"one", true, Some(b"one")),
+        (&m, None, b"two", false, Some(b"one")),
+        (&m, Some(b"other"), b"two", false, Some(b"one")),
+        (&m, Some(b"one"), b"two", true, Some(b"two")),
+        ("", Some(b"x"), b"y", false, None),
+    ];
+    let absent = k("absent");
+    for (i, (key, expected, value, stores, after)) in steps.into_iter().enumerate() {
+        let key = if key.is_empty() { absent.as_str() } else { key };
+        let stored = storage.swap(key, expected, value).await?;
+        let got = storage.get(key).await?;
+        ensure!(
+            stored == stores && got.as_deref() == after,
+            "swap",
+            "step {i}: swap resolved {stored} (want {stores}) and left {}",
+            show(&got)
+        );
+    }
     passed += 1;
 
     for key in storage.list(&format!("{prefix}/")).await? {
