@@ -20,8 +20,15 @@ pub enum Error {
     Schema { field: String, reason: String },
     /// No document with this id exists.
     NotFound { id: String },
-    /// The storage backend failed; nothing was committed.
-    Storage { key: String, reason: String },
+    /// The storage backend failed; nothing was committed. `adapter_reason`
+    /// is the adapter's own code for it when it gave one (a JS adapter's
+    /// `err.reason`: `QUOTA_EXCEEDED`, `PERMISSION`, `LOCKED`, ...), handed
+    /// on to JS as `err.reason`.
+    Storage {
+        key: String,
+        reason: String,
+        adapter_reason: Option<String>,
+    },
     /// Stored bytes fail their checksum or do not decode.
     Corrupt { key: String, reason: String },
     /// Another writer committed first (manifest generation moved).
@@ -72,7 +79,7 @@ impl fmt::Display for Error {
             ),
             Error::Schema { field, reason } => write!(f, "schema error on field `{field}`: {reason}"),
             Error::NotFound { id } => write!(f, "no document with id `{id}`"),
-            Error::Storage { key, reason } => write!(
+            Error::Storage { key, reason, .. } => write!(
                 f,
                 "storage failed at key `{key}`: {reason}; nothing was committed, retry the operation"
             ),

@@ -74,6 +74,7 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
         reason: format!(
             "the index was committed to {LOAD_ATTEMPTS} times while it loaded; open it again"
         ),
+        adapter_reason: None,
     })
 }
 

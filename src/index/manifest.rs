@@ -305,7 +305,10 @@ mod tests {
         let commit = new_commit_id(None);
         assert_eq!(commit.len(), 24);
         let next = new_commit_id(Some(&commit));
-        assert!(next > commit && next[..12] != commit[..12], "{commit} {next}");
+        assert!(
+            next > commit && next[..12] != commit[..12],
+            "{commit} {next}"
+        );
         let key = blob_key("idx", &commit, 7, Some(2), &sealed);
         let name = parse_blob_key(&key).unwrap();
         assert_eq!(

@@ -276,8 +276,7 @@ impl CommitPlan {
             self.discard(storage, &marker).await;
             return Err(Error::Storage {
                 key: mkey,
-                reason: "the commit took over 30 minutes to write its blobs and was abandoned; commit again".into(),
-            });
+                reason: "the commit took over 30 minutes to write its blobs and was abandoned; commit again".into(), adapter_reason: None });
         }
         // The commit point. An error here leaves it unknown whether the
         // manifest was stored, so the blobs stay (the marker protects them).

@@ -11,6 +11,7 @@ fn fail(check: &str, detail: String) -> Error {
     Error::Storage {
         key: check.to_string(),
         reason: format!("conformance check failed: {detail}"),
+        adapter_reason: None,
     }
 }
 
@@ -140,7 +141,9 @@ pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
     // One table-driven loop: each awaited step of an async fn grows its
     // state machine, and this suite ships in the wasm.
     let m = k("manifest");
-    let steps: [(&str, Option<&[u8]>, &[u8], bool, Option<&[u8]>); 5] = [
+    // (key, expected, value, whether it stores, the value afterwards)
+    type Step<'a> = (&'a str, Option<&'a [u8]>, &'a [u8], bool, Option<&'a [u8]>);
+    let steps: [Step; 5] = [
         (&m, None, b"one", true, Some(b"one")),
         (&m, None, b"two", false, Some(b"one")),
         (&m, Some(b"other"), b"two", false, Some(b"one")),

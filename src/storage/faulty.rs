@@ -60,6 +60,7 @@ impl<S: Storage> FaultyStorage<S> {
             return Err(Error::Storage {
                 key: key.to_string(),
                 reason: format!("injected fault at mutation {n}"),
+                adapter_reason: None,
             });
         }
         Ok(())

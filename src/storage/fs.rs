@@ -42,6 +42,7 @@ impl FsStorage {
                 key: key.to_string(),
                 reason: "invalid key (empty segment, `.`, `..`, backslash, or a trailing `~`)"
                     .into(),
+                adapter_reason: Some("INVALID_KEY".into()),
             });
         }
         Ok(self.root.join(key))
@@ -84,6 +85,7 @@ fn io_err(key: &str, e: std::io::Error) -> Error {
     Error::Storage {
         key: key.to_string(),
         reason: e.to_string(),
+        adapter_reason: None,
     }
 }
 
@@ -134,8 +136,7 @@ impl Storage for FsStorage {
                     "another process held the lock `{}` for over {} s; retry, or delete the file if no memdex process is running",
                     lock_path.display(),
                     SWAP_WAIT.as_secs()
-                ),
-            })?;
+                ), adapter_reason: None })?;
         if read(key, &path)?.as_deref() != expected {
             return Ok(false);
         }

@@ -52,6 +52,7 @@ impl JsStorage {
         let err = |reason: String| Error::Storage {
             key: key.to_string(),
             reason,
+            adapter_reason: None,
         };
         let f: Function = Reflect::get(&self.object, &method.into())
             .map_err(|e| err(describe(&e)))?
@@ -61,11 +62,17 @@ impl JsStorage {
         for a in args {
             list.push(a);
         }
-        let ret = f
-            .apply(&self.object, &list)
-            .map_err(|e| err(describe(&e)))?;
+        // A thrown or rejected error keeps the adapter's `reason` code.
+        let failed = |e: JsValue| Error::Storage {
+            key: key.to_string(),
+            reason: describe(&e),
+            adapter_reason: Reflect::get(&e, &"reason".into())
+                .ok()
+                .and_then(|r| r.as_string()),
+        };
+        let ret = f.apply(&self.object, &list).map_err(failed)?;
         let promise = Promise::resolve(&ret);
-        JsFuture::from(promise).await.map_err(|e| err(describe(&e)))
+        JsFuture::from(promise).await.map_err(failed)
     }
 }
 
@@ -85,6 +92,7 @@ impl Storage for JsStorage {
             key: key.to_string(),
             reason: "adapter `get` must resolve to a Uint8Array, ArrayBuffer, null or undefined"
                 .into(),
+            adapter_reason: None,
         })
     }
 
@@ -104,12 +112,14 @@ impl Storage for JsStorage {
         let arr: Array = v.dyn_into().map_err(|_| Error::Storage {
             key: prefix.to_string(),
             reason: "adapter `list` must resolve to an array of strings".into(),
+            adapter_reason: None,
         })?;
         let keys: Vec<String> = arr.iter().filter_map(|k| k.as_string()).collect();
         if keys.len() != arr.length() as usize {
             return Err(Error::Storage {
                 key: prefix.to_string(),
                 reason: "adapter `list` must resolve to an array of strings".into(),
+                adapter_reason: None,
             });
         }
         let bytes: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
@@ -127,6 +137,7 @@ impl Storage for JsStorage {
             key: key.to_string(),
             reason: "adapter `swap` must resolve to true (stored) or false (the value differed)"
                 .into(),
+            adapter_reason: None,
         })
     }
 }

@@ -26,6 +26,13 @@ fn to_js_error(err: Error) -> JsValue {
     let js = js_sys::Error::new(&err.to_string());
     js.set_name("MemdexError");
     let _ = js_sys::Reflect::set(&js, &"code".into(), &err.code().into());
+    if let Error::Storage {
+        adapter_reason: Some(reason),
+        ..
+    } = &err
+    {
+        let _ = js_sys::Reflect::set(&js, &"reason".into(), &reason.as_str().into());
+    }
     js.into()
 }
 
