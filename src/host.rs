@@ -1,6 +1,10 @@
-//! The few things the engine asks of its host: the wall clock and a source
-//! of unique ids. Natively they come from `std`; in wasm from JavaScript
-//! (`Date.now`, `Math.random`), since `wasm32-unknown-unknown` has neither.
+//! The few things the engine asks of its host: the wall clock, a source of
+//! unique ids, and (in wasm only) two text services whose Rust versions
+//! would cost the bundle more than they are worth. Natively they come from
+//! `std`; in wasm from JavaScript (`Date.now`, `Math.random`,
+//! `parseFloat`, `String.prototype.normalize`), since
+//! `wasm32-unknown-unknown` has none of them. This module is the one place
+//! outside `wasm` that calls JavaScript.
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -46,4 +50,18 @@ fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// `parseFloat` of JSON number text: correctly rounded, and
+/// `core::num::dec2flt` would add 15 KB gz to the wasm (src/json/number.rs).
+#[cfg(target_arch = "wasm32")]
+pub fn parse_float(text: &str) -> f64 {
+    js_sys::Number::parse_float(text)
+}
+
+/// NFKC normalization by the host's ICU (src/analysis/normalize.rs says
+/// when the wasm build needs it).
+#[cfg(target_arch = "wasm32")]
+pub fn nfkc(text: &str) -> String {
+    String::from(js_sys::JsString::from(text).normalize("NFKC"))
 }

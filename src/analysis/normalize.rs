@@ -125,7 +125,7 @@ pub(crate) fn lower_nfkc_into(src: &str, turkish: bool, out: &mut String) {
     if src.chars().all(tables::is_nfkc_stable) {
         push_lower(src.chars(), turkish, out);
     } else {
-        let nfkc = String::from(js_sys::JsString::from(src).normalize("NFKC"));
+        let nfkc = crate::host::nfkc(src);
         push_lower(nfkc.chars(), turkish, out);
     }
 }

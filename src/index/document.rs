@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use std::borrow::Cow;
 
-use crate::json::{self, ToJson, Value};
+use crate::json::{self, RawPairs, ToJson, Value};
 
 use crate::analysis::{Analyzer, AnalyzerOptions, Token, TokenRef};
 use crate::error::{Error, Result};
@@ -343,25 +343,6 @@ fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
     match value {
         None | Some(FieldValue::Null) | Some(FieldValue::Str { .. }) => Ok(()),
         Some(FieldValue::Other(_)) => Err(Error::schema(NAMESPACE_KEY, "must be a string")),
-    }
-}
-
-/// The top-level `(key, raw value)` pairs of a JSON object, in input order
-/// (a reusable buffer for [`ResolvedSchema::prepare_json`]; stored fields
-/// are split with it too).
-#[derive(Default)]
-pub struct RawPairs<'a>(Vec<(Cow<'a, str>, &'a str)>);
-
-impl<'a> RawPairs<'a> {
-    /// Replaces the pairs by the members of `json` (keys unescaped, values
-    /// as written); `false` unless `json` is exactly one JSON object.
-    pub(crate) fn read(&mut self, json: &'a str) -> bool {
-        self.0.clear();
-        matches!(json::object_members(json, &mut self.0), Ok(true))
-    }
-
-    pub(crate) fn pairs(&self) -> &[(Cow<'a, str>, &'a str)] {
-        &self.0
     }
 }
 

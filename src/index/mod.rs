@@ -9,6 +9,7 @@
 
 pub mod deletes;
 pub mod document;
+pub mod filter;
 pub mod lengths;
 pub mod load;
 pub mod manifest;
@@ -156,7 +157,7 @@ impl Index {
     /// [`Index::add`] of a document given as JSON text (parsed without a
     /// `Value` tree); the outer `Err` is a JSON syntax error.
     pub fn add_json(&mut self, json: &str) -> std::result::Result<Result<()>, json::Error> {
-        let mut pairs = document::RawPairs::default();
+        let mut pairs = crate::json::RawPairs::default();
         Ok(self
             .schema
             .prepare_json(json, &mut pairs)?
@@ -185,7 +186,7 @@ impl Index {
     /// its line and how many documents before it were added (they stay).
     pub fn add_json_lines(&mut self, text: &str) -> std::result::Result<usize, BatchError> {
         let mut added = 0;
-        let mut pairs = document::RawPairs::default();
+        let mut pairs = crate::json::RawPairs::default();
         for (line_no, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -235,12 +236,12 @@ impl Index {
     /// namespace); returns how many were deleted.
     pub fn delete_where(&mut self, filter: &Value) -> Result<usize> {
         self.flush();
-        let filter = crate::query::filter::Filter::compile(filter, &self.schema)?;
+        let filter = filter::Filter::compile(filter, &self.schema)?;
         let mut ids = Vec::new();
         for entry in &self.segments {
             let allow = filter.evaluate(&entry.segment);
             for doc in 0..entry.segment.n_docs {
-                if !entry.deletes.contains(doc) && crate::query::filter::allowed(&allow, doc) {
+                if !entry.deletes.contains(doc) && filter::allowed(&allow, doc) {
                     ids.push(entry.segment.docs.id(doc).to_string());
                 }
             }
@@ -256,12 +257,12 @@ impl Index {
             return Ok(self.len());
         }
         self.flush();
-        let filter = crate::query::filter::Filter::compile(filter, &self.schema)?;
+        let filter = filter::Filter::compile(filter, &self.schema)?;
         let mut n = 0;
         for entry in &self.segments {
             let allow = filter.evaluate(&entry.segment);
             n += (0..entry.segment.n_docs)
-                .filter(|&d| !entry.deletes.contains(d) && crate::query::filter::allowed(&allow, d))
+                .filter(|&d| !entry.deletes.contains(d) && filter::allowed(&allow, d))
                 .count();
         }
         Ok(n)

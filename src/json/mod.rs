@@ -29,6 +29,26 @@ pub use parse::{object_members, parse, string_literal, validate, Error};
 pub use value::{Map, Number, Value};
 pub use write::{pretty, string as write_string, Object, ToJson};
 
+use std::borrow::Cow;
+
+/// The top-level `(key, raw value)` pairs of a JSON object, in input order
+/// (a reusable buffer: documents are read and stored fields split with it).
+#[derive(Default)]
+pub struct RawPairs<'a>(pub(crate) Vec<(Cow<'a, str>, &'a str)>);
+
+impl<'a> RawPairs<'a> {
+    /// Replaces the pairs by the members of `json` (keys unescaped, values
+    /// as written); `false` unless `json` is exactly one JSON object.
+    pub(crate) fn read(&mut self, json: &'a str) -> bool {
+        self.0.clear();
+        matches!(object_members(json, &mut self.0), Ok(true))
+    }
+
+    pub(crate) fn pairs(&self) -> &[(Cow<'a, str>, &'a str)] {
+        &self.0
+    }
+}
+
 /// Compact JSON text of a value.
 pub fn to_string<T: ToJson + ?Sized>(value: &T) -> String {
     let mut out = String::new();

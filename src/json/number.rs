@@ -33,5 +33,5 @@ fn slow(text: &str) -> f64 {
 
 #[cfg(target_arch = "wasm32")]
 fn slow(text: &str) -> f64 {
-    js_sys::Number::parse_float(text)
+    crate::host::parse_float(text)
 }

@@ -27,10 +27,10 @@ use crate::json::Value;
 use crate::jsonopt;
 use crate::store::Column;
 
-use super::filter::{allowed, Filter};
 use super::options::{Mode, SearchOptions, SearchResults};
 use super::plan::Plan;
 use super::topk::Candidate;
+use crate::index::filter::{allowed, Filter};
 
 /// `sort` of a search: a field and a direction.
 #[derive(Debug, Clone, PartialEq)]

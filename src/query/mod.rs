@@ -2,7 +2,6 @@
 //! top-k, filters, snippets. Query code never writes to the index.
 pub mod ast;
 pub mod bm25;
-pub mod filter;
 pub mod list;
 pub mod options;
 pub mod parser;

@@ -9,7 +9,6 @@ use crate::postings::TERMINATED;
 
 use super::ast::Query;
 use super::bm25::FieldNorm;
-use super::filter::{allowed, Filter};
 use super::options::{
     Hit, Mode, SearchOptions, SearchResults, StoredSelection, Syntax, TermExplanation,
 };
@@ -21,6 +20,7 @@ use super::scorer::{
 };
 use super::snippet;
 use super::topk::{Candidate, TopK};
+use crate::index::filter::{allowed, Filter};
 use crate::store::StoredFields;
 
 /// Largest `offset + limit` a search may ask for.

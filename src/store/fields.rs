@@ -12,7 +12,7 @@ use std::fmt;
 
 use crate::json::{self, Map, ToJson, Value};
 
-use crate::index::document::RawPairs;
+use crate::json::RawPairs;
 use crate::schema::NAMESPACE_KEY;
 
 /// A JSON object of stored fields (never the namespace, which hits carry on

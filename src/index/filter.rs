@@ -12,9 +12,9 @@
 
 use crate::json::Value;
 
+use super::document::{parse_date, FieldRef, FilterKind, ResolvedSchema};
+use super::segment::Segment;
 use crate::error::{Error, Result};
-use crate::index::document::{parse_date, FieldRef, FilterKind, ResolvedSchema};
-use crate::index::segment::Segment;
 use crate::schema::NAMESPACE_KEY;
 use crate::store::Column;
 
