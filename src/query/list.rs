@@ -29,7 +29,7 @@ use crate::store::Column;
 
 use super::options::{Mode, SearchOptions, SearchResults};
 use super::plan::Plan;
-use super::topk::Candidate;
+use super::topk::{Candidate, TopK};
 use crate::index::filter::{allowed, Filter};
 
 /// `sort` of a search: a field and a direction.
@@ -102,19 +102,24 @@ pub(crate) fn collect_limit(index: &Index, opts: &SearchOptions) -> usize {
     }
 }
 
-/// The page of `ranked` (best first) to return, and the total number of
+/// The page of the collected candidates to return, and the total number of
 /// matches when known (sorted searches see every match; ranked ones prune).
 pub(crate) fn page<'a>(
     index: &'a Index,
-    ranked: Vec<Candidate<'a>>,
+    top: TopK<'a>,
     opts: &SearchOptions,
 ) -> Result<(Vec<Candidate<'a>>, Option<usize>)> {
     match &opts.sort {
-        None => Ok((ranked.into_iter().skip(opts.offset).collect(), None)),
+        None => Ok((
+            top.into_sorted().into_iter().skip(opts.offset).collect(),
+            None,
+        )),
         Some(spec) => {
             let column = SortColumn::resolve(spec, &index.schema)?;
-            let total = ranked.len();
-            let page = order(index, ranked, Some(column), opts.offset, opts.limit);
+            // Unordered: `order` sorts by the field and breaks ties by id.
+            let all = top.into_vec();
+            let total = all.len();
+            let page = order(index, all, Some(column), opts.offset, opts.limit);
             Ok((page, Some(total)))
         }
     }

@@ -111,7 +111,7 @@ impl Index {
                 }
             }
         }
-        let (ranked, total) = super::list::page(self, top.into_sorted(), opts)?;
+        let (ranked, total) = super::list::page(self, top, opts)?;
         Ok((self.make_hits(&ranked, &plan, &params, opts), total))
     }
 

@@ -125,6 +125,12 @@ impl<'a> TopK<'a> {
         self.heap.is_empty()
     }
 
+    /// In no particular order (for callers that order them otherwise,
+    /// e.g. by a field: the heap sort of `into_sorted` is wasted there).
+    pub fn into_vec(self) -> Vec<Candidate<'a>> {
+        self.heap.into_vec().into_iter().map(|w| w.0).collect()
+    }
+
     /// Best first.
     pub fn into_sorted(self) -> Vec<Candidate<'a>> {
         // The heap's own sort (ascending `Worst` = best first) needs no sort
