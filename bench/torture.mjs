@@ -1,6 +1,6 @@
 // Long mode of the multi-process torture test (tests/js/torture.test.mjs):
-// W writer processes (commit() and auto-commit + close() writers, every
-// CONFLICT answered by reload -> re-apply -> commit) and R reader processes
+// W writer processes (commit() writers answering CONFLICT by reload ->
+// re-apply -> commit, update() writers, auto-commit + close() writers) and R reader processes
 // on one fs index for S seconds, a random writer SIGKILLed every 0.3-1.5 s
 // and replaced. Prints processes, commits, conflicts, kills, opens, reader
 // errors and acknowledged documents missing afterwards (must be 0 and 0).
@@ -18,7 +18,7 @@ const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '120' }, writers: { type: 'string', default: '4' }, readers: { type: 'string', default: '2' } },
 });
 const seconds = Number(values.seconds);
-const writers = Array.from({ length: Number(values.writers) }, (_, i) => (i % 3 === 2 ? 'close' : 'commit'));
+const writers = Array.from({ length: Number(values.writers) }, (_, i) => ['commit', 'update', 'close'][i % 3]);
 const dir = mkdtempSync(join(tmpdir(), 'memdex-torture-bench-'));
 try {
   const stats = await runTorture({ dir, seconds, writers, readers: Number(values.readers) });

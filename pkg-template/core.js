@@ -668,28 +668,85 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       return this.#enqueue(() => this.#commitNow());
     }
 
+    // The writer lock of this index: the adapter's own (fs: across
+    // processes) or withIndexLock (Web Locks in browsers, else in-process).
+    #lock(fn) {
+      const adapter = this.#adapter;
+      return typeof adapter.lock === 'function' ? adapter.lock(this.#name, fn) : withIndexLock(this.#name, fn);
+    }
+
     async #commitNow() {
+      if (!this.#box.engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+      return this.#lock(() => this.#commitLocked());
+    }
+
+    // Commits with the writer lock held.
+    async #commitLocked() {
       const engine = this.#box.engine;
       if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-      const adapter = this.#adapter;
-      const lock = typeof adapter.lock === 'function' ? adapter.lock.bind(adapter) : withIndexLock;
-      return lock(this.#name, async () => {
-        const handle = call(() => engine.prepareCommit(this.#name));
-        this.#inFlight = this.#writes;
-        this.#writes = 0;
-        try {
-          const info = await handle.execute(this.#adapter);
-          call(() => engine.finishCommit(handle));
-          if (this.#writes > 0) this.#firstPendingAt = Date.now();
-          return info;
-        } catch (err) {
-          this.#writes += this.#inFlight; // still uncommitted; a retry writes them
-          throw toMemdexError(err);
-        } finally {
-          this.#inFlight = 0;
-          handle.free?.();
-        }
-      });
+      const handle = call(() => engine.prepareCommit(this.#name));
+      this.#inFlight = this.#writes;
+      this.#writes = 0;
+      try {
+        const info = await handle.execute(this.#adapter);
+        call(() => engine.finishCommit(handle));
+        if (this.#writes > 0) this.#firstPendingAt = Date.now();
+        return info;
+      } catch (err) {
+        this.#writes += this.#inFlight; // still uncommitted; a retry writes them
+        throw toMemdexError(err);
+      } finally {
+        this.#inFlight = 0;
+        handle.free?.();
+      }
+    }
+
+    /**
+     * Makes `fn`'s writes on the latest committed state and commits them,
+     * holding the writer lock, so writers of other tabs or processes cannot
+     * interleave: the documented CONFLICT recovery (reload, re-apply,
+     * commit) done for you. `fn(index)` makes its writes (and may read);
+     * before it runs, the index is reloaded if another writer committed. If
+     * a writer outside the lock still commits first (`CONFLICT`), the index
+     * reloads and `fn` runs again, up to `retries` times (default 5). If
+     * `fn` throws, its writes are dropped (the index reloads) and the error
+     * is rethrown. Writes made before `update` are committed first. Resolves
+     * to what the last run of `fn` returned, once its writes are durable.
+     * On memory storage it just runs `fn`.
+     */
+    update(fn, { retries = 5 } = {}) {
+      this.#engine; // throws CLOSED
+      if (typeof fn !== 'function') throw usage('update(fn): fn must be a function that makes the writes, like (index) => index.add(doc)');
+      if (!(Number.isInteger(retries) && retries >= 0)) throw usage('update: `retries` must be an integer >= 0');
+      if (!this.#persistent) return this.#enqueue(async () => fn(this));
+      if (this.#timer !== null) {
+        clearTimeout(this.#timer);
+        this.#timer = null;
+      }
+      return this.#enqueue(() =>
+        this.#lock(async () => {
+          if (this.#writes > 0) await this.#commitLocked();
+          for (let attempt = 0; ; attempt++) {
+            const current = await this.#box.engine.isCurrent(this.#adapter, this.#name).catch((err) => {
+              throw toMemdexError(err);
+            });
+            if (!current) await this.#reloadNow();
+            let result;
+            try {
+              result = await fn(this);
+            } catch (err) {
+              await this.#reloadNow(); // drop what fn wrote before it failed
+              throw err;
+            }
+            try {
+              await this.#commitLocked();
+              return result;
+            } catch (err) {
+              if (err.code !== 'CONFLICT' || attempt >= retries) throw err;
+            }
+          }
+        }),
+      );
     }
 
     /**
@@ -699,27 +756,29 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
      */
     reload() {
       this.#engine;
-      return this.#enqueue(async () => {
-        const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
-          throw toMemdexError(err);
-        });
-        if (!loaded) return false;
-        let fresh;
-        try {
-          fresh = call(() => Engine.fromLoaded(loaded));
-        } finally {
-          loaded.free?.();
-        }
-        if (this.#closed) {
-          fresh.free();
-          throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-        }
-        const old = this.#box.engine;
-        this.#box.engine = fresh;
-        this.#writes = 0;
-        old?.free();
-        return true;
+      return this.#enqueue(() => this.#reloadNow());
+    }
+
+    async #reloadNow() {
+      const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
+        throw toMemdexError(err);
       });
+      let fresh;
+      try {
+        // Nothing stored: the last committed state is an empty index.
+        fresh = call(() => (loaded ? Engine.fromLoaded(loaded) : this.#box.engine.emptyLike()));
+      } finally {
+        loaded?.free?.();
+      }
+      if (this.#closed) {
+        fresh.free();
+        throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+      }
+      const old = this.#box.engine;
+      this.#box.engine = fresh;
+      this.#writes = 0;
+      old?.free();
+      return loaded !== undefined;
     }
 
     /**

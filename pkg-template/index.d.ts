@@ -557,11 +557,23 @@ export class Memdex {
    * in-process, across tabs (Web Locks) and across Node processes (`fs`
    * storage's lock file). Resolves once the commit is durable.
    * @throws {MemdexError} `CONFLICT` if another writer committed since this
-   *   index loaded: `reload()`, re-apply your writes, commit again;
+   *   index loaded: `reload()`, re-apply your writes, commit again (or make
+   *   the writes through {@link Memdex.update}, which does that);
    *   `STORAGE` on adapter failures (the writes stay pending; retry).
    */
   commit(): Promise<CommitInfo>;
-  /** Replaces the in-memory state with the last commit in storage, dropping uncommitted writes. Resolves to whether a commit was found. */
+  /**
+   * Makes `fn`'s writes on the latest committed state and commits them under
+   * the writer lock: the CONFLICT recovery (reload, re-apply, commit) done
+   * for you, so writers in several tabs or processes never lose a write.
+   * Reloads first if another writer committed; if one outside the lock
+   * still wins, reloads and runs `fn` again (up to `retries`, default 5).
+   * If `fn` throws, its writes are dropped and the error rethrown. Writes
+   * made before are committed first. Resolves to `fn`'s result once durable.
+   * @example await index.update((ix) => ix.add({ id: 'm1', text: '...' }));
+   */
+  update<R>(fn: (index: this) => R | Promise<R>, options?: { retries?: number }): Promise<R>;
+  /** Replaces the in-memory state with the last commit in storage (an empty index if none), dropping uncommitted writes. Resolves to whether a commit was found. */
   reload(): Promise<boolean>;
   /**
    * Commits every pending write (persistent storage), then frees the engine;

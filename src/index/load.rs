@@ -78,6 +78,13 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
     })
 }
 
+/// Whether the manifest stored under `name` is exactly `base` (the one an
+/// index loaded or last committed): if not, another writer committed since
+/// and a commit from `base` would be refused.
+pub async fn is_current<S: Storage>(storage: &S, name: &str, base: Option<&[u8]>) -> Result<bool> {
+    Ok(storage.get(&manifest_key(name)).await?.as_deref() == base)
+}
+
 /// `CORRUPT` if blobs of `name` exist without a manifest (a lost manifest),
 /// not counting those of a commit in progress (the first commit of a new
 /// index, or one that crashed before its manifest).
@@ -184,6 +191,11 @@ impl LoadedIndex {
 }
 
 impl Index {
+    /// The stored manifest this index is based on (`None`: nothing stored).
+    pub fn base_manifest(&self) -> Option<Arc<[u8]>> {
+        self.persist.manifest.clone()
+    }
+
     /// Opens the index stored under `name`, or creates an empty one with
     /// `config` (default schema if `None`) when nothing is stored.
     pub async fn open<S: Storage>(

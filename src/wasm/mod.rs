@@ -348,6 +348,31 @@ impl Engine {
         }
     }
 
+    /// A new, empty engine with this engine's configuration (what `reload`
+    /// gives when nothing is stored).
+    #[wasm_bindgen(js_name = emptyLike)]
+    pub fn empty_like(&self) -> Result<Engine, JsValue> {
+        let index = Index::new(self.index.config().clone()).map_err(to_js_error)?;
+        Ok(Engine {
+            index,
+            last_options: None,
+        })
+    }
+
+    /// Resolves to whether the manifest stored under `name` is still the one
+    /// this engine loaded or last committed (no other writer committed).
+    #[wasm_bindgen(js_name = isCurrent)]
+    pub fn is_current(&self, storage: JsValue, name: String) -> Result<Promise, JsValue> {
+        let storage = JsStorage::new(storage).map_err(to_js_error)?;
+        let base = self.index.base_manifest();
+        Ok(future_to_promise(async move {
+            let current = crate::index::load::is_current(&storage, &name, base.as_deref())
+                .await
+                .map_err(to_js_error)?;
+            Ok(JsValue::from(current))
+        }))
+    }
+
     /// Records a successfully executed commit.
     #[wasm_bindgen(js_name = finishCommit)]
     pub fn finish_commit(&mut self, handle: &CommitHandle) {

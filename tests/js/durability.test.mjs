@@ -158,3 +158,38 @@ test('the fs writer lock excludes another holder (ifAvailable) and breaks a dead
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('update(fn): writers of one directory interleave without CONFLICT or loss; a throwing fn drops its writes', async () => {
+  const dir = tempDir();
+  try {
+    const a = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
+    const b = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
+    // Both indexes are stale half the time: update reloads before writing.
+    const writes = [];
+    for (let i = 0; i < 10; i++) {
+      writes.push(a.update((ix) => ix.add(doc(`a${i}`))));
+      writes.push(b.update((ix) => ix.add(doc(`b${i}`))));
+    }
+    await Promise.all(writes);
+    // A read-modify-write sees the other writer's latest version.
+    await a.update((ix) => ix.add({ ...ix.get('b9'), text: 'edited by a' }));
+    const edited = await b.update((ix) => ix.get('b9').text);
+    assert.equal(edited, 'edited by a');
+    await assert.rejects(
+      a.update((ix) => {
+        ix.add(doc('never'));
+        throw new Error('changed my mind');
+      }),
+      /changed my mind/,
+    );
+    assert.equal(a.get('never'), undefined, 'the failed update left nothing behind');
+    a.free();
+    b.free();
+    const c = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
+    assert.equal(c.size, 20);
+    assert.equal(c.get('never'), undefined);
+    c.free();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import init, { Engine, loadIndex, runStorageConformance } from '../../pkg/memdex.js';
+import init, { runStorageConformance } from '../../pkg/memdex.js';
+import { Memdex } from '../../pkg/node.js';
 import { memoryStorage } from '../../pkg/storage/memory.js';
 import { fsStorage } from '../../pkg/storage/fs.js';
 import { kvStorage } from '../../pkg/storage/kv.js';
@@ -48,21 +49,14 @@ function fingerprint(engine) {
   ];
 }
 
-async function commit(engine, storage, name) {
-  const handle = engine.prepareCommit(name);
-  try {
-    const info = await handle.execute(storage);
-    engine.finishCommit(handle);
-    return info;
-  } finally {
-    handle.free();
-  }
-}
+// Indexes over an adapter object, through the public API (the commit
+// protocol stays inside Memdex).
+const open = (storage, name = 'idx') => Memdex.open({ storage, name, autoCommit: false });
 
 async function reopen(storage, name) {
-  const loaded = await loadIndex(storage, name);
-  assert.ok(loaded, `an index is stored under ${name}`);
-  return Engine.fromLoaded(loaded);
+  const index = await open(storage, name);
+  assert.ok(index.generation > 0, `an index is stored under ${name}`);
+  return index;
 }
 
 test('memoryStorage passes the storage conformance suite', async () => {
@@ -105,9 +99,9 @@ for (const [label, make] of [
 ]) {
   test(`${label}: a committed index reopens with identical search results; one more doc commits incrementally`, async () => {
     const storage = make();
-    const engine = new Engine();
+    const engine = await open(storage);
     for (const m of memories) engine.add(m);
-    const first = await commit(engine, storage, 'idx');
+    const first = await engine.commit();
     assert.equal(first.generation, 1);
     assert.ok(first.bytesWritten > 0);
 
@@ -118,7 +112,7 @@ for (const [label, make] of [
 
     // The reopened engine keeps writing where the first one stopped.
     reopened.add({ id: 'new-1', title: 'Quokka rollout', text: 'check the quokka dashboards' });
-    const second = await commit(reopened, storage, 'idx');
+    const second = await reopened.commit();
     assert.equal(second.generation, 2);
     assert.ok(
       second.bytesWritten < first.bytesWritten,
@@ -134,9 +128,9 @@ for (const [label, make] of [
 test('fsStorage: keys are files under the directory (same layout as the native FsStorage)', async () => {
   const dir = tempDir();
   const storage = fsStorage(dir);
-  const engine = new Engine();
+  const engine = await open(storage, 'notes');
   engine.add(memories[0]);
-  await commit(engine, storage, 'notes');
+  await engine.commit();
   assert.ok(existsSync(join(dir, 'notes', 'manifest')));
   const blobs = readdirSync(join(dir, 'notes', 'blob'));
   // <commit>-<segment>-<part>-<content hash> (docs/FORMAT.md)
@@ -148,15 +142,15 @@ test('fsStorage: keys are files under the directory (same layout as the native F
 test('fsStorage: a flipped byte in a blob makes loading fail with CORRUPT', async () => {
   const dir = tempDir();
   const storage = fsStorage(dir);
-  const engine = new Engine();
+  const engine = await open(storage);
   for (const m of memories) engine.add(m);
-  await commit(engine, storage, 'idx');
+  await engine.commit();
   const [blob] = await storage.list('idx/blob/');
   const file = join(dir, blob);
   const bytes = readFileSync(file);
   bytes[bytes.length >> 1] ^= 0x40;
   writeFileSync(file, bytes);
-  await assert.rejects(loadIndex(storage, 'idx'), (err) => err.code === 'CORRUPT');
+  await assert.rejects(open(storage), (err) => err.code === 'CORRUPT');
   engine.free();
 });
 
@@ -184,17 +178,17 @@ test('fsStorage: concurrent puts of one key leave one whole value', async () => 
 
 test('two writers on one fsStorage: the stale one gets CONFLICT, reloads, and nothing is lost', async () => {
   const storage = fsStorage(tempDir());
-  const a = new Engine();
+  const a = await open(storage);
   a.add(memories[0]);
-  await commit(a, storage, 'idx');
+  await a.commit();
   const b = await reopen(storage, 'idx');
   a.add({ id: 'from-a', title: 'alpha writer', text: 'written by a' });
   b.add({ id: 'from-b', title: 'beta writer', text: 'written by b' });
-  await commit(a, storage, 'idx');
-  await assert.rejects(commit(b, storage, 'idx'), (err) => err.code === 'CONFLICT');
+  await a.commit();
+  await assert.rejects(b.commit(), (err) => err.code === 'CONFLICT');
   const fresh = await reopen(storage, 'idx');
   fresh.add({ id: 'from-b', title: 'beta writer', text: 'written by b' });
-  assert.equal((await commit(fresh, storage, 'idx')).generation, 3);
+  assert.equal((await fresh.commit()).generation, 3);
   const final = await reopen(storage, 'idx');
   assert.equal(final.size, 3);
   assert.ok(final.get('from-a') && final.get('from-b'));

@@ -1,5 +1,6 @@
 // Multi-process torture of the fs commit protocol: writer processes commit
-// to one index (some through commit(), some through auto-commit + close()),
+// to one index (through commit() with the manual CONFLICT recovery, through
+// update(), and through auto-commit + close()),
 // reader processes open it continuously, and writers are SIGKILLed at random
 // and restarted. Afterwards every acknowledged document must be present, no
 // reader may have seen CORRUPT, and the index must open. Bounded for
@@ -14,10 +15,10 @@ import { Memdex } from '../../pkg/node.js';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 12);
 
-test(`${SECONDS} s of 3 writer processes with random SIGKILLs and 1 reader on one fs index lose nothing`, async () => {
+test(`${SECONDS} s of 4 writer processes with random SIGKILLs and 1 reader on one fs index lose nothing`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'memdex-torture-'));
   try {
-    const stats = await runTorture({ dir, seconds: SECONDS, writers: ['commit', 'commit', 'close'], readers: 1 });
+    const stats = await runTorture({ dir, seconds: SECONDS, writers: ['commit', 'update', 'close', 'update'], readers: 1 });
     const { acked, ...counts } = stats;
     console.log(`torture: ${JSON.stringify({ ...counts, acked: acked.length })}`);
     assert.deepEqual(stats.readerErrors, [], 'readers saw errors (a false CORRUPT?)');

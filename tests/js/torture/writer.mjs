@@ -1,7 +1,9 @@
 // A torture-test writer process: commits small batches of new documents to
-// one fs index, following the documented recovery on CONFLICT (reload,
-// re-apply, commit again), and prints `ack <ids>` only after a commit (or
-// a close) resolved. Usage: node writer.mjs <dir> <tag> <mode: commit|close>
+// one fs index and prints `ack <ids>` only after the commit resolved. Modes:
+// `commit` follows the documented recovery on CONFLICT by hand (reload,
+// re-apply, commit again), `close` writes with auto-commit and close(),
+// `update` uses index.update(fn), which does the recovery itself.
+// Usage: node writer.mjs <dir> <tag> <mode: commit|close|update>
 import { Memdex } from '../../../pkg/node.js';
 
 const [dir, tag, mode] = process.argv.slice(2);
@@ -50,10 +52,15 @@ async function closeBatch(docs) {
   }
 }
 
-const index = mode === 'commit' ? await Memdex.open({ storage: 'fs', dir, autoCommit: false }) : null;
+const index = mode === 'close' ? null : await Memdex.open({ storage: 'fs', dir, autoCommit: false });
 for (;;) {
   const docs = batch();
-  if (index) await commitBatch(index, docs);
+  if (mode === 'update') {
+    await index.update((ix) => {
+      for (const d of docs) ix.add(d);
+    });
+    say('commit update');
+  } else if (index) await commitBatch(index, docs);
   else await closeBatch(docs);
   say(`ack ${docs.map((d) => d.id).join(',')}`);
 }
