@@ -4,6 +4,8 @@
 //! commits, and the filesystem compare-and-swap under contention.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
@@ -307,27 +309,11 @@ fn a_tampered_blob_is_corrupt() {
         let b = m.get_mut(&key).unwrap();
         let n = b.len() - 4;
         b[n - 3] ^= 0x20;
-        let crc = crc32c(&b[..n]);
-        b[n..].copy_from_slice(&crc.to_le_bytes());
+        common::reseal(b);
     });
     let err = block_on(Index::open(&mem, "idx", None)).err().unwrap();
     assert_eq!(err.code(), "CORRUPT");
     assert!(err.to_string().contains("does not match the hash"), "{err}");
-}
-
-fn crc32c(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0x82F6_3B78
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 /// A commit that crashed before its manifest: the index still opens (even

@@ -7,6 +7,8 @@
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use memdex::index::persist::manifest_key;
 use memdex::json::Value;
 use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};
@@ -388,25 +390,7 @@ fn replace_blob(storage: &MemoryStorage, old: &str, blobs: &[Vec<u8>]) {
 /// Sets a blob's format version, recomputing its CRC.
 fn set_version(blob: &mut [u8], version: u32) {
     blob[4..8].copy_from_slice(&version.to_le_bytes());
-    let n = blob.len() - 4;
-    let crc = crc32c_of(&blob[..n]);
-    blob[n..].copy_from_slice(&crc.to_le_bytes());
-}
-
-fn crc32c_of(bytes: &[u8]) -> u32 {
-    // Bitwise CRC32C (Castagnoli), independent of the crate under test.
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0x82F6_3B78
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
+    common::reseal(blob);
 }
 
 #[test]

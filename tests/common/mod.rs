@@ -1,0 +1,25 @@
+//! Helpers shared by the native integration tests (`mod common;`).
+#![allow(dead_code)] // each test crate uses its own subset
+
+/// Bitwise CRC32C (Castagnoli), independent of the crate under test.
+pub fn crc32c(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Recomputes a blob's trailing CRC after an edit (a tamperer would).
+pub fn reseal(blob: &mut [u8]) {
+    let n = blob.len() - 4;
+    let crc = crc32c(&blob[..n]);
+    blob[n..].copy_from_slice(&crc.to_le_bytes());
+}
