@@ -5,7 +5,7 @@ SHELL := /usr/bin/env bash
 PORT ?= 8080
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: all setup pkg pkg-english demo serve test bench bench-quick relevance clean-pkg
+.PHONY: all setup pkg pkg-english demo serve test bench bench-quick relevance clean-pkg worker worker-key
 
 all: pkg
 
@@ -29,6 +29,16 @@ demo: pkg
 ## Serve www/ (and pkg/) without rebuilding.
 serve:
 	PORT=$(PORT) node scripts/serve.mjs
+
+## The edge memory service locally in workerd on :$(PORT) (default 8787), state in .worker-state/ (worker/README.md).
+## PORT defaults to 8080 for `demo`; `worker` takes 8787 unless PORT is given.
+worker:
+	@test -f pkg/memdex_bg.wasm || scripts/build-pkg
+	PORT=$(if $(filter command line environment,$(origin PORT)),$(PORT),8787) node worker/scripts/dev.mjs
+
+## A new API key for the Worker and its MEMDEX_API_KEYS entry: make worker-key NAME=ci NS='team-a:*' ROLE=write
+worker-key:
+	@NAME='$(NAME)' NS='$(NS)' ROLE='$(ROLE)' node worker/scripts/key.mjs
 
 ## The whole suite, stage by stage; ends with one "N passed, N failed" line.
 test: setup

@@ -48,7 +48,13 @@ export type MemdexErrorCode =
   /** The index was closed; open it again. */
   | 'CLOSED'
   /** The engine hit a bug (a wasm trap) or the worker died; discard the index and reopen it. */
-  | 'INTERNAL';
+  | 'INTERNAL'
+  /** HTTP (the memdex Worker): the request is malformed (URL, JSON, NDJSON, content type); nothing was changed. */
+  | 'BAD_REQUEST'
+  /** HTTP (the memdex Worker): no API key, or an unknown one. */
+  | 'UNAUTHORIZED'
+  /** HTTP (the memdex Worker): the API key has no access to the namespace, or lacks the role. */
+  | 'FORBIDDEN';
 
 /** Every error thrown by memdex; switch on `code`, not on `message`. */
 export class MemdexError extends Error {

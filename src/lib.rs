@@ -40,7 +40,7 @@ pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
 pub use schema::{FieldDef, IndexConfig};
 
 // Talc instead of std's dlmalloc in the wasm: 2.5 KB gzipped smaller and no
-// slower (BENCHMARKS.md, "Bundle size"). The module is single-threaded.
+// slower (bench/HISTORY.md, "Bundle size"). The module is single-threaded.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -4,7 +4,7 @@
 //! `Value` parser, raw member spans and compact output, but serde_json
 //! brought its generic deserializer machinery, `RawValue`, and error
 //! formatting that linked `<f64 as Display>` and `core::unicode::printable`
-//! (see BENCHMARKS.md, "Bundle size"). Behaviour is serde_json's where
+//! (see bench/HISTORY.md, "Bundle size"). Behaviour is serde_json's where
 //! memdex relied on it, and tests/json_props.rs checks it against
 //! serde_json on arbitrary and garbled texts:
 //! - accepted and rejected texts, errors (reason, line, column) and the

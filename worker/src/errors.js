@@ -1,0 +1,96 @@
+// @ts-check
+// Errors of the HTTP API: `{ "error": { "code", "message", ... } }` with the
+// package's MemdexError codes (index.d.ts `MemdexErrorCode`), so a client
+// switches on the same codes whether it embeds memdex or calls this Worker.
+// The HTTP status is derived from the code; a few codes (LIMIT) take the
+// status of the limit that was hit.
+
+/** @typedef {import('../../pkg-template/index.js').MemdexErrorCode} MemdexErrorCode */
+
+/** @type {Record<string, number>} */
+const STATUS = {
+  BAD_REQUEST: 400,
+  USAGE: 400,
+  SCHEMA: 400,
+  INVALID_QUERY: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  LIMIT: 413,
+  // The engine refused or failed: retrying may help (503), or it will not (500).
+  STORAGE: 503,
+  CLOSED: 503,
+  CORRUPT: 500,
+  VERSION: 500,
+  WASM_LOAD: 500,
+  INTERNAL: 500,
+};
+
+/** An error that becomes an HTTP error response. */
+export class ApiError extends Error {
+  /**
+   * @param {MemdexErrorCode} code
+   * @param {string} message
+   * @param {{ status?: number, extra?: Record<string, unknown>, headers?: Record<string, string> }} [options]
+   */
+  constructor(code, message, options = {}) {
+    super(message);
+    this.code = code;
+    this.status = options.status ?? STATUS[code] ?? 500;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}
+
+/** @param {string} message */
+export const badRequest = (message) => new ApiError('BAD_REQUEST', message);
+
+/**
+ * A limit was exceeded. `limit` names the setting (MEMDEX_LIMITS key) so a
+ * client can tell which; `status` is 413 for sizes, 400 for parameters,
+ * 403 for quotas, 429 for the request rate.
+ *
+ * @param {string} limit
+ * @param {string} message
+ * @param {number} [status]
+ * @param {Record<string, string>} [headers]
+ */
+export const limitError = (limit, message, status = 413, headers) =>
+  new ApiError('LIMIT', message, { status, extra: { limit }, headers });
+
+/** @param {string} code */
+export const statusOf = (code) => STATUS[code] ?? 500;
+
+/**
+ * The error body for anything thrown: ApiErrors and MemdexErrors keep their
+ * code; anything else is INTERNAL without details (they may hold internals).
+ *
+ * @param {unknown} err
+ * @returns {{ status: number, body: { error: Record<string, unknown> }, headers?: Record<string, string> }}
+ */
+export function errorBody(err) {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: { error: { code: err.code, message: err.message, ...err.extra } }, headers: err.headers };
+  }
+  const e = /** @type {any} */ (err);
+  if (e && typeof e.code === 'string' && e.code in STATUS && typeof e.message === 'string') {
+    const error = { code: e.code, message: e.message };
+    if (Number.isInteger(e.added)) Object.assign(error, { added: e.added });
+    return { status: STATUS[e.code], body: { error } };
+  }
+  console.error('memdex worker: unexpected error', e?.stack ?? e);
+  return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } };
+}
+
+/**
+ * A plain-object error for results crossing the Durable Object RPC boundary
+ * (custom properties of thrown errors do not survive it).
+ *
+ * @param {unknown} err
+ * @returns {{ code: string, message: string, added?: number }}
+ */
+export function errorRecord(err) {
+  const { body } = errorBody(err);
+  return /** @type {any} */ (body.error);
+}

@@ -1,0 +1,113 @@
+// @ts-check
+// Document writes and reads: PUT/GET/DELETE /v1/ns/:ns/docs/:id,
+// POST /v1/ns/:ns/docs (JSON array or NDJSON), POST /v1/ns/:ns/delete.
+//
+// What the Worker can tell is malformed (not JSON, not objects, bad ids,
+// over a limit) is refused before anything is written. The engine then
+// checks documents against the schema and stops at the first it rejects;
+// the documents before it are added and committed, and the error says how
+// many (`added`), as the package's addAll does.
+import { ApiError, badRequest, limitError } from '../errors.js';
+import { isObject, json, parseJson, parseNdjson, readText, requireType, utf8Length } from '../http.js';
+import { checkId, engineId } from '../ids.js';
+import { readParams } from '../params.js';
+import { generationHeader, read, write, writeResponse } from '../context.js';
+
+/** @typedef {import('../context.js').Context} Context */
+
+const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/jsonlines'];
+
+/** PUT /v1/ns/:ns/docs/:id — one document, replaced whole. */
+export async function putDoc(/** @type {Context} */ c) {
+  const { ns, id } = c.params;
+  checkId(id);
+  requireType(c.request, ['application/json']);
+  const text = await readText(c.request, c.settings.limits.maxBodyBytes);
+  if (utf8Length(text) > c.settings.limits.maxDocBytes) {
+    throw limitError('maxDocBytes', `the document is larger than ${c.settings.limits.maxDocBytes} bytes`);
+  }
+  const doc = parseJson(text);
+  if (!isObject(doc)) throw new ApiError('SCHEMA', 'the body must be a JSON object (the document)');
+  if (doc.id !== undefined && doc.id !== id) throw badRequest(`the body's id "${String(doc.id).slice(0, 200)}" differs from the URL's "${id}"`);
+  return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)] }));
+}
+
+/** POST /v1/ns/:ns/docs — bulk upsert. */
+export async function postDocs(/** @type {Context} */ c) {
+  const { ns } = c.params;
+  const limits = c.settings.limits;
+  const type = requireType(c.request, ['application/json', ...NDJSON]);
+  const text = await readText(c.request, limits.maxBodyBytes);
+  /** @type {{ value: unknown, bytes: number }[]} */
+  let items;
+  if (NDJSON.includes(type)) items = parseNdjson(text);
+  else {
+    const body = parseJson(text);
+    const list = Array.isArray(body) ? body : [body];
+    items = list.map((value) => ({ value, bytes: utf8Length(JSON.stringify(value) ?? '') }));
+  }
+  if (items.length === 0) throw badRequest('no documents in the body');
+  if (items.length > limits.maxDocsPerRequest) {
+    throw limitError('maxDocsPerRequest', `${items.length} documents in one request; at most ${limits.maxDocsPerRequest}`);
+  }
+  const docs = items.map(({ value, bytes }, i) => {
+    if (bytes > limits.maxDocBytes) {
+      throw limitError('maxDocBytes', `document ${i} is larger than ${limits.maxDocBytes} bytes`);
+    }
+    if (!isObject(value)) throw new ApiError('SCHEMA', `document ${i} is not a JSON object`);
+    const doc = /** @type {Record<string, unknown>} */ (value);
+    try {
+      checkId(doc.id);
+    } catch (err) {
+      throw new ApiError('SCHEMA', `document ${i}: ${/** @type {Error} */ (err).message}`);
+    }
+    return stored(ns, /** @type {string} */ (doc.id), doc);
+  });
+  return writeResponse(await write(c, ns, { kind: 'add', docs }));
+}
+
+/** GET /v1/ns/:ns/docs/:id */
+export async function getDoc(/** @type {Context} */ c) {
+  const { ns, id } = c.params;
+  checkId(id);
+  const { minGeneration } = readParams(c.url.searchParams);
+  const r = await read(c, ns, { kind: 'get', id }, minGeneration);
+  if (!r.value) throw new ApiError('NOT_FOUND', `no document "${id}" in namespace "${ns}"`);
+  return json(r.value, 200, { ...generationHeader(r.generation), 'x-memdex-served-by': r.servedBy });
+}
+
+/** DELETE /v1/ns/:ns/docs/:id */
+export async function deleteDoc(/** @type {Context} */ c) {
+  const { ns, id } = c.params;
+  checkId(id);
+  const outcome = await write(c, ns, { kind: 'remove', ids: [id] });
+  if (outcome.ok) outcome.value = { removed: /** @type {any} */ (outcome.value).removed > 0 };
+  return writeResponse(outcome);
+}
+
+/** POST /v1/ns/:ns/delete — every document matching `{ "filter": {...} }`. */
+export async function deleteWhere(/** @type {Context} */ c) {
+  const { ns } = c.params;
+  requireType(c.request, ['application/json']);
+  const body = parseJson(await readText(c.request, c.settings.limits.maxBodyBytes));
+  if (!isObject(body) || Object.keys(body).some((k) => k !== 'filter')) {
+    throw badRequest('the body must be {"filter": {...}}, e.g. {"filter": {"kind": "scratch"}}');
+  }
+  const { filter } = /** @type {{ filter: unknown }} */ (body);
+  if (!isObject(filter) || Object.keys(/** @type {object} */ (filter)).length === 0) {
+    throw badRequest('"filter" must be a non-empty object; to delete everything use {"filter": {"namespace": "<ns>"}}');
+  }
+  return writeResponse(await write(c, ns, { kind: 'removeWhere', filter: /** @type {Record<string, unknown>} */ (filter) }));
+}
+
+/**
+ * The document as stored: the engine id of the namespace (ids.js), and the
+ * namespace the URL names (a body cannot write elsewhere).
+ *
+ * @param {string} ns
+ * @param {string} id
+ * @param {Record<string, unknown>} doc
+ */
+function stored(ns, id, doc) {
+  return { ...doc, id: engineId(ns, id), namespace: ns };
+}

@@ -1,0 +1,45 @@
+// @ts-check
+// Document ids and namespace names.
+//
+// The REST API stores document `x` of namespace `ns` under the engine id
+// `ns + U+001F + x`, the convention of the package's memory tools
+// (pkg-template/tools-ops.js): then a memory stored over MCP under id `x`
+// and a document PUT at /v1/ns/ns/docs/x are the same document, whichever
+// surface wrote it. U+001F cannot occur in ids (control characters are
+// refused), so the mapping is one to one. Responses show `x`.
+import { badRequest } from './errors.js';
+
+export const SEP = '\u001f';
+export const NS_RE = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+export const MAX_ID_CHARS = 200; // as the tools' id schema
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** @param {string} ns */
+export function checkNamespace(ns) {
+  if (!NS_RE.test(ns)) {
+    throw badRequest(`namespace "${ns.slice(0, 140)}" is not valid: 1 to 128 characters of A-Z a-z 0-9 . _ : @ -, starting with a letter or digit`);
+  }
+  return ns;
+}
+
+/** @param {unknown} id */
+export function checkId(id) {
+  if (typeof id !== 'string' || id.length === 0) throw badRequest('a document id must be a non-empty string');
+  if (id.length > MAX_ID_CHARS) throw badRequest(`a document id has at most ${MAX_ID_CHARS} characters`);
+  if (CONTROL.test(id)) throw badRequest('a document id must not contain control characters');
+  return id;
+}
+
+/** @param {string} ns @param {string} id */
+export const engineId = (ns, id) => ns + SEP + id;
+
+/** The id a client sees for engine id `key` of namespace `ns`. */
+export function publicId(/** @type {string} */ ns, /** @type {string} */ key) {
+  return key.startsWith(ns + SEP) ? key.slice(ns.length + 1) : key;
+}
+
+// KV layout: namespace `ns` is the index `idx` under the prefix `ns/<ns>/`
+// (keys `ns/<ns>/idx/manifest`, `ns/<ns>/idx/blob/...`; docs/FORMAT.md).
+export const INDEX_NAME = 'idx';
+export const kvPrefix = (/** @type {string} */ ns) => `ns/${ns}/`;

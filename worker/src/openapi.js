@@ -1,0 +1,281 @@
+// @ts-check
+// GET /v1/openapi.json: the OpenAPI 3.1 description of every route in
+// routes.js. worker/test/openapi.test.mjs validates the real responses of
+// every route against it and checks that it lists exactly the routes of
+// the routing table, so it cannot drift from the code.
+import { json } from './http.js';
+import { DEFAULT_LIMITS } from './config.js';
+import { SEARCH_OPTIONS } from './params.js';
+
+const ref = (/** @type {string} */ name) => ({ $ref: `#/components/schemas/${name}` });
+const jsonBody = (/** @type {object} */ schema) => ({ 'application/json': { schema } });
+const ok = (/** @type {string} */ description, /** @type {object} */ schema) => ({ description, content: jsonBody(schema) });
+const err = (/** @type {string} */ description) => ({ description, content: jsonBody(ref('Error')) });
+
+// The error answers every authenticated route can give.
+const COMMON_ERRORS = {
+  400: err('Malformed request: bad JSON, parameter, id or namespace (BAD_REQUEST, SCHEMA, USAGE, INVALID_QUERY), or a parameter over a limit (LIMIT)'),
+  401: err('No or unknown API key (UNAUTHORIZED)'),
+  403: err('The key has no access to this namespace or lacks the role (FORBIDDEN), or its namespace quota is used up (LIMIT)'),
+  404: err('No such namespace or document (NOT_FOUND)'),
+  405: err('Method not allowed on this path (USAGE)'),
+  429: err('Too many requests with this key (LIMIT, with Retry-After)'),
+  500: err('Internal error'),
+  503: err('Storage failed; nothing was written, retry (STORAGE)'),
+};
+const BODY_ERRORS = {
+  413: err('Body, document count or document size over its limit (LIMIT)'),
+  415: err('Unsupported content-type (BAD_REQUEST)'),
+};
+
+const NS = { name: 'ns', in: 'path', required: true, description: 'Namespace: 1-128 of A-Z a-z 0-9 . _ : @ -', schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$' } };
+const ID = { name: 'id', in: 'path', required: true, description: 'Document id (percent-encoded; no control characters, at most 200 characters)', schema: { type: 'string', minLength: 1 } };
+const MIN_GEN = {
+  name: 'minGeneration',
+  in: 'query',
+  description: 'Read at least this generation (from a write answer): read-your-writes across isolates',
+  schema: { type: 'integer', minimum: 0 },
+};
+const q = (/** @type {string} */ name, /** @type {object} */ schema, /** @type {string} */ description) => ({ name, in: 'query', schema, description });
+
+/**
+ * @param {string} summary
+ * @param {object} extra  parameters, requestBody, responses...
+ */
+const op = (summary, extra) => ({ summary, security: [{ bearer: [] }], ...extra });
+
+const SEARCH_QUERY = [
+  q('q', { type: 'string' }, 'The query (lenient syntax never fails: terms, "phrases", prefix*, fuzzy~1, +must, -not, AND/OR/NOT, field:term, term^2)'),
+  q('mode', { type: 'string', enum: ['or', 'and', 'fallback'] }, 'or (default), and, or fallback (AND, then OR)'),
+  q('syntax', { type: 'string', enum: ['lenient', 'strict'] }, 'strict: malformed queries are 400 INVALID_QUERY'),
+  q('limit', { type: 'integer', minimum: 0, maximum: DEFAULT_LIMITS.maxLimit }, 'Hits to return (default 10)'),
+  q('offset', { type: 'integer', minimum: 0 }, 'Hits to skip'),
+  q('minHits', { type: 'integer', minimum: 0 }, 'fallback mode: OR when AND finds fewer'),
+  q('fields', { type: 'string' }, 'Text fields and weights: title:3,text or JSON {"title":3}'),
+  q('filter', { type: 'string' }, 'JSON filter, e.g. {"kind":"rule","timestamp":{"gte":"2026-01-01"}}'),
+  q('prefix', { type: 'boolean' }, 'Bare terms also match as prefixes'),
+  q('fuzzy', { type: 'string', enum: ['0', '1', '2', 'true', 'false'] }, 'Edit distance for bare terms'),
+  q('highlight', { type: 'string' }, 'true, or JSON {"preTag","postTag","snippetLength"}'),
+  q('explain', { type: 'boolean' }, 'Per-term score breakdown'),
+  q('k1', { type: 'number' }, 'BM25 k1 override'),
+  q('b', { type: 'number' }, 'BM25 b override'),
+  q('storedFields', { type: 'string' }, 'true, false, or a comma list of stored fields'),
+  q('sort', { type: 'string' }, 'field or field:asc|desc (number, date, boolean or keyword field)'),
+  MIN_GEN,
+];
+
+const schemas = {
+  Error: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: {
+            type: 'string',
+            enum: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'USAGE', 'SCHEMA', 'INVALID_QUERY', 'LIMIT', 'CONFLICT', 'STORAGE', 'CORRUPT', 'VERSION', 'CLOSED', 'WASM_LOAD', 'INTERNAL'],
+          },
+          message: { type: 'string' },
+          added: { type: 'integer', description: 'Documents added (and committed) before the rejected one' },
+          generation: { type: 'integer', description: 'Generation holding the added documents' },
+          limit: { type: 'string', description: 'Which limit (a MEMDEX_LIMITS key)' },
+        },
+      },
+    },
+  },
+  Document: {
+    type: 'object',
+    required: ['id'],
+    description: 'A document of the default schema: title, text (text fields), kind, tags (keywords), timestamp (date), links (stored)',
+    properties: {
+      id: { type: 'string' },
+      namespace: { type: 'string' },
+      title: { type: 'string' },
+      text: { type: 'string' },
+      kind: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+      timestamp: { type: ['string', 'number'] },
+      links: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, to: { type: 'string' } } } },
+    },
+  },
+  WriteResult: {
+    type: 'object',
+    required: ['added', 'generation'],
+    properties: { added: { type: 'integer' }, generation: { type: 'integer', description: 'Durable generation holding the write' } },
+  },
+  RemoveResult: {
+    type: 'object',
+    required: ['removed', 'generation'],
+    properties: { removed: { type: ['boolean', 'integer'] }, generation: { type: 'integer' } },
+  },
+  SearchRequest: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      query: { type: 'string' },
+      minGeneration: { type: 'integer', minimum: 0 },
+      mode: { type: 'string', enum: ['or', 'and', 'fallback'] },
+      syntax: { type: 'string', enum: ['lenient', 'strict'] },
+      limit: { type: 'integer', minimum: 0, maximum: DEFAULT_LIMITS.maxLimit },
+      offset: { type: 'integer', minimum: 0 },
+      minHits: { type: 'integer', minimum: 0 },
+      fields: { type: 'object', additionalProperties: { type: 'number' } },
+      filter: { type: 'object' },
+      prefix: { type: 'boolean' },
+      fuzzy: { type: ['integer', 'boolean'] },
+      highlight: { type: ['boolean', 'object'] },
+      explain: { type: 'boolean' },
+      k1: { type: 'number' },
+      b: { type: 'number' },
+      storedFields: { type: ['boolean', 'array'], items: { type: 'string' } },
+      sort: { type: 'object', required: ['field'], properties: { field: { type: 'string' }, order: { type: 'string', enum: ['asc', 'desc'] } } },
+    },
+  },
+  Hit: {
+    type: 'object',
+    required: ['id', 'score', 'fields', 'matchedTerms'],
+    properties: {
+      id: { type: 'string' },
+      score: { type: 'number' },
+      namespace: { type: 'string' },
+      fields: { type: 'object' },
+      matchedTerms: { type: 'array', items: { type: 'string' } },
+      snippets: { type: 'object', additionalProperties: { type: 'string' } },
+      explanation: { type: 'array', items: { type: 'object' } },
+    },
+  },
+  SearchResults: {
+    type: 'object',
+    required: ['hits', 'mode', 'generation', 'tookMs'],
+    properties: {
+      hits: { type: 'array', items: ref('Hit') },
+      mode: { type: 'string', enum: ['or', 'and'] },
+      total: { type: 'integer' },
+      generation: { type: 'integer' },
+      tookMs: { type: 'number' },
+    },
+  },
+  Suggestions: {
+    type: 'object',
+    required: ['suggestions', 'generation'],
+    properties: {
+      suggestions: { type: 'array', items: { type: 'object', required: ['term', 'docFreq'], properties: { term: { type: 'string' }, docFreq: { type: 'integer' } } } },
+      generation: { type: 'integer' },
+    },
+  },
+  Stats: {
+    type: 'object',
+    required: ['documents', 'terms', 'segments', 'bytes', 'generation'],
+    properties: { documents: { type: 'integer' }, terms: { type: 'integer' }, segments: { type: 'integer' }, bytes: { type: 'integer' }, generation: { type: 'integer' } },
+  },
+  Namespaces: {
+    type: 'object',
+    required: ['namespaces'],
+    properties: {
+      namespaces: { type: 'array', items: { type: 'object', required: ['name', 'createdAt'], properties: { name: { type: 'string' }, createdAt: { type: 'string' } } } },
+      isolate: { type: 'object', description: 'Admin keys: this isolate\'s cached copies' },
+    },
+  },
+  Health: {
+    type: 'object',
+    required: ['ok', 'service', 'version', 'runtime'],
+    properties: { ok: { type: 'boolean' }, service: { type: 'string' }, version: { type: 'string' }, runtime: { type: 'string' } },
+  },
+  JsonRpc: {
+    type: 'object',
+    required: ['jsonrpc'],
+    description: 'A JSON-RPC 2.0 message (MCP): request, notification or response',
+    properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, method: { type: 'string' }, params: { type: 'object' }, result: { type: 'object' }, error: { type: 'object' } },
+  },
+};
+
+const generationHeader = { 'x-memdex-generation': { description: 'Generation of the answer', schema: { type: 'integer' } } };
+
+const paths = {
+  '/health': { get: { summary: 'Liveness (public)', responses: { 200: ok('Up', ref('Health')) } } },
+  '/v1/openapi.json': { get: { summary: 'This document (public)', responses: { 200: ok('OpenAPI 3.1', { type: 'object' }) } } },
+  '/v1/namespaces': { get: op('Namespaces this key may access', { responses: { 200: ok('The list', ref('Namespaces')), ...COMMON_ERRORS } }) },
+  '/v1/ns/{ns}/docs': {
+    post: op('Add or replace documents (bulk upsert); creates the namespace (write key)', {
+      parameters: [NS],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { oneOf: [ref('Document'), { type: 'array', items: ref('Document') }] } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One document per line' } },
+        },
+      },
+      responses: { 200: { ...ok('Durable', ref('WriteResult')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
+    }),
+  },
+  '/v1/ns/{ns}/docs/{id}': {
+    put: op('Add or replace one document (write key)', {
+      parameters: [NS, ID],
+      requestBody: { required: true, content: jsonBody(ref('Document')) },
+      responses: { 200: { ...ok('Durable', ref('WriteResult')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
+    }),
+    get: op('One document', { parameters: [NS, ID, MIN_GEN], responses: { 200: { ...ok('The document', ref('Document')), headers: generationHeader }, ...COMMON_ERRORS } }),
+    delete: op('Delete one document (write key)', { parameters: [NS, ID], responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS } }),
+  },
+  '/v1/ns/{ns}/delete': {
+    post: op('Delete every document matching a filter (write key)', {
+      parameters: [NS],
+      requestBody: { required: true, content: jsonBody({ type: 'object', required: ['filter'], additionalProperties: false, properties: { filter: { type: 'object', minProperties: 1 } } }) },
+      responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS, ...BODY_ERRORS },
+    }),
+  },
+  '/v1/ns/{ns}/search': {
+    get: op('Search (options as query parameters)', { parameters: [NS, ...SEARCH_QUERY], responses: { 200: { ...ok('Results', ref('SearchResults')), headers: generationHeader }, ...COMMON_ERRORS } }),
+    post: op('Search (options as a JSON body)', {
+      parameters: [NS],
+      requestBody: { required: true, content: jsonBody(ref('SearchRequest')) },
+      responses: { 200: { ...ok('Results', ref('SearchResults')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
+    }),
+  },
+  '/v1/ns/{ns}/suggest': {
+    get: op('Term completions', {
+      parameters: [NS, q('prefix', { type: 'string', minLength: 1 }, 'Word start'), q('limit', { type: 'integer', minimum: 0 }, 'At most (default 10)'), MIN_GEN],
+      responses: { 200: ok('Completions', ref('Suggestions')), ...COMMON_ERRORS },
+    }),
+  },
+  '/v1/ns/{ns}/stats': { get: op('Index statistics', { parameters: [NS, MIN_GEN], responses: { 200: ok('Stats', ref('Stats')), ...COMMON_ERRORS } }) },
+  '/v1/ns/{ns}/export': {
+    get: op('Snapshot for Memdex.import (admin key)', {
+      parameters: [NS, MIN_GEN],
+      responses: { 200: { description: 'Snapshot bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...COMMON_ERRORS },
+    }),
+  },
+  '/mcp': {
+    post: op('MCP over Streamable HTTP (stateless JSON-RPC: initialize, ping, tools/list, tools/call)', {
+      requestBody: { required: true, content: jsonBody({ oneOf: [ref('JsonRpc'), { type: 'array', items: ref('JsonRpc') }] }) },
+      responses: {
+        200: ok('JSON-RPC response(s)', { oneOf: [ref('JsonRpc'), { type: 'array', items: ref('JsonRpc') }] }),
+        202: { description: 'Only notifications or responses were sent' },
+        400: { description: 'JSON-RPC parse error or unsupported protocol version', content: jsonBody({ oneOf: [ref('JsonRpc'), ref('Error')] }) },
+        ...Object.fromEntries(Object.entries(COMMON_ERRORS).filter(([k]) => k !== '400')),
+        ...BODY_ERRORS,
+      },
+    }),
+  },
+};
+
+export const OPENAPI = {
+  openapi: '3.1.0',
+  info: {
+    title: 'memdex edge memory service',
+    version: '0.1.0',
+    description:
+      'Full-text memory for agents: one index per namespace, written through a Durable Object per namespace, read from Workers KV copies. ' +
+      `Writes answer after the commit is durable with its generation; pass it as minGeneration to read your writes anywhere. Default limits: ${JSON.stringify(DEFAULT_LIMITS)}. ` +
+      `Search options: ${SEARCH_OPTIONS.join(', ')}.`,
+  },
+  components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas },
+  paths,
+};
+
+/** GET /v1/openapi.json */
+export async function openapiResponse() {
+  return json(OPENAPI, 200, { 'cache-control': 'public, max-age=300' });
+}

@@ -1,0 +1,171 @@
+// @ts-check
+// The isolate's read copies of namespaces, loaded from Workers KV.
+//
+// Freshness: per namespace, at most one manifest read (one small KV get)
+// per `revalidateMs`. When the manifest changed, the copy is reloaded;
+// while that runs, requests keep being answered from the old copy if
+// keeping both fits the cache budget, else they wait for the new one (a
+// 100k-document namespace is ~30 MB in memory: two of them do not fit an
+// isolate's 128 MiB, so the old copy is freed first). A request that needs
+// a newer generation than the copy has (`minGeneration`) is answered by the
+// namespace's writer instead; the copy catches up at its own pace.
+//
+// Budget: copies are evicted least recently used first once their summed
+// size passes `cacheBytes` (a copy larger than the budget is still served,
+// alone). Freed wasm memory is reused by the next load.
+import { settings } from './config.js';
+import { ApiError } from './errors.js';
+import { Memdex, tools } from './memdex.js';
+import { INDEX_NAME, kvPrefix } from './ids.js';
+import { kvStorage } from '../../pkg/storage/kv.js';
+import { initSync } from '../../pkg/memdex.js';
+
+/** @typedef {import('./env.js').Env} Env */
+/** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
+
+/**
+ * @typedef {object} Copy
+ * @property {import('./memdex.js').Memdex | null} index
+ * @property {number} generation   0 while the namespace does not exist
+ * @property {Uint8Array | null} manifest  the KV manifest the copy was loaded for
+ * @property {number} checkedAt
+ * @property {number} bytes
+ * @property {number} lastUsed
+ * @property {boolean} known  whether the manifest was read at least once
+ * @property {Promise<void> | null} checking
+ * @property {Promise<void> | null} loading
+ */
+
+/** @type {Map<string, Copy>} */
+const copies = new Map();
+let loads = 0;
+
+/**
+ * The read copy of `ns` if it is at least at generation `need`, else
+ * `null` (the caller forwards to the writer). Throws NOT_FOUND for a
+ * namespace that does not exist (as far as KV says and `need` allows).
+ *
+ * @param {Env} env
+ * @param {ExecutionContext} ctx
+ * @param {string} ns
+ * @param {number} need  minimum generation (0: any)
+ * @returns {Promise<import('./memdex.js').Memdex | null>}
+ */
+export async function readCopy(env, ctx, ns, need) {
+  const s = settings(env);
+  let copy = copies.get(ns);
+  if (!copy) {
+    copy = { index: null, generation: 0, manifest: null, checkedAt: 0, bytes: 0, lastUsed: 0, known: false, checking: null, loading: null };
+    copies.set(ns, copy);
+  }
+  copy.lastUsed = Date.now();
+  if (!copy.known || Date.now() - copy.checkedAt >= s.revalidateMs) await check(env, ctx, ns, copy);
+  if (copy.loading && !copy.index) await copy.loading;
+  if (copy.generation < need) return null;
+  if (!copy.index) throw new ApiError('NOT_FOUND', `namespace "${ns}" does not exist`);
+  return copy.index;
+}
+
+/** Generations and sizes of the copies, and the wasm memory, for diagnostics. */
+export function cacheInfo() {
+  let wasmMemoryBytes = 0;
+  try {
+    // The engine's linear memory (it grows, never shrinks): initSync()
+    // returns the instance's exports once the package has loaded it.
+    wasmMemoryBytes = /** @type {any} */ (initSync)().memory.buffer.byteLength;
+  } catch {
+    // not loaded yet in this isolate
+  }
+  return {
+    wasmMemoryBytes,
+    loads,
+    namespaces: [...copies].map(([ns, c]) => ({ ns, generation: c.generation, bytes: c.bytes, loaded: c.index !== null })),
+  };
+}
+
+/**
+ * Reads the manifest; reloads when it changed (single flight per copy).
+ *
+ * @param {Env} env
+ * @param {ExecutionContext} ctx
+ * @param {string} ns
+ * @param {Copy} copy
+ */
+function check(env, ctx, ns, copy) {
+  copy.checking ??= (async () => {
+    try {
+      const raw = await env.MEMDEX_KV.get(`${kvPrefix(ns)}${INDEX_NAME}/manifest`, 'arrayBuffer');
+      const manifest = raw === null ? null : new Uint8Array(raw);
+      copy.checkedAt = Date.now();
+      copy.known = true;
+      if (same(manifest, copy.manifest)) return;
+      if (manifest === null) {
+        drop(copy);
+        copy.manifest = null;
+        copy.generation = 0;
+        return;
+      }
+      if (copy.loading) return; // a load is under way; the next check compares again
+      const keepOld = copy.index !== null && total() + copy.bytes <= settings(env).cacheBytes;
+      copy.loading = load(env, ns, copy, manifest, keepOld).finally(() => {
+        copy.loading = null;
+      });
+      if (keepOld) ctx.waitUntil(copy.loading.catch((err) => console.error(`memdex: reloading ${ns} failed`, err)));
+      else await copy.loading;
+    } finally {
+      copy.checking = null;
+    }
+  })();
+  return copy.checking;
+}
+
+/**
+ * @param {Env} env
+ * @param {string} ns
+ * @param {Copy} copy
+ * @param {Uint8Array} manifest
+ * @param {boolean} keepOld  serve the old copy until the new one is ready
+ */
+async function load(env, ns, copy, manifest, keepOld) {
+  if (!keepOld) drop(copy);
+  const index = await Memdex.open({ storage: kvStorage(/** @type {any} */ (env.MEMDEX_KV), { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false });
+  loads++;
+  drop(copy);
+  copy.index = index;
+  copy.generation = index.generation;
+  copy.manifest = manifest;
+  copy.bytes = index.stats().bytes;
+  evict(settings(env).cacheBytes, copy);
+}
+
+/** Frees a copy's index once the tool calls already made on it finished. */
+function drop(/** @type {Copy} */ copy) {
+  const old = copy.index;
+  copy.index = null;
+  copy.bytes = 0;
+  if (old) tools.idle(old).then(() => old.free());
+}
+
+function total() {
+  let n = 0;
+  for (const c of copies.values()) n += c.bytes;
+  return n;
+}
+
+/** Least recently used copies out until the rest fit `budget` (`keep` stays). */
+function evict(/** @type {number} */ budget, /** @type {Copy} */ keep) {
+  const order = [...copies.entries()].filter(([, c]) => c !== keep && c.index).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+  for (const [ns, c] of order) {
+    if (total() <= budget) break;
+    drop(c);
+    copies.delete(ns);
+  }
+}
+
+/** @param {Uint8Array | null} a @param {Uint8Array | null} b */
+function same(a, b) {
+  if (!a || !b) return a === b;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

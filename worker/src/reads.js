@@ -1,0 +1,69 @@
+// @ts-check
+// The read operations, run against any open index of a namespace: the
+// isolate's cached copy (most reads) or the writer's own index (reads
+// forwarded for read-your-writes). One implementation, so both answer alike.
+import { engineId, publicId, SEP } from './ids.js';
+
+/** @typedef {import('./memdex.js').Memdex} Memdex */
+
+/**
+ * @typedef {{ kind: 'search', query: string, options: Record<string, unknown> }
+ *   | { kind: 'get', id: string }
+ *   | { kind: 'suggest', prefix: string, limit: number }
+ *   | { kind: 'stats' }
+ *   | { kind: 'export' }} ReadOp
+ */
+
+/**
+ * Runs `op` on `index` of namespace `ns`. Throws MemdexErrors (bad options)
+ * as the package does.
+ *
+ * @param {Memdex} index
+ * @param {string} ns
+ * @param {ReadOp} op
+ * @returns {unknown}
+ */
+export function runRead(index, ns, op) {
+  switch (op.kind) {
+    case 'search': {
+      const started = Date.now();
+      const result = /** @type {any} */ (index.search(op.query, /** @type {any} */ (op.options)));
+      for (const hit of result.hits) hit.id = publicId(ns, hit.id);
+      return { ...result, generation: index.generation, tookMs: Date.now() - started };
+    }
+    case 'get': {
+      const doc = findDoc(index, ns, op.id);
+      return doc ? { ...doc, id: op.id } : null;
+    }
+    case 'suggest':
+      return { suggestions: index.suggest(op.prefix, { limit: op.limit }), generation: index.generation };
+    case 'stats': {
+      const { pendingWrites: _p, buffered: _b, ...stats } = index.stats();
+      return stats;
+    }
+    case 'export':
+      return index.export();
+  }
+}
+
+/**
+ * The stored document `id` of namespace `ns`: the REST/MCP engine id, or a
+ * plain id of a document of `ns` (added through the JS API).
+ *
+ * @param {Memdex} index
+ * @param {string} ns
+ * @param {string} id
+ */
+export function findDoc(index, ns, id) {
+  const doc = index.get(engineId(ns, id));
+  if (doc) return doc;
+  const plain = index.get(id);
+  return plain && plain.namespace === ns ? plain : undefined;
+}
+
+/**
+ * Engine ids in an error message shown as the client's ids (the package
+ * quotes ids as JSON strings, where the separator reads `\u001f`).
+ */
+export const cleanMessage = (/** @type {string} */ ns, /** @type {string} */ message) =>
+  message.split(ns + SEP).join('').split(`${ns}\\u001f`).join('');
