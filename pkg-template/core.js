@@ -759,6 +759,24 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       return this.#enqueue(() => this.#reloadNow());
     }
 
+    /**
+     * Reloads only if another writer committed since this index loaded or
+     * last committed (one read of the stored manifest), and only when this
+     * index has no uncommitted writes (which a reload would drop). Resolves
+     * to whether it reloaded. For long-lived readers beside other writers.
+     */
+    refresh() {
+      this.#engine;
+      return this.#enqueue(async () => {
+        const engine = this.#box.engine;
+        if (!engine || !this.#persistent || this.#writes + this.#inFlight > 0) return false;
+        const current = await engine.isCurrent(this.#adapter, this.#name).catch((err) => {
+          throw toMemdexError(err);
+        });
+        return current ? false : this.#reloadNow().then(() => true);
+      });
+    }
+
     async #reloadNow() {
       const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
         throw toMemdexError(err);

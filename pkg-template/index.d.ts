@@ -582,6 +582,12 @@ export class Memdex {
   /** Replaces the in-memory state with the last commit in storage (an empty index if none), dropping uncommitted writes. Resolves to whether a commit was found. */
   reload(): Promise<boolean>;
   /**
+   * Reloads if another writer committed since this index loaded or last
+   * committed (one read of the stored manifest), unless this index has
+   * uncommitted writes. Resolves to whether it reloaded.
+   */
+  refresh(): Promise<boolean>;
+  /**
    * Commits every pending write (persistent storage), then frees the engine;
    * later calls throw `CLOSED`. Rejects, leaving the index open, if a write
    * could not be committed (an auto-commit that failed included): nothing is

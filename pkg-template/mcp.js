@@ -3,8 +3,7 @@
 // (./cli.js) runs. Kept out of every other entry point: the SDK and zod are
 // optional peer dependencies, needed only here, and never reach a browser
 // bundle.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
@@ -62,34 +61,17 @@ export function createMemoryServer(index, options = {}) {
 }
 
 /**
- * Reloads what other processes committed, before reads, at most every
- * `minMs`: when the index's manifest file (`<dir>/<name>/manifest`, the
- * commit point of the fs layout in docs/FORMAT.md) was replaced since the
- * last look, a stat and no read. Our own commits replace it too, which costs
- * one needless reload each; recording our own commits instead could swallow
- * another process's commit landing right after one of ours. Should the file
- * not be where expected while the index has commits, reload by time alone.
+ * Picks up what other processes committed, before reads, at most every
+ * `minMs` (`Memdex#refresh`: one read of the stored manifest, a reload only
+ * when it changed).
  */
-function followCommits(index, dir, name, minMs, log) {
-  const manifest = join(dir, name, 'manifest');
-  const signature = () => {
-    try {
-      const s = statSync(manifest);
-      return `${s.ino}:${s.mtimeMs}:${s.size}`;
-    } catch {
-      return index.generation > 0 ? `unknown:${Date.now()}` : 'none';
-    }
-  };
-  let seen = signature();
-  let last = Date.now();
+function followCommits(index, minMs, log) {
+  let last = 0;
   return async function beforeRead() {
-    if (index.dirty || Date.now() - last < minMs) return;
-    const now = signature();
-    if (now === seen) return;
-    seen = now;
+    if (Date.now() - last < minMs) return;
     last = Date.now();
     try {
-      await index.reload();
+      await index.refresh();
     } catch (err) {
       log(`reload failed, answering from the state loaded before: ${err?.message ?? err}`);
     }
@@ -114,7 +96,7 @@ export async function serveStdio({
 }) {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const index = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false });
-  const beforeRead = followCommits(index, dir, name, syncMs, log);
+  const beforeRead = followCommits(index, syncMs, log);
   const server = createMemoryServer(index, {
     namespace,
     readOnly,

@@ -9,12 +9,12 @@
 // `x`, namespace `ns`) are still found: lookups try `ns + SEP + x`, then
 // `x` if that document is in `ns`. Results show the id without the prefix.
 //
-// Writes: each write tool call applies its changes, then (with
-// `options.commit`) commits. A `CONFLICT` (another process, e.g. a second
-// server on the same folder, committed first) reloads the index and applies
-// the call again on top of the other writer's state, a few times at most.
-// A call that fails undoes its own uncommitted changes, so an error always
-// means nothing was written.
+// Writes: with `options.commit`, each write tool call goes through
+// `Memdex#update`: under the writer lock, on the latest committed state
+// (another process, e.g. a second server on the same folder, may have
+// committed), re-run on CONFLICT, committed before it answers, and dropped
+// whole if it fails. Without `commit` (an in-memory index), a call that fails
+// undoes its own changes. Either way an error means nothing was written.
 
 /** Separates the namespace from the tool id in engine ids. */
 export const SEP = '\u001f';
@@ -339,44 +339,25 @@ async function get(ctx, args) {
 // ---- write tools -----------------------------------------------------------
 
 /**
- * Applies `apply(undo)` and commits (when asked), re-applying after a
- * CONFLICT; `apply` records `{ key, prev }` for each document it writes so
- * that a failure leaves the index as it found it.
+ * Applies `apply(undo)`: with `ctx.commit` through `index.update` (see the
+ * module comment), else in place, undoing the recorded `{ key, prev }`
+ * writes when it fails.
  */
 async function write(ctx, apply) {
   const { index } = ctx;
-  for (let attempt = 1; ; attempt++) {
-    const undo = [];
-    let result;
-    try {
-      result = await apply(undo);
-    } catch (err) {
-      await rollback(index, undo);
-      throw err;
-    }
-    if (!ctx.commit || undo.length === 0) return result;
-    try {
-      await index.commit();
-      return result;
-    } catch (err) {
-      if (err?.code !== 'CONFLICT' || attempt >= MAX_ATTEMPTS) {
-        await rollback(index, undo);
-        // The undone writes still count as pending; reloading the committed
-        // state clears that (and picks up the other writer's commits).
-        await index.reload().catch(() => {});
-        throw err;
-      }
-    }
-    // Another process committed first: take its state (this drops our
-    // uncommitted writes) and apply the call again on top of it.
-    ctx.onConflict?.(ctx.tool, attempt);
-    try {
-      await index.reload();
-    } catch (err) {
-      await rollback(index, undo);
-      throw err;
-    }
-    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+  if (ctx.commit) {
+    let runs = 0;
+    return index.update(async () => {
+      if (runs++ > 0) ctx.onConflict?.(ctx.tool, runs - 1);
+      return apply([]);
+    }, { retries: MAX_ATTEMPTS });
+  }
+  const undo = [];
+  try {
+    return await apply(undo);
+  } catch (err) {
+    await rollback(index, undo);
+    throw err;
   }
 }
 
