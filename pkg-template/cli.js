@@ -84,10 +84,8 @@ async function main(argv) {
     const missing = /@modelcontextprotocol\/sdk|'zod'/.exec(err?.message ?? '');
     if (err?.code === 'ERR_MODULE_NOT_FOUND' && missing) {
       console.error(
-        'memdex mcp needs the MCP SDK and zod, optional peer dependencies of memdex:\n' +
-          '  npm install @modelcontextprotocol/sdk zod\n' +
-          'or run it with them:\n' +
-          '  npx -y -p memdex -p @modelcontextprotocol/sdk -p zod memdex mcp --dir <folder>',
+        'memdex mcp needs the MCP SDK and zod, dependencies of memdex that are missing here\n' +
+          '(installed with --omit or by a bundler?): npm install @modelcontextprotocol/sdk zod',
       );
       process.exit(1);
     }

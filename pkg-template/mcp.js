@@ -1,8 +1,8 @@
 // memdex/mcp (Node only): the memory tools of ./tools.js as an MCP server,
 // built on the official SDK's McpServer, and `serveStdio`, which `memdex mcp`
-// (./cli.js) runs. Kept out of every other entry point: the SDK and zod are
-// optional peer dependencies, needed only here, and never reach a browser
-// bundle.
+// (./cli.js) runs. Kept out of every other entry point: the SDK and zod,
+// dependencies of the package, are imported only here, so they never reach
+// a browser bundle.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

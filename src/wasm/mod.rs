@@ -11,6 +11,7 @@ use wasm_bindgen_futures::future_to_promise;
 mod results;
 
 use crate::index::persist::{load, CommitPlan, LoadedIndex};
+#[cfg(feature = "conformance")]
 use crate::storage::conformance;
 use crate::storage::js::JsStorage;
 
@@ -307,7 +308,8 @@ pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<
 
 /// Runs the storage conformance suite against a JS adapter, using keys under
 /// `prefix`; resolves to the number of checks passed or rejects with the
-/// first failure.
+/// first failure. Test builds only (feature `conformance`).
+#[cfg(feature = "conformance")]
 #[wasm_bindgen(js_name = runStorageConformance)]
 pub fn run_storage_conformance(storage: JsValue, prefix: String) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;

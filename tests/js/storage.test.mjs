@@ -13,14 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import init, { runStorageConformance } from '../../pkg/memdex.js';
+// The conformance suite is not in the shipped wasm: a test build has it
+// (scripts/build-conformance, run by make test before this stage).
+import init, { runStorageConformance } from '../../target/conformance-pkg/memdex.js';
 import { Memdex } from '../../pkg/node.js';
 import { memoryStorage } from '../../pkg/storage/memory.js';
 import { fsStorage } from '../../pkg/storage/fs.js';
 import { kvStorage } from '../../pkg/storage/kv.js';
 import { indexLockKind, withIndexLock } from '../../pkg/storage/locks.js';
 
-await init({ module_or_path: readFileSync(new URL('../../pkg/memdex_bg.wasm', import.meta.url)) });
+await init({ module_or_path: readFileSync(new URL('../../target/conformance-pkg/memdex_bg.wasm', import.meta.url)) });
 
 const CONFORMANCE_CHECKS = 11;
 const dirs = [];
