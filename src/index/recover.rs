@@ -49,11 +49,34 @@ impl ToJson for RecoveryReport {
     }
 }
 
-/// A blob read back and verified.
-async fn read_verified<S: Storage>(storage: &S, key: &str) -> Option<Vec<u8>> {
-    let bytes = storage.get(key).await.ok()??;
-    verify_blob(key, &bytes).ok()?;
-    Some(bytes)
+/// Every blob of the index, fetched before the (synchronous) rebuild: an
+/// async function that awaits inside its loops compiles to a state machine
+/// several times the size of the same loops without awaits.
+struct Fetched(Vec<(String, Option<Vec<u8>>)>);
+
+impl Fetched {
+    /// A blob's bytes, if present and matching the hash in its key.
+    fn verified(&self, key: &str) -> Option<&[u8]> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        let bytes = self.0[i].1.as_deref()?;
+        verify_blob(key, bytes).ok()?;
+        Some(bytes)
+    }
+
+    /// A segment from its chunk blobs in order (`None` if any is unreadable).
+    fn segment(&self, keys: &[&String]) -> Option<Segment> {
+        let mut data = Vec::new();
+        let mut version = None;
+        for key in keys {
+            let bytes = self.verified(key)?;
+            let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, bytes).ok()?;
+            if *version.get_or_insert(v) != v {
+                return None;
+            }
+            data.extend_from_slice(payload);
+        }
+        read_segment(keys.first()?, &data, version?).ok()
+    }
 }
 
 /// Rebuilds the manifest of index `name` from its blobs and stores it.
@@ -74,12 +97,47 @@ pub async fn recover<S: Storage>(
     }
     let pending = pending_prefix(name);
     let markers = storage.list(&pending).await?;
+    let mut fetched = Fetched(Vec::new());
+    for key in storage.list(&blob_prefix(name)).await? {
+        let bytes = storage.get(&key).await?;
+        fetched.0.push((key, bytes));
+    }
+    let (manifest, bytes, segments, skipped) = rebuild(&fetched, &pending, &markers, config);
+    let n_segments = segments.len();
+    let index = Index::from_loaded(
+        LoadedIndex::from_parts(manifest.clone(), bytes.clone(), segments),
+        Some(&manifest.config),
+    )?;
+    if !storage.swap(&mkey, None, &bytes).await? {
+        return Err(Error::Conflict {
+            expected: 0,
+            found: 1,
+        });
+    }
+    let report = RecoveryReport {
+        segments: n_segments,
+        documents: index.len(),
+        skipped,
+    };
+    Ok((index, report))
+}
+
+type Rebuilt = (
+    Manifest,
+    Vec<u8>,
+    Vec<(SegmentRecord, Segment, DeleteSet)>,
+    Vec<String>,
+);
+
+/// The manifest rebuilt from `fetched` (module docs), its sealed bytes, the
+/// segments it references, and the blob keys left out.
+fn rebuild(fetched: &Fetched, pending: &str, markers: &[String], config: IndexConfig) -> Rebuilt {
     let is_pending = |c: &str| markers.iter().any(|m| m[pending.len()..] == *c);
     let mut skipped = Vec::new();
     // (segment, commit, part, key) of blobs from commits that finished.
     let mut named = Vec::new();
     let mut legacy = Vec::new();
-    for key in storage.list(&blob_prefix(name)).await? {
+    for key in fetched.0.iter().map(|(k, _)| k.clone()) {
         match parse_blob_key(&key) {
             Some(n) if n.commit.is_some_and(|c| !is_pending(c)) => named.push((
                 n.segment.unwrap_or(0),
@@ -129,7 +187,7 @@ pub async fn recover<S: Storage>(
             if parts.iter().enumerate().any(|(i, p)| *p != Some(i)) {
                 continue; // a chunk is missing
             }
-            if let Some(segment) = read_chunks(storage, &chunks).await {
+            if let Some(segment) = fetched.segment(&chunks) {
                 found = Some((
                     commit.clone(),
                     chunks.into_iter().cloned().collect::<Vec<_>>(),
@@ -144,8 +202,8 @@ pub async fn recover<S: Storage>(
         // The newest tombstones written for it, by its commit or a later one.
         let mut deletes = None;
         for b in blobs.iter().filter(|b| b.3 && b.1 >= commit) {
-            if let Some(bytes) = read_verified(storage, &b.4).await {
-                if let Ok(set) = decode_deletes(&b.4, &bytes, segment.n_docs) {
+            if let Some(bytes) = fetched.verified(&b.4) {
+                if let Ok(set) = decode_deletes(&b.4, bytes, segment.n_docs) {
                     deletes = Some((b.4.clone(), set));
                     break;
                 }
@@ -163,7 +221,7 @@ pub async fn recover<S: Storage>(
     }
     let mut next_id = segments.iter().map(|s| s.0.id + 1).max().unwrap_or(0);
     for key in legacy {
-        match read_chunks(storage, std::slice::from_ref(&&key)).await {
+        match fetched.segment(std::slice::from_ref(&&key)) {
             Some(segment) => {
                 used.push(key.clone());
                 let record = SegmentRecord {
@@ -185,7 +243,11 @@ pub async fn recover<S: Storage>(
             .filter(|k| !used.contains(k))
             .cloned(),
     );
-    skipped.sort();
+    // Sorted through the shared byte sort (`Vec<String>::sort` would link a
+    // stable sort of its own into the wasm: 4.6 KB).
+    let order =
+        crate::sort::order_by_bytes(&skipped.iter().map(|k| k.as_bytes()).collect::<Vec<_>>());
+    let skipped = crate::sort::permute(skipped, &order);
     let manifest = Manifest {
         generation: 1,
         commit: Some(new_commit_id(named.iter().map(|b| b.1.as_str()).max())),
@@ -194,36 +256,5 @@ pub async fn recover<S: Storage>(
         segments: segments.iter().map(|s| s.0.clone()).collect(),
     };
     let bytes = blob::seal(BlobKind::Manifest, manifest.to_json().as_bytes());
-    let n_segments = segments.len();
-    let index = Index::from_loaded(
-        LoadedIndex::from_parts(manifest.clone(), bytes.clone(), segments),
-        Some(&manifest.config),
-    )?;
-    if !storage.swap(&mkey, None, &bytes).await? {
-        return Err(Error::Conflict {
-            expected: 0,
-            found: 1,
-        });
-    }
-    let report = RecoveryReport {
-        segments: n_segments,
-        documents: index.len(),
-        skipped,
-    };
-    Ok((index, report))
-}
-
-/// A segment from its chunk blobs in order (`None` if any is unreadable).
-async fn read_chunks<S: Storage>(storage: &S, keys: &[&String]) -> Option<Segment> {
-    let mut data = Vec::new();
-    let mut version = None;
-    for key in keys {
-        let bytes = read_verified(storage, key).await?;
-        let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, &bytes).ok()?;
-        if *version.get_or_insert(v) != v {
-            return None;
-        }
-        data.extend_from_slice(payload);
-    }
-    read_segment(keys.first()?, &data, version?).ok()
+    (manifest, bytes, segments, skipped)
 }
