@@ -7,6 +7,16 @@ import { Engine, loadIndex, recoverIndex } from './memdex.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
 export class MemdexError extends Error {
+  /** @type {string | undefined} a storage adapter's own code (`QUOTA_EXCEEDED`, ...), when it gave one */
+  reason = undefined;
+  /** @type {number | undefined} documents added before the rejected one (`addMany`, `addAll`) */
+  added = undefined;
+
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {ErrorOptions} [options]
+   */
   constructor(code, message, options) {
     super(message, options);
     this.name = 'MemdexError';
@@ -323,7 +333,7 @@ const finalizer =
  *
  * @param {object} env
  * @param {(source?: unknown) => unknown} env.loadWasm initialises the glue once
- * @param {Record<string, (options: object) => object>} env.storages named adapters ('memory', 'fs', 'indexeddb', ...)
+ * @param {Record<string, (options: any) => object>} env.storages named adapters ('memory', 'fs', 'indexeddb', ...)
  * @param {(name: string, fn: () => Promise<unknown>) => Promise<unknown>} env.withIndexLock
  */
 export function defineMemdex({ loadWasm, storages, withIndexLock }) {
@@ -375,6 +385,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     #unwatchPage = () => {};
     #writes = 0; // writes since the last prepared commit
     #inFlight = 0; // writes in the commit being written
+    /** @type {Promise<unknown>} settles when the last queued operation has */
     #queue = Promise.resolve();
     #closed = false;
     #closing = null;
@@ -441,6 +452,15 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       return recoverIndex(adapter, name, config).catch((err) => {
         throw toMemdexError(err);
       });
+    }
+
+    /**
+     * Browsers: set by the browser entry (index.js); elsewhere a `USAGE` error.
+     * @param {any} [_options]
+     * @returns {Promise<any>}
+     */
+    static async openInWorker(_options) {
+      throw usage('openInWorker() needs a browser (Web Workers)');
     }
 
     /** An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`. */
@@ -646,7 +666,12 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       return call(() => engine.exportSnapshot());
     }
 
-    // Runs `fn` after everything queued before it (commits, reloads).
+    /**
+     * Runs `fn` after everything queued before it (commits, reloads).
+     * @template T
+     * @param {() => T | Promise<T>} fn
+     * @returns {Promise<T>}
+     */
     #enqueue(fn) {
       const run = this.#queue.then(fn, fn);
       this.#queue = run.catch(() => {});
@@ -658,6 +683,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
      * with other commits of this index in this process (and, in browsers,
      * across tabs via Web Locks). Rejects with `CONFLICT` if another writer
      * committed first: call `reload()` and re-apply your writes.
+     * @returns {Promise<import('./index.js').CommitInfo>}
      */
     commit() {
       this.#engine; // throws CLOSED
@@ -784,7 +810,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       let fresh;
       try {
         // Nothing stored: the last committed state is an empty index.
-        fresh = call(() => (loaded ? Engine.fromLoaded(loaded) : this.#box.engine.emptyLike()));
+        fresh = call(() => (loaded ? Engine.fromLoaded(loaded, undefined) : this.#box.engine.emptyLike()));
       } finally {
         loaded?.free?.();
       }

@@ -2,7 +2,7 @@
 // unless `Memdex.open({ wasm })` passes a URL, Response, bytes or a
 // WebAssembly.Module. Storage: 'memory' (default) or 'indexeddb'.
 import init from './memdex.js';
-import { defineMemdex, MemdexError } from './core.js';
+import { defineMemdex } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { indexedDBStorage } from './storage/indexeddb.js';
 import { withIndexLock } from './storage/locks.js';

@@ -54,7 +54,8 @@ export function createMemoryServer(index, options = {}) {
         outputSchema: asZod(tool.outputSchema),
         annotations: tool.annotations,
       },
-      (args) => handleToolCall(index, tool.name, args, options),
+      // Our results carry what the SDK's CallToolResult needs; its type wants an index signature.
+      (args) => /** @type {Promise<any>} */ (handleToolCall(index, tool.name, args, options)),
     );
   }
   return server;

@@ -155,6 +155,7 @@ for (const method of METHODS) {
 
 /** Builds `Memdex.openInWorker(options)` around a worker factory. */
 export function defineOpenInWorker(makeWorker) {
+  /** @param {any} [options] */
   return async function openInWorker(options = {}) {
     if (options === null || typeof options !== 'object') throw new MemdexError('USAGE', 'openInWorker(options): options must be an object');
     if (options.storage !== undefined && typeof options.storage !== 'string') {

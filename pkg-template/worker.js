@@ -41,7 +41,7 @@ self.addEventListener('message', async ({ data }) => {
       throw new MemdexError('USAGE', `unknown method ${method}()`);
     }
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
-    self.postMessage({ id, result }, transfer);
+    self.postMessage({ id, result }, { transfer });
   } catch (err) {
     self.postMessage({
       id,

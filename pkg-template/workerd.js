@@ -6,7 +6,6 @@ import wasmModule from './memdex_bg.wasm';
 import { initSync } from './memdex.js';
 import { defineMemdex, MemdexError } from './core.js';
 import { memoryStorage } from './storage/memory.js';
-import { kvStorage } from './storage/kv.js';
 import { withIndexLock } from './storage/locks.js';
 
 export { MemdexError } from './core.js';

@@ -210,7 +210,7 @@ export function fsStorage(dir) {
           }
           if (!release) {
             const err = storageError(`index "${name}" is locked by another writer process`, { reason: 'LOCKED', key: name });
-            err.code = 'CONFLICT';
+            /** @type {any} */ (err).code = 'CONFLICT';
             throw err;
           }
           try {

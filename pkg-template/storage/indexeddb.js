@@ -264,7 +264,7 @@ export function indexedDBStorage({
       if (!factory) return;
       const req = factory.deleteDatabase(database);
       await new Promise((resolve, reject) => {
-        req.onsuccess = () => resolve();
+        req.onsuccess = () => resolve(undefined);
         req.onerror = () => reject(wrap(req.error, `deleteDatabase("${database}")`));
         req.onblocked = () =>
           reject(

@@ -28,7 +28,7 @@ function abortError(signal) {
 
 function lockBusy(name) {
   const err = storageError(`index "${name}" is locked by another writer`, { reason: 'LOCKED', key: name });
-  err.code = 'CONFLICT';
+  /** @type {any} */ (err).code = 'CONFLICT';
   return err;
 }
 
@@ -93,6 +93,7 @@ export async function withIndexLock(name, fn, { signal, ifAvailable = false } = 
   const lockName = `memdex:${name}`;
   const locks = globalThis.navigator?.locks;
   if (locks && typeof locks.request === 'function') {
+    /** @type {LockOptions} */
     const options = { mode: 'exclusive' };
     // Web Locks forbids `signal` together with `ifAvailable`.
     if (ifAvailable) options.ifAvailable = true;

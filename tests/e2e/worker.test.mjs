@@ -1,6 +1,7 @@
 // Memdex.openInWorker in headless Chromium: 100k synthetic agent memories are
 // indexed through addMany by a dedicated module worker while a
 // PerformanceObserver watches the main thread for long tasks (> 50 ms).
+/* global Memdex, MemdexError -- set on the page (window.Memdex) for page.evaluate */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harnessPage, launch } from './browser.mjs';

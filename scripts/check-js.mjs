@@ -1,0 +1,52 @@
+// The JavaScript half of `make test`'s static checks (the Rust half is
+// fmt + clippy): the shipped package sources (pkg-template/) type-checked by
+// tsc (checkJs, against the package's own .d.ts files and the wasm glue's
+// generated memdex.d.ts from pkg/), then ESLint over the package, the
+// Worker, the scripts and the JS tests (eslint.config.mjs).
+//
+//   node scripts/check-js.mjs        (needs pkg/ from make pkg)
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+const stage = join(root, 'target/check-js');
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(stage, { recursive: true });
+// The sources as they ship, next to the wasm glue's types they import.
+cpSync(join(root, 'pkg-template'), stage, { recursive: true, filter: (src) => !src.endsWith('README.md') && !src.endsWith('package.json') });
+cpSync(join(root, 'pkg/memdex.d.ts'), join(stage, 'memdex.d.ts'));
+writeFileSync(join(stage, 'wasm-module.d.ts'), "declare module '*.wasm' { const module: WebAssembly.Module; export default module; }\n");
+writeFileSync(
+  join(stage, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: {
+      allowJs: true,
+      checkJs: true,
+      noEmit: true,
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules/@types')],
+      lib: ['es2022', 'dom', 'dom.iterable'],
+      strict: false,
+    },
+    include: ['*.js', 'storage/*.js', 'wasm-module.d.ts'],
+  }),
+);
+
+let failed = 0;
+const run = (what, cmd, args, cwd) => {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  if (r.status === 0) console.log(`ok   ${what}`);
+  else {
+    failed++;
+    console.log(`FAIL ${what}\n${out || r.error}`);
+  }
+};
+run('tsc --checkJs pkg-template/', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--pretty', 'false'], stage);
+run('eslint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', '.'], root);
+process.exit(failed ? 1 : 0);
