@@ -154,87 +154,29 @@ function describe(v) {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
 
-const SEARCH_OPTIONS = new Set([
-  'mode', 'syntax', 'limit', 'offset', 'minHits', 'fields', 'filter', 'prefix', 'fuzzy', 'highlight', 'explain', 'k1', 'b',
-  'storedFields', 'sort',
-]);
-
 function checkSearch(query, options) {
   if (typeof query !== 'string') throw new MemdexError('INVALID_QUERY', `the query must be a string, got ${describe(query)}`);
   if (options === undefined || options === null) return undefined;
   if (!isObject(options)) throw usage('search options must be an object');
-  for (const key of Object.keys(options)) {
-    if (!SEARCH_OPTIONS.has(key)) {
-      throw usage(`unknown search option \`${key}\`; expected one of ${[...SEARCH_OPTIONS].join(', ')}`);
-    }
-  }
-  const { mode, syntax, limit, offset, fuzzy } = options;
-  if (mode !== undefined && !['or', 'and', 'fallback'].includes(mode)) {
-    throw usage(`search option \`mode\` must be 'or', 'and' or 'fallback', got ${describe(mode)}`);
-  }
-  if (syntax !== undefined && !['lenient', 'strict'].includes(syntax)) {
-    throw usage(`search option \`syntax\` must be 'lenient' or 'strict', got ${describe(syntax)}`);
-  }
-  for (const [k, v] of [['limit', limit], ['offset', offset], ['minHits', options.minHits]]) {
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) {
-      throw usage(`search option \`${k}\` must be a non-negative integer, got ${describe(v)}`);
-    }
-  }
-  if (fuzzy !== undefined && ![0, 1, 2, true, false].includes(fuzzy)) {
-    throw usage(`search option \`fuzzy\` must be 0, 1 or 2, got ${describe(fuzzy)}`);
-  }
-  if (options.filter !== undefined && !isObject(options.filter)) throw usage('search option `filter` must be an object');
-  checkOptionShapes(options);
-  if (options.highlight === true) return { ...options, highlight: {} };
-  if (options.highlight === false) {
-    const { highlight, ...rest } = options;
-    return rest;
-  }
-  if (fuzzy === true || fuzzy === false) return { ...options, fuzzy: fuzzy ? 1 : 0 };
+  checkJsonable(options, 'search option');
   return options;
 }
 
-// The shape of every other option, so that a wrong type is `USAGE` here (as
-// for `limit` or `mode`) and not a late engine error. What depends on the
-// schema (field names) is left to the engine, which answers `SCHEMA`.
-// NaN and ±Infinity are caught here: JSON would turn them into null.
-function checkOptionShapes(options) {
-  const { prefix, explain, highlight, storedFields, fields, k1, b, sort } = options;
-  for (const [k, v] of [['prefix', prefix], ['explain', explain]]) {
-    if (v !== undefined && typeof v !== 'boolean') throw usage(`search option \`${k}\` must be true or false, got ${describe(v)}`);
+/**
+ * Catches what JSON cannot carry to the engine, which validates everything
+ * else (names, types, ranges: one validator, one set of messages): NaN and
+ * ±Infinity (JSON would turn them into null, read as "not given"),
+ * functions, bigints and symbols.
+ */
+function checkJsonable(value, what, path = '', depth = 0) {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw usage(`${what} \`${path}\` must be a finite number, got ${value}`);
+  } else if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') {
+    throw usage(`${what} \`${path}\` cannot be a ${typeof value}`);
+  } else if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !(value instanceof Date)) {
+    if (depth > 32) throw usage(`${what} \`${path}\` is nested too deeply`);
+    for (const [k, v] of Object.entries(value)) checkJsonable(v, what, path ? `${path}.${k}` : k, depth + 1);
   }
-  if (highlight !== undefined && typeof highlight !== 'boolean') {
-    if (!isObject(highlight)) throw usage(`search option \`highlight\` must be true, false or { preTag, postTag, snippetLength }, got ${describe(highlight)}`);
-    for (const [k, v] of Object.entries(highlight)) {
-      if (k === 'preTag' || k === 'postTag') {
-        if (v !== undefined && typeof v !== 'string') throw usage(`search option \`highlight.${k}\` must be a string, got ${describe(v)}`);
-      } else if (k === 'snippetLength') {
-        if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw usage(`search option \`highlight.snippetLength\` must be a non-negative integer, got ${describe(v)}`);
-      } else throw usage(`unknown search option \`highlight.${k}\`; expected preTag, postTag or snippetLength`);
-    }
-  }
-  if (storedFields !== undefined && typeof storedFields !== 'boolean' && !(Array.isArray(storedFields) && storedFields.every((f) => typeof f === 'string'))) {
-    throw usage(`search option \`storedFields\` must be true, false or an array of field names, got ${describe(storedFields)}`);
-  }
-  if (fields !== undefined) {
-    if (!isObject(fields)) throw usage(`search option \`fields\` must map text fields to weights like { title: 2, text: 1 }, got ${describe(fields)}`);
-    for (const [k, v] of Object.entries(fields)) {
-      if (!(Number.isFinite(v) && v >= 0)) throw usage(`search option \`fields.${k}\` must be a finite weight >= 0, got ${describe(v)}`);
-    }
-  }
-  if (sort !== undefined && sort !== null) {
-    if (!isObject(sort) || typeof sort.field !== 'string') {
-      throw usage(`search option \`sort\` must be { field: 'timestamp', order: 'asc' | 'desc' }, got ${describe(sort)}`);
-    }
-    for (const k of Object.keys(sort)) {
-      if (k !== 'field' && k !== 'order') throw usage(`unknown search option \`sort.${k}\`; expected field or order`);
-    }
-    if (sort.order !== undefined && sort.order !== 'asc' && sort.order !== 'desc') {
-      throw usage(`search option \`sort.order\` must be 'asc' or 'desc', got ${describe(sort.order)}`);
-    }
-  }
-  if (k1 !== undefined && !(Number.isFinite(k1) && k1 >= 0)) throw usage(`search option \`k1\` must be a finite number >= 0, got ${describe(k1)}`);
-  if (b !== undefined && !(Number.isFinite(b) && b >= 0 && b <= 1)) throw usage(`search option \`b\` must be a number between 0 and 1, got ${describe(b)}`);
 }
 
 function checkFilter(filter, what) {

@@ -186,11 +186,18 @@ impl SearchOptions {
                 }
                 "filter" => o.filter = jsonopt::opt(v).cloned(),
                 "prefix" => o.prefix = jsonopt::boolean(v, "", k)?,
-                "fuzzy" => o.fuzzy = jsonopt::uint(v, "", k, u8::MAX.into())? as u8,
+                "fuzzy" => {
+                    o.fuzzy = match v {
+                        Value::Bool(on) => u8::from(*on),
+                        _ => jsonopt::uint(v, "", k, u8::MAX.into())? as u8,
+                    }
+                }
                 "highlight" => {
-                    o.highlight = jsonopt::opt(v)
-                        .map(|v| HighlightOptions::from_json(v, k))
-                        .transpose()?
+                    o.highlight = match jsonopt::opt(v) {
+                        None | Some(Value::Bool(false)) => None,
+                        Some(Value::Bool(true)) => Some(HighlightOptions::default()),
+                        Some(v) => Some(HighlightOptions::from_json(v, k)?),
+                    }
                 }
                 "explain" => o.explain = jsonopt::boolean(v, "", k)?,
                 "storedFields" => {

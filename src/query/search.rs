@@ -328,17 +328,24 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
             got: wanted,
         });
     }
+    // Wrong values are the caller's (`USAGE`); names the schema lacks are
+    // `SCHEMA` (below).
+    let usage = |reason: &str| {
+        Err(Error::Usage {
+            reason: format!("search option {reason}"),
+        })
+    };
     if opts.fuzzy > 2 {
-        return Err(Error::schema("fuzzy", "edit distance must be 0, 1 or 2"));
+        return usage("`fuzzy` must be 0, 1 or 2 (an edit distance), or true/false");
     }
     if let Some(k1) = opts.k1 {
         if !k1.is_finite() || k1 < 0.0 {
-            return Err(Error::schema("k1", "must be a finite number >= 0"));
+            return usage("`k1` must be a finite number >= 0");
         }
     }
     if let Some(b) = opts.b {
         if !(0.0..=1.0).contains(&b) {
-            return Err(Error::schema("b", "must be between 0 and 1"));
+            return usage("`b` must be a number between 0 and 1");
         }
     }
     if let Some(sort) = &opts.sort {
@@ -365,7 +372,7 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
                 return Err(Error::schema(name, "is not a text field"));
             }
             if !w.is_finite() || *w < 0.0 {
-                return Err(Error::schema(name, "weight must be a finite number >= 0"));
+                return usage(&format!("`fields.{name}` must be a finite weight >= 0"));
             }
         }
     }

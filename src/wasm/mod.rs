@@ -100,7 +100,15 @@ fn cached_search_options<'a>(
         let options = if json.is_empty() {
             SearchOptions::default()
         } else {
-            parse_json(&json, "options", search_options)?
+            // A wrong shape is the caller's mistake: `USAGE` (the engine is
+            // the one validator of options; the JS layer only catches what
+            // JSON cannot carry, such as NaN).
+            let value = json::parse(&json).map_err(|e| bad_argument("options", e))?;
+            search_options(value).map_err(|reason| {
+                to_js_error(Error::Usage {
+                    reason: format!("search options: {reason}"),
+                })
+            })?
         };
         *cache = Some((json, options));
     }

@@ -95,12 +95,13 @@ test('search options: changing, repeating and invalid options in any order', () 
   assert.equal(cached.search('ranking', o).hits.length, 2);
   o.limit = 3;
   assert.equal(cached.search('ranking', o).hits.length, 3);
-  // Invalid options fail on every call, also right after valid ones and when
+  // Invalid options (USAGE: the engine is the one validator of their shape)
+  // fail on every call, also right after valid ones and when
   // repeated, and do not disturb the next valid call.
   for (let i = 0; i < 2; i++) {
-    assert.throws(() => cached.search('ranking', { limt: 2 }), (e) => e.code === 'SCHEMA' && /limt/.test(e.message));
+    assert.throws(() => cached.search('ranking', { limt: 2 }), (e) => e.code === 'USAGE' && /limt/.test(e.message));
   }
   assert.equal(cached.search('ranking', o).hits.length, 3);
-  assert.throws(() => cached.search('ranking', { mode: 'sideways' }), (e) => e.code === 'SCHEMA');
+  assert.throws(() => cached.search('ranking', { mode: 'sideways' }), (e) => e.code === 'USAGE');
   assert.equal(cached.search('ranking', { limit: 2 }).hits.length, 2);
 });
