@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { startWorker } from './helpers.mjs';
+import { startWorker } from '../test-support/helpers.mjs';
 
 let w;
 let call;

@@ -1,6 +1,6 @@
 // Shared by the worker tests: starts the memdex Worker in workerd (Miniflare,
 // the configuration `make worker` uses) with generated API keys, and calls
-// it over real HTTP. Not a test file (node --test runs *.test.mjs only).
+// it over real HTTP. Not a test file (kept out of worker/test/: node --test runs every .mjs under a test/ folder).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
