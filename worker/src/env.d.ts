@@ -65,4 +65,5 @@ export interface Env {
   MEMDEX_GROUP_COMMIT_MS?: string;
   MEMDEX_BLOB_GRACE_MS?: string;
   MEMDEX_CACHE_BYTES?: string;
+  MEMDEX_WRITER_IDLE_MS?: string;
 }

@@ -18,7 +18,7 @@ import { ApiError } from './errors.js';
 import { Memdex, tools } from './memdex.js';
 import { INDEX_NAME, kvPrefix } from './ids.js';
 import { kvStorage } from '../../pkg/storage/kv.js';
-import { initSync } from '../../pkg/memdex.js';
+import { wasmMemoryBytes } from './wasm-memory.js';
 
 /** @typedef {import('./env.js').Env} Env */
 /** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
@@ -68,16 +68,8 @@ export async function readCopy(env, ctx, ns, need) {
 
 /** Generations and sizes of the copies, and the wasm memory, for diagnostics. */
 export function cacheInfo() {
-  let wasmMemoryBytes = 0;
-  try {
-    // The engine's linear memory (it grows, never shrinks): initSync()
-    // returns the instance's exports once the package has loaded it.
-    wasmMemoryBytes = /** @type {any} */ (initSync)().memory.buffer.byteLength;
-  } catch {
-    // not loaded yet in this isolate
-  }
   return {
-    wasmMemoryBytes,
+    wasmMemoryBytes: wasmMemoryBytes(),
     loads,
     namespaces: [...copies].map(([ns, c]) => ({ ns, generation: c.generation, bytes: c.bytes, loaded: c.index !== null })),
   };

@@ -17,12 +17,17 @@
 //
 // Reads forwarded here (read-your-writes) wait for the commit in flight,
 // so they never see writes that might still fail.
+//
+// Memory: objects of this class may share an isolate (128 MiB), so a writer
+// without requests for `writerIdleMs` frees its index; the next request
+// reopens it from its manifest (one load, ~0.3 s at 100k documents).
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { errorRecord } from './errors.js';
 import { engineId, INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { cleanMessage, findDoc, runRead } from './reads.js';
+import { wasmMemoryBytes } from './wasm-memory.js';
 import { writerStorage } from './writer-storage.js';
 
 /** @typedef {import('./env.js').Env} Env */
@@ -64,6 +69,10 @@ export class NamespaceWriter extends DurableObject {
     this.timer = null;
     this.commits = 0;
     this.batches = 0;
+    this.releases = 0;
+    this.active = 0; // requests in progress
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.idleTimer = null;
   }
 
   /**
@@ -75,6 +84,16 @@ export class NamespaceWriter extends DurableObject {
    * @returns {Promise<Outcome>}
    */
   async write(ns, op, grant) {
+    this.#enter();
+    try {
+      return await this.#write(ns, op, grant);
+    } finally {
+      this.#leave();
+    }
+  }
+
+  /** @param {string} ns @param {WriteOp} op @param {Grant} grant @returns {Promise<Outcome>} */
+  async #write(ns, op, grant) {
     try {
       await this.#open(ns);
       if (!this.created) {
@@ -106,6 +125,7 @@ export class NamespaceWriter extends DurableObject {
    * @returns {Promise<Outcome>}
    */
   async read(ns, op) {
+    this.#enter();
     try {
       const index = await this.#open(ns);
       await this.flushing;
@@ -114,6 +134,8 @@ export class NamespaceWriter extends DurableObject {
       return { ok: true, value: runRead(live, ns, op), generation: live.generation };
     } catch (err) {
       return { ok: false, error: errorRecord(err) };
+    } finally {
+      this.#leave();
     }
   }
 
@@ -127,16 +149,29 @@ export class NamespaceWriter extends DurableObject {
    * @param {number} maxChars
    */
   async readTool(ns, name, args, maxChars) {
-    const index = await this.#open(ns);
-    await this.flushing;
-    const live = this.index ?? index;
-    const result = await tools.handleToolCall(live, name, args, { namespace: ns, readOnly: true, maxChars });
-    return { ok: true, value: result, generation: live.generation };
+    this.#enter();
+    try {
+      const index = await this.#open(ns);
+      await this.flushing;
+      const live = this.index ?? index;
+      const result = await tools.handleToolCall(live, name, args, { namespace: ns, readOnly: true, maxChars });
+      return { ok: true, value: result, generation: live.generation };
+    } finally {
+      this.#leave();
+    }
   }
 
-  /** Counters for tests and the load script. */
+  /** Counters and memory, for tests and the benchmarks. */
   async info() {
-    return { generation: this.index?.generation ?? null, commits: this.commits, batches: this.batches, queued: this.queue.length };
+    return {
+      generation: this.index?.generation ?? null,
+      commits: this.commits,
+      batches: this.batches,
+      releases: this.releases,
+      queued: this.queue.length,
+      bytes: this.index?.stats().bytes ?? 0,
+      wasmMemoryBytes: wasmMemoryBytes(),
+    };
   }
 
   /** Alarm: delete blobs whose grace period ended; re-publish a manifest KV missed. */
@@ -188,6 +223,25 @@ export class NamespaceWriter extends DurableObject {
       });
     }
     return this.opening;
+  }
+
+  #enter() {
+    this.active++;
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  #leave() {
+    this.active--;
+    const idleMs = settings(this.env).writerIdleMs;
+    if (idleMs === 0 || this.active > 0 || this.idleTimer !== null) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.active > 0 || this.queue.length > 0 || this.flushing || this.opening || !this.index) return;
+      this.index.free();
+      this.index = null;
+      this.releases++;
+    }, idleMs);
   }
 
   #schedule() {
