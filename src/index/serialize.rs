@@ -91,8 +91,9 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     }
 }
 
-/// Reads a segment written with format `version` (1: the term dictionary
-/// is an `fst` map, converted; 2: the current layout).
+/// Reads a segment written with format `version` (2, the only one read
+/// today: blob::open_versioned refuses others; the parameter is where a
+/// future layout change branches).
 pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
@@ -101,11 +102,9 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         return Err(r.corrupt(format!("invalid text field count {n_fields}")));
     }
     let dict = r.bytes()?.to_vec();
-    let terms = match version {
-        1 => TermDict::from_v1_fst(dict),
-        _ => TermDict::from_bytes(dict),
-    }
-    .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
+    debug_assert_eq!(version, crate::codec::blob::FORMAT_VERSION);
+    let terms = TermDict::from_bytes(dict)
+        .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let n_terms = r.len(12)?;
     let mut term_infos = Vec::with_capacity(n_terms);
     for _ in 0..n_terms {

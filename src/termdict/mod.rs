@@ -10,8 +10,8 @@
 //! stream them ([`Union`]). Ordinals are ranks, so none are stored.
 //! Building costs a prefix comparison and a copy per term (the `fst`
 //! builder it replaced spent ~2.8k instructions and ~5 allocations per
-//! term, and linked a 16 KB CRC table into the wasm); format-v1 segments
-//! hold an `fst` map, converted at load ([`TermDict::from_v1_fst`]).
+//! term, and linked a 16 KB CRC table into the wasm). The `fst` crate is
+//! now only the oracle of the differential tests.
 
 mod builder;
 mod fuzzy;
@@ -71,24 +71,6 @@ impl TermDict {
     /// the error names the first inconsistency.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<TermDict, &'static str> {
         reader::validate(bytes)
-    }
-
-    /// Converts a format-v1 dictionary: an `fst` map from term to rank.
-    /// Only the map reader is used; the `fst` builder (and its 16 KB CRC
-    /// table) is not linked. Like the v1 reader, this trusts the FST's node
-    /// encoding (the blob's CRC32C guards against accidental damage).
-    pub fn from_v1_fst(bytes: Vec<u8>) -> Result<TermDict, &'static str> {
-        use fst::Streamer;
-        let map = fst::Map::new(bytes).map_err(|_| "v1 term dictionary does not decode")?;
-        let mut stream = map.stream();
-        let mut builder = TermDictBuilder::new();
-        while let Some((term, ordinal)) = stream.next() {
-            let term = std::str::from_utf8(term).map_err(|_| "v1 term is not UTF-8")?;
-            if builder.insert(term) != Some(ordinal) {
-                return Err("v1 term ordinals are not ranks");
-            }
-        }
-        Ok(builder.finish())
     }
 
     pub fn as_bytes(&self) -> &[u8] {

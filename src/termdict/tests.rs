@@ -187,14 +187,6 @@ proptest! {
     }
 
     #[test]
-    fn v1_fst_converts_to_the_same_dictionary(terms in prop::collection::btree_set(word(), 0..60)) {
-        let fst_bytes = fst_map(&terms).into_fst().into_inner();
-        let converted = TermDict::from_v1_fst(fst_bytes).unwrap();
-        let built = build(&terms, BLOCK_LEN);
-        prop_assert_eq!(converted.as_bytes(), built.as_bytes());
-    }
-
-    #[test]
     fn union_matches_fst_union(
         sets in prop::collection::vec(prop::collection::btree_set(word(), 0..40), 0..5),
         block_len in block_len(),
