@@ -1,157 +1,203 @@
-// memdex memory explorer: the browser build of the npm package (served from
-// /pkg/) keeps an index of agent memories in IndexedDB (Memdex.open with
-// storage 'indexeddb'), seeds it with the sample memories on first visit, and
-// searches it as you type. Added memories are committed, so they survive
-// reloads.
-import { Memdex, MemdexError } from './pkg/index.js';
-import { indexedDBStorage } from './pkg/storage/indexeddb.js';
-import { escapeHtml, highlight } from './highlight.js';
+// memdex memory explorer. The browser build of the npm package (served
+// from /pkg/) keeps an index of agent memories in IndexedDB; this module
+// wires the parts together:
+//   lib/store.js        the index session (open, seed, writes, facets)
+//   lib/search-view.js  search as you type, filters, counts, hints
+//   lib/detail.js       one memory: fields, links, explanation, edit, delete
+//   lib/bulk.js         JSONL and the 100k set through Memdex.openInWorker
+//   lib/panel.js        index statistics and keystroke latency
+//   sw.js               offline use after the first load
+import { BULK_NAMESPACES, syntheticMemories } from './synthetic.js';
+import { $, errorText, h, num } from './lib/dom.js';
+import { Store } from './lib/store.js';
+import { SearchView } from './lib/search-view.js';
+import { DetailView } from './lib/detail.js';
+import { IndexPanel } from './lib/panel.js';
+import { memoryForm } from './lib/editor.js';
+import { importThroughWorker, readJsonl } from './lib/bulk.js';
+import { downloadSnapshot, importSnapshot } from './lib/snapshot.js';
+import { enableOffline } from './lib/offline.js';
 
-const storage = indexedDBStorage({ database: 'memdex-explorer' });
-const INDEX = { name: 'explorer', storage };
-const $ = (sel) => document.querySelector(sel);
-const q = $('#q');
-const results = $('#results');
-const summary = $('#summary');
-
-async function fetchSamples() {
-  const r = await fetch('./memories.jsonl');
-  if (!r.ok) throw new Error(`memories.jsonl: HTTP ${r.status}`);
-  return (await r.text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-}
-
-function renderHit(hit) {
-  const { title = '', text = '', kind = '' } = hit.fields;
-  // Prefer engine snippets (already escaped) when present; else highlight here.
-  const snippet = hit.snippets?.text ?? highlight(text, hit.matchedTerms);
-  const titleHtml = hit.snippets?.title ?? highlight(title, hit.matchedTerms, { length: 1000 });
-  const li = document.createElement('li');
-  li.className = 'hit';
-  li.dataset.id = hit.id;
-  li.innerHTML = `
-    <h3 class="title">${titleHtml}</h3>
-    <p class="snippet">${snippet}</p>
-    <p class="meta">
-      <span class="namespace">${escapeHtml(hit.namespace ?? '')}</span>
-      <span class="kind">${escapeHtml(String(kind))}</span>
-      <span class="score" title="BM25F score">${hit.score.toFixed(3)}</span>
-      <span class="terms">${hit.matchedTerms.map(escapeHtml).join(', ')}</span>
-    </p>`;
-  return li;
-}
-
-function search(index) {
-  const query = q.value.trim();
-  const namespace = $('#namespace').value;
-  results.replaceChildren();
-  if (!query) {
-    summary.textContent = '';
-    return;
-  }
-  const start = performance.now();
-  let hits;
-  let mode;
-  try {
-    ({ hits, mode } = index.search(query, {
-      mode: $('#mode').value,
-      limit: 20,
-      filter: namespace ? { namespace } : undefined,
-      highlight: { snippetLength: 200 },
-    }));
-  } catch (err) {
-    summary.textContent = err instanceof MemdexError ? `${err.code}: ${err.message}` : String(err);
-    return;
-  }
-  const ms = performance.now() - start;
-  summary.textContent = `${hits.length} result${hits.length === 1 ? '' : 's'} (${mode}) in ${ms.toFixed(2)} ms`;
-  results.append(...hits.map(renderHit));
-}
+// ?bulk=N changes the size of the generated set (tests use a small one for speed).
+const BULK_COUNT = Number(new URLSearchParams(location.search).get('bulk')) || 100_000;
+const announce = (text) => {
+  $('#announce').textContent = text;
+};
 
 async function main() {
-  const t0 = performance.now();
-  const [index, samples] = await Promise.all([Memdex.open(INDEX), fetchSamples()]);
-  // First visit (nothing committed yet): index the samples and commit them.
-  if (index.generation === 0) {
-    await index.addMany(samples);
-    await index.commit();
+  const store = await new Store().open();
+  const panel = new IndexPanel(store);
+  const detail = new DetailView(store, { announce });
+  const search = new SearchView(store, {
+    onOpen: (hit, context) => detail.open(hit.id, context),
+    onMeasured: () => panel.updateLatency(),
+  });
+
+  const renderFacets = () => {
+    const { namespaces, kinds, tags } = store.facets;
+    // Namespace prefixes ("agent:*") next to the namespaces themselves.
+    const prefixes = new Set([...namespaces].map((ns) => ns.match(/^[^:]+:/)?.[0]).filter(Boolean).map((p) => `${p}*`));
+    $('#namespaces').replaceChildren(...[...prefixes, ...[...namespaces].sort()].map((v) => h('option', { value: v })));
+    $('#tags').replaceChildren(...[...tags].sort().map((v) => h('option', { value: v })));
+    const kind = $('#f-kind');
+    const current = kind.value;
+    kind.replaceChildren(h('option', { value: '' }, 'any'), ...[...kinds].sort().map((k) => h('option', { value: k }, k)));
+    kind.value = current;
+  };
+
+  const addSlot = $('#add-slot');
+  const renderAddForm = () => {
+    addSlot.replaceChildren(
+      memoryForm({
+        facets: store.facets,
+        id: 'add-form',
+        onSubmit: async (doc) => {
+          await store.save(doc);
+          $('#add-status').textContent = `Added “${doc.title}” (saved: commit ${store.index.generation}).`;
+          document.body.dataset.saved = String(store.index.generation);
+          renderAddForm();
+        },
+      }),
+    );
+  };
+
+  store.addEventListener('change', () => {
+    renderFacets();
+    panel.update();
+    search.run();
+    setBusy(store.busy);
+  });
+
+  // ---- bulk: JSONL files and the generated 100k set, via the worker ----
+  const progress = $('#progress');
+  const progressStatus = $('#progress-status');
+  const setBusy = (busy) => {
+    for (const id of ['jsonl', 'load-bulk', 'remove-bulk', 'export', 'snapshot-file', 'reset']) $(`#${id}`).disabled = busy;
+    $('#add-form button[type=submit]')?.toggleAttribute('disabled', busy);
+    document.body.dataset.busy = String(busy);
+  };
+  async function runImport(label, docs, { total, bytesTotal, bytesRead }) {
+    setBusy(true);
+    $('#progress-block').hidden = false;
+    $('#progress-label').textContent = label;
+    progress.value = 0;
+    document.body.dataset.importing = 'true';
+    const t0 = performance.now();
+    try {
+      const r = await importThroughWorker(store, docs, {
+        total,
+        onProgress: (added) => {
+          const done = total ? added / total : bytesRead() / bytesTotal;
+          progress.value = Math.min(1, done);
+          progressStatus.textContent = `${num(added)} memories indexed${total ? ` of ${num(total)}` : ''} (${Math.round(done * 100)}%)`;
+        },
+        onPhase: (text) => {
+          progressStatus.textContent = text;
+        },
+      });
+      progress.value = 1;
+      progressStatus.textContent =
+        `Imported ${num(r.added)} memories in ${((performance.now() - t0) / 1000).toFixed(1)} s. ` +
+        `Longest pause of the page while the worker indexed: ${Math.round(r.longestFrameGap)} ms; ` +
+        `loading the new commit into the page took ${Math.round(r.loadMs)} ms.`;
+      document.body.dataset.imported = String(r.added);
+    } catch (err) {
+      progressStatus.textContent = `Import stopped: ${errorText(err)}${Number.isInteger(err?.added) ? ` (${num(err.added)} memories before it were saved)` : ''}`;
+      document.body.dataset.imported = 'error';
+      await store.refresh().catch(() => {});
+    } finally {
+      delete document.body.dataset.importing;
+      setBusy(false);
+      panel.update();
+    }
   }
 
-  const namespaces = new Set(samples.map((m) => m.namespace).filter(Boolean));
-  namespaces.add('user:me');
-  const refreshNamespaces = () => {
-    const select = $('#namespace');
-    const listed = new Set([...select.options].map((o) => o.value));
-    for (const ns of [...namespaces].sort()) {
-      if (!listed.has(ns) && index.count({ namespace: ns }) > 0) select.append(new Option(ns, ns));
-    }
-  };
-  refreshNamespaces();
-
-  const run = () => search(index);
-  q.addEventListener('input', run);
-  $('#mode').addEventListener('change', run);
-  $('#namespace').addEventListener('change', run);
-  $('#search-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    run();
+  $('#jsonl').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    let read = 0;
+    const docs = readJsonl(file, (n) => {
+      read = n;
+    });
+    await runImport(`Importing ${file.name}`, docs, { bytesTotal: file.size || 1, bytesRead: () => read });
+    e.target.value = '';
   });
-
-  $('#add-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    const form = new FormData(e.target);
-    const doc = {
-      id: `user-${Date.now().toString(36)}`,
-      namespace: form.get('namespace') || undefined,
-      kind: form.get('kind'),
-      title: form.get('title'),
-      text: form.get('text'),
-      timestamp: new Date().toISOString(),
-    };
+  $('#load-bulk').addEventListener('click', () =>
+    runImport(`Generating and indexing ${num(BULK_COUNT)} memories`, syntheticMemories(BULK_COUNT), { total: BULK_COUNT }),
+  );
+  $('#remove-bulk').addEventListener('click', async () => {
+    setBusy(true);
+    progressStatus.textContent = `Removing the generated memories (${BULK_NAMESPACES.length} bulk:* namespaces)…`;
     try {
-      index.add(doc);
+      const n = await store.removeBulk();
+      progressStatus.textContent = `Removed ${num(n)} generated memories and compacted the index.`;
     } catch (err) {
-      $('#add-status').textContent = err instanceof MemdexError ? `${err.code}: ${err.message}` : String(err);
-      return;
+      progressStatus.textContent = `Not removed: ${errorText(err)}`;
+    } finally {
+      setBusy(false);
     }
-    $('#add-status').textContent = `Added “${doc.title}”; saving…`;
-    if (doc.namespace) namespaces.add(doc.namespace);
-    refreshNamespaces();
-    e.target.reset();
-    updateStatus();
-    run();
-    // Auto-commit would save it within a second; commit now so a reload
-    // right after adding still finds it.
-    index.commit().then(
-      (info) => {
-        $('#add-status').textContent = `Added “${doc.title}” (saved: commit ${info.generation}, ${info.bytesWritten} bytes).`;
-        document.body.dataset.saved = String(info.generation);
-      },
-      (err) => {
-        $('#add-status').textContent = `Added, but saving failed: ${err.code ?? ''} ${err.message}`;
-      },
-    );
   });
 
-  $('#reset').addEventListener('click', async () => {
-    index.free(); // close without committing
-    await storage.deleteDatabase();
-    location.reload();
+  // ---- snapshots ----
+  $('#export').addEventListener('click', () => {
+    const n = downloadSnapshot(store);
+    $('#data-status').textContent = `Exported ${num(store.index.size)} memories (${num(n)} bytes).`;
+  });
+  $('#snapshot-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    setBusy(true);
+    $('#data-status').textContent = `Importing ${file.name}…`;
+    try {
+      await importSnapshot(store, file);
+      $('#data-status').textContent = `Replaced the index with ${file.name}: ${num(store.index.size)} memories.`;
+      document.body.dataset.snapshot = 'imported';
+    } catch (err) {
+      $('#data-status').textContent = `Snapshot not imported (the index is unchanged): ${errorText(err)}`;
+      document.body.dataset.snapshot = 'error';
+    } finally {
+      setBusy(false);
+      e.target.value = '';
+    }
+  });
+  $('#reset').addEventListener('click', () => store.reset());
+
+  // Another tab or window may have committed while this one was hidden.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && !store.busy) store.refresh().catch(() => {});
+  });
+  // "/" returns to the search box from anywhere but a text field.
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest?.('input, textarea, select, [contenteditable]') || $('#detail').open) return;
+    e.preventDefault();
+    $('#q').focus();
   });
 
-  const updateStatus = () => {
-    $('#status').textContent = `${index.stats().documents} memories indexed in your browser by memdex (Rust → WebAssembly).`;
-  };
-  updateStatus();
-  $('#status').title = `loaded in ${(performance.now() - t0).toFixed(0)} ms`;
+  $('#load-bulk').textContent = `Load ${num(BULK_COUNT)} memories`;
+  renderFacets();
+  renderAddForm();
+  panel.update();
+  setBusy(false);
+  const q = $('#q');
   q.disabled = false;
-  $('#add-form button').disabled = false;
   q.focus();
+  search.run();
   document.body.dataset.ready = 'true';
-  if (q.value) run();
+
+  enableOffline().then(
+    (cached) => {
+      $('[data-stat="offline"]').textContent = cached === null ? 'not available here' : `ready: ${cached} files cached`;
+      if (cached !== null) document.body.dataset.offline = 'ready';
+    },
+    (err) => {
+      $('[data-stat="offline"]').textContent = `not available: ${errorText(err)}`;
+    },
+  );
 }
 
 main().catch((err) => {
-  $('#status').textContent = `Failed to start: ${err.message}`;
+  $('#status').textContent = `Failed to start: ${errorText(err)}`;
   document.body.dataset.ready = 'error';
   console.error(err);
 });

@@ -1,0 +1,226 @@
+// The search column: reads the controls, runs one synchronous search per
+// keystroke, renders the hits, and says how many matched and which mode
+// answered. Ranked searches do not count their matches (the engine skips
+// documents that cannot reach the top 20), so the exact count is a second,
+// sorted search run when the page is idle after the results are painted:
+// results never wait for it.
+import { MemdexError } from '../pkg/index.js';
+import { $, $$, errorText, h, ms, num } from './dom.js';
+import { buildRequest, PAGE } from './query.js';
+import { recordKeystroke, recordSearch } from './latency.js';
+import { renderHit } from './results.js';
+
+const MAX_WINDOW = 10_000; // the engine's offset + limit ceiling
+const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 400 }) : setTimeout(fn, 30));
+const MODE_TEXT = { or: 'any term (OR)', and: 'all terms (AND)' };
+
+export class SearchView {
+  seq = 0;
+  /** What the visible results came from, for the detail view. */
+  last = null;
+  #hits = new Map();
+  #offset = 0;
+
+  /**
+   * @param {import('./store.js').Store} store
+   * @param {{ onOpen: (hit: object, context: object) => void, onMeasured: () => void }} hooks
+   */
+  constructor(store, hooks) {
+    this.store = store;
+    this.hooks = hooks;
+    this.q = $('#q');
+    this.form = $('#search-form');
+    this.results = $('#results');
+    this.more = $('#more');
+    this.q.addEventListener('input', (e) => this.run({ eventTime: e.timeStamp }));
+    this.form.addEventListener('change', (e) => {
+      if (e.target !== this.q) this.run();
+    });
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.run();
+    });
+    this.form.addEventListener('reset', () => setTimeout(() => this.run()));
+    this.more.addEventListener('click', () => this.run({ append: true }));
+    this.results.addEventListener('click', (e) => {
+      const li = e.target.closest('li.hit');
+      if (li && e.target.closest('button.open')) this.#open(li.dataset.id);
+    });
+    this.#wireKeys();
+  }
+
+  state() {
+    const f = new FormData(this.form);
+    return {
+      q: this.q.value,
+      mode: f.get('mode') ?? 'or',
+      namespace: String(f.get('namespace') ?? ''),
+      kind: String(f.get('kind') ?? ''),
+      tags: String(f.get('tags') ?? ''),
+      from: String(f.get('from') ?? ''),
+      to: String(f.get('to') ?? ''),
+      sort: String(f.get('sort') ?? 'relevance'),
+    };
+  }
+
+  /** Runs the search; `eventTime` marks a keystroke to measure; `append` loads the next page. */
+  run({ eventTime, append = false } = {}) {
+    const index = this.store.index;
+    const seq = ++this.seq;
+    const state = this.state();
+    this.#offset = append ? this.#offset + PAGE : 0;
+    const ctx = {
+      hasTerms: (p) => index.suggest(p, { limit: 1 }).length > 0,
+      namespaces: this.store.facets.namespaces,
+    };
+    const req = buildRequest(state, ctx, this.#offset);
+    let res;
+    const t0 = performance.now();
+    try {
+      res = index.search(req.query, req.options);
+    } catch (err) {
+      this.#fail(err);
+      return;
+    }
+    const t1 = performance.now();
+    recordSearch(t0, t1, { query: req.query });
+    if (!append) {
+      this.#hits.clear();
+      this.results.replaceChildren();
+    }
+    const scored = !req.listing;
+    const items = res.hits.map((hit, i) => {
+      const rank = this.#offset + i + 1;
+      this.#hits.set(hit.id, { hit, rank });
+      return renderHit(hit, rank, scored);
+    });
+    this.results.append(...items);
+    this.last = { state, req, mode: res.mode, total: res.total };
+    this.#summarize(req, res, t1 - t0, state);
+    const shown = this.#offset + res.hits.length;
+    this.more.hidden = res.hits.length < PAGE || (res.total !== undefined && shown >= res.total) || shown + PAGE > MAX_WINDOW;
+    if (!append && res.hits.length === 0) this.#hint(req, state);
+    else $('#hint').replaceChildren();
+    if (!req.sorted && res.hits.length > 0 && !append) this.#countLater(seq, req);
+    document.body.dataset.searched = String(seq);
+    if (eventTime !== undefined) recordKeystroke(eventTime, { query: req.query, hits: res.hits.length }, () => this.hooks.onMeasured());
+    else this.hooks.onMeasured();
+  }
+
+  #summarize(req, res, took, state) {
+    const parts = [];
+    const n = res.hits.length + this.#offset;
+    if (req.listing) {
+      const total = res.total ?? n;
+      const order = req.options.sort?.order === 'asc' ? 'oldest' : 'newest';
+      parts.push(`${num(total)} memor${total === 1 ? 'y' : 'ies'}, ${order} first`);
+    } else if (res.total !== undefined) {
+      parts.push(`${num(res.total)} result${res.total === 1 ? '' : 's'}`);
+    } else if (res.hits.length === 0) {
+      parts.push('0 results');
+    } else {
+      parts.push(h('span', {}, `top ${num(n)} of `, h('span', { id: 'count' }, '…'), ' results'));
+    }
+    if (!req.listing) {
+      const answered = MODE_TEXT[res.mode];
+      if (state.mode !== 'fallback') parts.push(answered);
+      else if (res.mode === 'and') parts.push(`fallback: ${answered} answered`);
+      else parts.push(`fallback: no memory has all terms, ${answered} answered`);
+      if (req.sorted) parts.push(req.options.sort.order === 'asc' ? 'oldest first' : 'newest first');
+    }
+    parts.push(h('span', { class: 'took' }, ms(took)));
+    if (req.completion) parts.push(`“${req.completion.typed}” completed as ${req.completion.as}…`);
+    parts.push(...req.notes);
+    const summary = $('#summary');
+    summary.replaceChildren(...parts.flatMap((p, i) => (i ? [' · ', p] : [p])));
+    summary.dataset.mode = res.mode;
+  }
+
+  // The exact number of matches: a sorted search visits every match, and
+  // with limit 0 and no stored fields it only counts.
+  #countLater(seq, req) {
+    idle(() => {
+      if (seq !== this.seq) return; // a newer search replaced these results
+      const el = $('#count');
+      if (!el) return;
+      try {
+        const { total } = this.store.index.search(req.query, {
+          mode: req.options.mode,
+          filter: req.options.filter,
+          limit: 0,
+          sort: { field: 'timestamp' },
+          storedFields: false,
+        });
+        el.textContent = num(total);
+        document.body.dataset.counted = String(seq);
+      } catch {
+        el.textContent = '?';
+      }
+    });
+  }
+
+  // Why nothing matched, with the one action that would help.
+  #hint(req, state) {
+    const hint = $('#hint');
+    const index = this.store.index;
+    const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, ...opts }).hits.length > 0;
+    const filtered = Object.keys(req.options.filter).length > 0;
+    const button = (label, fn) => h('button', { type: 'button', class: 'link', onclick: fn }, label);
+    if (filtered && any(req.query, { mode: req.options.mode, sort: req.options.sort ?? undefined })) {
+      hint.replaceChildren('Your filters hide every match. ', button('Clear the filters', () => this.#clearFilters()));
+    } else if (state.mode === 'and' && any(req.query, { mode: 'or', filter: req.options.filter })) {
+      hint.replaceChildren('No memory has all of these terms. ', button('Match any term', () => this.#setMode('or')));
+    } else if (req.listing) {
+      hint.replaceChildren('No memories yet: add one, or import some.');
+    } else {
+      hint.replaceChildren(
+        'No memory contains these words. memdex matches words, their stems and, for the word being typed, ' +
+          'prefixes; it does not correct typos yet.',
+      );
+    }
+  }
+
+  #clearFilters() {
+    for (const name of ['namespace', 'tags', 'from', 'to']) this.form.elements[name].value = '';
+    this.form.elements.kind.value = '';
+    this.run();
+    this.q.focus();
+  }
+
+  #setMode(mode) {
+    $(`input[name=mode][value=${mode}]`).checked = true;
+    this.run();
+    this.q.focus();
+  }
+
+  #fail(err) {
+    this.results.replaceChildren();
+    $('#summary').textContent = err instanceof MemdexError ? errorText(err) : `Search failed: ${errorText(err)}`;
+    this.more.hidden = true;
+  }
+
+  #open(id) {
+    const entry = this.#hits.get(id);
+    if (entry) this.hooks.onOpen(entry.hit, { ...this.last, rank: entry.rank });
+  }
+
+  // Arrow keys: from the search box to the results and between them.
+  #wireKeys() {
+    const buttons = () => $$('#results button.open');
+    this.q.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown' && buttons().length) {
+        e.preventDefault();
+        buttons()[0].focus();
+      }
+    });
+    this.results.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      const list = buttons();
+      const i = list.indexOf(document.activeElement);
+      if (i < 0) return;
+      e.preventDefault();
+      if (e.key === 'ArrowUp' && i === 0) this.q.focus();
+      else list[Math.max(0, Math.min(list.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))].focus();
+    });
+  }
+}
