@@ -89,16 +89,24 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
   let watched;
   try {
     const remote = await Memdex.openInWorker({ name: store.name, storage: 'indexeddb', database: DATABASE, autoCommit: false });
+    // A source that fails (a line that is not JSON) ends the stream instead
+    // of the import: the documents before it still reach the worker and
+    // are committed, like those before a document the engine rejects.
+    let sourceError = null;
     async function* noted() {
-      for await (const doc of docs) {
-        if (doc && typeof doc === 'object') store.noteDoc(doc);
-        yield doc;
+      try {
+        for await (const doc of docs) {
+          if (doc && typeof doc === 'object') store.noteDoc(doc);
+          yield doc;
+        }
+      } catch (err) {
+        sourceError = err;
       }
     }
     try {
       watched = await watchFrames(async () => {
         try {
-          await remote.addMany(noted(), {
+          added = await remote.addMany(noted(), {
             total,
             batchSize: 1000,
             onProgress: (p) => {
@@ -110,6 +118,7 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
           failure = err;
           if (Number.isInteger(err?.added)) added = err.added;
         }
+        failure ??= sourceError;
         if (added >= 10_000) {
           onPhase('Compacting in the worker…');
           await remote.compact(); // one segment: faster searches, one write

@@ -4,10 +4,11 @@
 // after it yet), becomes a prefix term `word*`, so "dep" already finds
 // "deploy". The engine stems a prefix term before expanding it
 // ("deploying*" expands "deploy"), which leaves a gap mid-word: "deployi"
-// stems to nothing in the index. When no index term starts with the typed
-// word, the page backs off up to three letters to the longest prefix that
-// some term starts with, and says so in the summary. (Typo tolerance would
-// slot in here when memdex grows it; nothing here pretends to correct typos.)
+// stems to itself and no index term starts with it. Only when the prefix
+// query finds nothing does the page back off, up to three letters, to the
+// longest prefix some index term starts with, and it says so in the summary.
+// (Typo tolerance would slot in at this point when memdex grows it; nothing
+// here pretends to correct typos.)
 
 export const PAGE = 20;
 
@@ -17,31 +18,34 @@ const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 /**
  * The query with its last, unfinished word as a prefix term.
  * @param {string} text raw input
- * @param {(prefix: string) => boolean} hasTerms whether an index term starts with `prefix`
- * @returns {{ query: string, completion: null | { typed: string, as: string } }}
+ * @returns {{ query: string, head?: string, word?: string }} `head` + `word` + `*` when prefixed
  */
-export function prefixLastWord(text, hasTerms) {
+export function prefixLastWord(text) {
   const query = text.trim();
-  if (!query || /\s$/.test(text)) return { query, completion: null };
-  if ((query.match(/"/g) ?? []).length % 2 === 1) return { query, completion: null }; // inside a phrase
+  if (!query || /\s$/.test(text)) return { query };
+  if ((query.match(/"/g) ?? []).length % 2 === 1) return { query }; // inside a phrase
   const m = WORD_END.exec(query);
-  if (!m || OPERATORS.has(m[2])) return { query, completion: null };
+  if (!m || OPERATORS.has(m[2])) return { query };
   const word = m[2];
   const head = query.slice(0, query.length - word.length);
-  let stem = word;
-  if (!hasTerms(word.toLowerCase())) {
-    for (let cut = 1; cut <= 3 && word.length - cut >= 3; cut++) {
-      const shorter = word.slice(0, -cut);
-      if (hasTerms(shorter.toLowerCase())) {
-        stem = shorter;
-        break;
-      }
-    }
+  return { query: `${head}${word}*`, head, word };
+}
+
+/**
+ * For a prefixed query that found nothing: the same query with the last
+ * word cut back (at most three letters, at least three left) to the
+ * longest prefix that an index term starts with, or null.
+ * @param {{ head?: string, word?: string }} prefixed from prefixLastWord
+ * @param {(prefix: string) => boolean} hasTerms
+ */
+export function backOff(prefixed, hasTerms) {
+  const { head, word } = prefixed;
+  if (word === undefined || hasTerms(word.toLowerCase())) return null;
+  for (let cut = 1; cut <= 3 && word.length - cut >= 3; cut++) {
+    const shorter = word.slice(0, -cut);
+    if (hasTerms(shorter.toLowerCase())) return { query: `${head}${shorter}*`, completion: { typed: word, as: shorter } };
   }
-  return {
-    query: `${head}${stem}*`,
-    completion: stem === word ? null : { typed: word, as: stem },
-  };
+  return null;
 }
 
 /** Start of a local calendar day (from an `<input type=date>` value), as ISO-8601. */
@@ -86,13 +90,13 @@ export function buildFilter(state, namespaces) {
 
 /**
  * @param {object} state `{ q, mode, namespace, kind, tags, from, to, sort }`
- * @param {{ hasTerms: (p: string) => boolean, namespaces: Set<string> }} ctx
+ * @param {{ namespaces: Set<string> }} ctx
  * @param {number} offset
  */
 export function buildRequest(state, ctx, offset = 0) {
-  const { query, completion } = prefixLastWord(state.q, ctx.hasTerms);
+  const prefixed = prefixLastWord(state.q);
   const { filter, notes } = buildFilter(state, ctx.namespaces);
-  const listing = query === '';
+  const listing = prefixed.query === '';
   // A blank query lists; relevance means nothing there, so it lists newest first.
   let sort;
   if (state.sort === 'newest' || (listing && state.sort !== 'oldest')) sort = { field: 'timestamp', order: 'desc' };
@@ -105,5 +109,5 @@ export function buildRequest(state, ctx, offset = 0) {
     highlight: { snippetLength: 200 },
   };
   if (sort) options.sort = sort;
-  return { query, options, listing, sorted: Boolean(sort), completion, notes };
+  return { query: prefixed.query, prefixed, options, listing, sorted: Boolean(sort), completion: null, notes };
 }

@@ -6,7 +6,7 @@
 // results never wait for it.
 import { MemdexError } from '../pkg/index.js';
 import { $, $$, errorText, h, ms, num } from './dom.js';
-import { buildRequest, PAGE } from './query.js';
+import { backOff, buildRequest, PAGE } from './query.js';
 import { recordKeystroke, recordSearch } from './latency.js';
 import { renderHit } from './results.js';
 
@@ -69,15 +69,20 @@ export class SearchView {
     const seq = ++this.seq;
     const state = this.state();
     this.#offset = append ? this.#offset + PAGE : 0;
-    const ctx = {
-      hasTerms: (p) => index.suggest(p, { limit: 1 }).length > 0,
-      namespaces: this.store.facets.namespaces,
-    };
-    const req = buildRequest(state, ctx, this.#offset);
+    let req = buildRequest(state, { namespaces: this.store.facets.namespaces }, this.#offset);
+    // The next page of a backed-off query continues that query.
+    if (append && this.last?.req.completion) req = { ...req, query: this.last.req.query, completion: this.last.req.completion };
     let res;
     const t0 = performance.now();
     try {
       res = index.search(req.query, req.options);
+      if (res.hits.length === 0 && !append) {
+        const retry = backOff(req.prefixed, (p) => index.suggest(p, { limit: 1 }).length > 0);
+        if (retry) {
+          const again = index.search(retry.query, req.options);
+          if (again.hits.length) [req, res] = [{ ...req, ...retry }, again];
+        }
+      }
     } catch (err) {
       this.#fail(err);
       return;
@@ -100,7 +105,7 @@ export class SearchView {
     const shown = this.#offset + res.hits.length;
     this.more.hidden = res.hits.length < PAGE || (res.total !== undefined && shown >= res.total) || shown + PAGE > MAX_WINDOW;
     if (!append && res.hits.length === 0) this.#hint(req, state);
-    else $('#hint').replaceChildren();
+    else if (!append) this.#showHint(null);
     if (!req.sorted && res.hits.length > 0 && !append) this.#countLater(seq, req);
     document.body.dataset.searched = String(seq);
     if (eventTime !== undefined) recordKeystroke(eventTime, { query: req.query, hits: res.hits.length }, () => this.hooks.onMeasured());
@@ -129,7 +134,7 @@ export class SearchView {
       if (req.sorted) parts.push(req.options.sort.order === 'asc' ? 'oldest first' : 'newest first');
     }
     parts.push(h('span', { class: 'took' }, ms(took)));
-    if (req.completion) parts.push(`“${req.completion.typed}” completed as ${req.completion.as}…`);
+    if (req.completion) parts.push(`no index term starts with “${req.completion.typed}”: completed as ${req.completion.as}…`);
     parts.push(...req.notes);
     const summary = $('#summary');
     summary.replaceChildren(...parts.flatMap((p, i) => (i ? [' · ', p] : [p])));
@@ -159,25 +164,35 @@ export class SearchView {
     });
   }
 
-  // Why nothing matched, with the one action that would help.
+  // Why nothing matched, with the one action that would help. The same
+  // hint is not rebuilt: a search re-run by the `change` event of the field
+  // the user is leaving must not replace the button being clicked.
   #hint(req, state) {
-    const hint = $('#hint');
     const index = this.store.index;
     const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, ...opts }).hits.length > 0;
     const filtered = Object.keys(req.options.filter).length > 0;
+    let key;
+    if (filtered && any(req.query, { mode: req.options.mode, sort: req.options.sort ?? undefined })) key = 'filters';
+    else if (state.mode === 'and' && any(req.query, { mode: 'or', filter: req.options.filter })) key = 'and';
+    else key = req.listing ? 'empty' : 'nothing';
+    this.#showHint(key);
+  }
+
+  #showHint(key) {
+    const hint = $('#hint');
+    if (hint.dataset.key === (key ?? '')) return;
+    hint.dataset.key = key ?? '';
     const button = (label, fn) => h('button', { type: 'button', class: 'link', onclick: fn }, label);
-    if (filtered && any(req.query, { mode: req.options.mode, sort: req.options.sort ?? undefined })) {
-      hint.replaceChildren('Your filters hide every match. ', button('Clear the filters', () => this.#clearFilters()));
-    } else if (state.mode === 'and' && any(req.query, { mode: 'or', filter: req.options.filter })) {
-      hint.replaceChildren('No memory has all of these terms. ', button('Match any term', () => this.#setMode('or')));
-    } else if (req.listing) {
-      hint.replaceChildren('No memories yet: add one, or import some.');
-    } else {
-      hint.replaceChildren(
+    const content = {
+      filters: () => ['Your filters hide every match. ', button('Clear the filters', () => this.#clearFilters())],
+      and: () => ['No memory has all of these terms. ', button('Match any term', () => this.#setMode('or'))],
+      empty: () => ['No memories yet: add one, or import some.'],
+      nothing: () => [
         'No memory contains these words. memdex matches words, their stems and, for the word being typed, ' +
           'prefixes; it does not correct typos yet.',
-      );
-    }
+      ],
+    };
+    hint.replaceChildren(...(key ? content[key]() : []));
   }
 
   #clearFilters() {
