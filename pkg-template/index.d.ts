@@ -261,7 +261,12 @@ export interface Memory extends MemdexDocument {
   timestamp?: string | number;
 }
 
-/** Range condition on a number or date field. Dates: ISO-8601 strings or epoch ms. */
+/**
+ * Range condition on a number or date field. Dates: ISO-8601 strings or
+ * epoch ms. A date-only string (`'2026-03-15'`, UTC) covers its whole day:
+ * `lte` keeps the whole day, `gt` starts after it, and `{ timestamp:
+ * '2026-03-15' }` matches any time that day.
+ */
 export interface RangeFilter {
   gt?: number | string;
   gte?: number | string;

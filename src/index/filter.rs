@@ -6,6 +6,8 @@
 //! { "namespace": "agent-1" | ["a", "b"],
 //!   "kind": "rule" | ["rule", "decision"],         // keyword: equality / membership
 //!   "timestamp": {"gte": "2024-01-01", "lt": 1735689600000},  // number/date range
+//!   // a date-only bound (YYYY-MM-DD, UTC) covers its whole day: `lte` to
+//!   // its end, `gt` after it, equality the day itself
 //!   "priority": 3,                                 // number equality
 //!   "pinned": true }                               // boolean
 //! ```
@@ -167,6 +169,16 @@ impl Filter {
     }
 }
 
+/// A day in milliseconds.
+const DAY_MS: f64 = 86_400_000.0;
+
+/// Whether a date bound names a whole day (`YYYY-MM-DD`, in UTC): such a
+/// bound covers the day, so `lte: '2026-03-15'` keeps a memory of 12:30
+/// that day, as a person reading the filter expects.
+fn is_day(kind: FilterKind, x: &Value) -> bool {
+    kind == FilterKind::Date && matches!(x, Value::String(s) if s.len() == 10)
+}
+
 fn range(field: &str, kind: FilterKind, v: &Value, column: usize) -> Result<Condition> {
     let parse = |x: &Value| -> Result<f64> {
         let n = if kind == FilterKind::Date {
@@ -185,11 +197,15 @@ fn range(field: &str, kind: FilterKind, v: &Value, column: usize) -> Result<Cond
     let (mut max, mut max_inclusive) = (f64::INFINITY, true);
     match v {
         Value::Object(bounds) => {
-            for (op, x) in bounds {
-                let x = parse(x)?;
+            for (op, raw) in bounds {
+                let x = parse(raw)?;
+                let day = is_day(kind, raw);
                 match op.as_str() {
                     "gte" => (min, min_inclusive) = (x, true),
+                    // After the whole day / up to its end.
+                    "gt" if day => (min, min_inclusive) = (x + DAY_MS, true),
                     "gt" => (min, min_inclusive) = (x, false),
+                    "lte" if day => (max, max_inclusive) = (x + DAY_MS, false),
                     "lte" => (max, max_inclusive) = (x, true),
                     "lt" => (max, max_inclusive) = (x, false),
                     _ => {
@@ -204,6 +220,9 @@ fn range(field: &str, kind: FilterKind, v: &Value, column: usize) -> Result<Cond
         other => {
             let x = parse(other)?;
             (min, max) = (x, x);
+            if is_day(kind, other) {
+                (max, max_inclusive) = (x + DAY_MS, false); // the whole day
+            }
         }
     }
     Ok(Condition::Range {
@@ -223,5 +242,63 @@ pub fn allowed(bits: &Option<Vec<u64>>, doc: u32) -> bool {
         Some(b) => b
             .get((doc / 64) as usize)
             .is_some_and(|w| w & (1 << (doc % 64)) != 0),
+    }
+}
+
+#[cfg(test)]
+mod day_bounds {
+    use crate::json::parse;
+    use crate::{Index, IndexConfig};
+
+    fn ids(index: &mut Index, filter: &str) -> Vec<String> {
+        let opts = crate::SearchOptions {
+            filter: Some(parse(filter).unwrap()),
+            limit: 10,
+            ..Default::default()
+        };
+        let mut ids: Vec<String> = index
+            .search("memory", &opts)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| h.id)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    #[test]
+    fn a_date_only_bound_covers_the_whole_day_in_utc() {
+        let mut index = Index::new(IndexConfig::default()).unwrap();
+        for (id, ts) in [
+            ("before", "2026-03-14T23:59:59Z"),
+            ("morning", "2026-03-15T00:00:00Z"),
+            ("noon", "2026-03-15T12:30:00Z"),
+            ("late", "2026-03-15T23:59:59.999Z"),
+            ("after", "2026-03-16T00:00:00Z"),
+        ] {
+            let doc = format!(r#"{{"id":"{id}","text":"memory {id}","timestamp":"{ts}"}}"#);
+            index.add(&parse(&doc).unwrap()).unwrap();
+        }
+        let f = |s: &str| format!(r#"{{"timestamp":{s}}}"#);
+        assert_eq!(
+            ids(&mut index, &f(r#"{"lte":"2026-03-15"}"#)),
+            ["before", "late", "morning", "noon"]
+        );
+        assert_eq!(
+            ids(&mut index, &f(r#"{"gte":"2026-03-15"}"#)),
+            ["after", "late", "morning", "noon"]
+        );
+        assert_eq!(ids(&mut index, &f(r#"{"gt":"2026-03-15"}"#)), ["after"]);
+        assert_eq!(ids(&mut index, &f(r#"{"lt":"2026-03-15"}"#)), ["before"]);
+        assert_eq!(
+            ids(&mut index, &f(r#""2026-03-15""#)),
+            ["late", "morning", "noon"]
+        );
+        // A full timestamp is an exact bound.
+        assert_eq!(
+            ids(&mut index, &f(r#"{"lte":"2026-03-15T12:30:00Z"}"#)),
+            ["before", "morning", "noon"]
+        );
     }
 }
