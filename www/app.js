@@ -74,6 +74,7 @@ async function main() {
   const setBusy = (busy) => {
     for (const id of ['jsonl', 'load-bulk', 'remove-bulk', 'export', 'snapshot-file', 'reset']) $(`#${id}`).disabled = busy;
     $('#add-form button[type=submit]')?.toggleAttribute('disabled', busy);
+    $('#remove-bulk').disabled = busy || store.index.count({ namespace: BULK_NAMESPACES }) === 0;
     document.body.dataset.busy = String(busy);
   };
   async function runImport(label, docs, { total, bytesTotal, bytesRead }) {

@@ -64,7 +64,8 @@ export function renderExplanation(hit, context) {
       'p',
       { class: 'formula' },
       `The score is the sum of the rows below: for each query term and field, BM25F combines the term's rarity (idf), `,
-      `how often it occurs in the field (tf), the field's length against the average, and the field's weight.`,
+      `how often it occurs in the field (tf), the field's length against the average, and the weight: the field's `,
+      `weight, halved for a term reached by expanding a prefix (the word being typed, or word*).`,
     ),
     h(
       'ul',
