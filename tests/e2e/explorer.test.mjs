@@ -409,3 +409,20 @@ test('index panel: documents, segments, committed bytes, generation and commit t
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('reset: the database is deleted and the samples come back', async () => {
+  const page = await openExplorer(env);
+  await page.fill('#add-form [name=title]', 'Goes away on reset');
+  await page.fill('#add-form [name=text]', 'pangolin');
+  await page.click('#add-form button[type=submit]');
+  await page.waitForSelector('body[data-saved]');
+  assert.equal(await stat(page, 'documents'), String(N + 1));
+  await Promise.all([page.waitForEvent('load'), page.click('#reset')]);
+  await waitReady(page);
+  assert.equal(await stat(page, 'documents'), String(N));
+  assert.equal(await stat(page, 'generation'), '1');
+  await typeQuery(page, 'pangolin');
+  assert.deepEqual(await titles(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -26,9 +26,9 @@ export function recordSearch(start, end, detail) {
 }
 
 /**
- * Records a keystroke once its results are on screen; calls `done(ms)`.
- * `isCurrent()` tells whether a later keystroke superseded this one (then
- * its frame is that keystroke's, and this one still counts: it waited).
+ * Records a keystroke once its results are on screen (at the next frame);
+ * calls `done(ms)`. A keystroke whose frame is shared with a later one
+ * still counts: its user waited that long.
  */
 export function recordKeystroke(eventTime, detail, done) {
   requestAnimationFrame(() => {

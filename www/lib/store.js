@@ -62,8 +62,15 @@ export class Store extends EventTarget {
     this.#saveFacets();
   }
 
+  // The import worker commits what it loaded from the commit it started
+  // on; a write from this page in between would make that commit CONFLICT.
+  #checkIdle() {
+    if (this.busy) throw new Error('an import is running; try again when it has finished');
+  }
+
   /** Adds or replaces a memory; resolves once it is durable in IndexedDB. */
   async save(doc) {
+    this.#checkIdle();
     await this.index.update((ix) => ix.add(doc));
     this.noteDoc(doc);
     this.#saveFacets();
@@ -72,6 +79,7 @@ export class Store extends EventTarget {
 
   /** Deletes a memory; resolves to whether it existed, once durable. */
   async remove(id) {
+    this.#checkIdle();
     const existed = await this.index.update((ix) => ix.remove(id));
     this.#committed();
     return existed;
