@@ -98,13 +98,15 @@ class JsonLinesBatch {
 
   /** Queues a document; returns true when that filled a batch and sent it. */
   push(doc) {
+    let line;
     try {
       checkDoc(doc);
+      line = documentJson(doc);
     } catch (err) {
       this.flush();
       throw rejectedDocument(err, this.added, doc?.id, this.#method);
     }
-    this.#lines.push(JSON.stringify(doc));
+    this.#lines.push(line);
     if (this.#lines.length < this.#size) return false;
     this.flush();
     return true;
@@ -141,6 +143,67 @@ function checkDoc(doc) {
   if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
     throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
   }
+}
+
+// Arrays and objects nest at most this deep in a document, the document
+// included: the engine's JSON parser stops there with LIMIT.
+const MAX_NESTING = 127;
+// A JSON `null` value (not the word inside a string, mostly): where
+// JSON.stringify may have written a NaN or an infinity.
+const NULL_VALUE = /[:,[]null[,\]}]/;
+
+/**
+ * A document as the JSON text the engine reads (it validates everything
+ * else). JSON cannot say two things a JS object can: JSON.stringify writes
+ * NaN and ±Infinity as null (the engine would then drop the field), and
+ * past its own stack depth it throws a plain RangeError (cycles and BigInt
+ * a TypeError). Those become MemdexErrors naming the field or the limit.
+ */
+function documentJson(doc) {
+  let json;
+  try {
+    json = JSON.stringify(doc);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new MemdexError(
+        'LIMIT',
+        `the document is nested too deeply (or is too large) for JSON: ${err.message}; ` +
+          `arrays and objects nest at most ${MAX_NESTING} deep, the document included`,
+        { cause: err },
+      );
+    }
+    throw new MemdexError('SCHEMA', `the document cannot be written as JSON: ${err?.message}`, { cause: err });
+  }
+  if (NULL_VALUE.test(json)) {
+    const bad = nonFinite(doc, '');
+    if (bad) {
+      throw new MemdexError(
+        'SCHEMA',
+        `schema error on field \`${bad.path}\`: ${bad.value} is not a finite number (JSON has no NaN or Infinity)`,
+      );
+    }
+  }
+  return json;
+}
+
+/** The first NaN or ±Infinity JSON.stringify would write as null, with its path. */
+function nonFinite(value, path) {
+  if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') value = value.toJSON();
+  if (value instanceof Number) value = value.valueOf();
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, value };
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = nonFinite(value[i], `${path}[${i}]`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const bad = nonFinite(value[key], path ? `${path}.${key}` : key);
+    if (bad) return bad;
+  }
+  return undefined;
 }
 
 function checkId(id) {
@@ -489,7 +552,8 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     add(doc) {
       const engine = this.#engine;
       checkDoc(doc);
-      call(() => engine.add(doc));
+      const json = documentJson(doc);
+      call(() => engine.addJson(json));
       this.#wrote();
     }
 

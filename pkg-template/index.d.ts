@@ -39,7 +39,11 @@ export type MemdexErrorCode =
   | 'CONFLICT'
   /** Stored data was written by an unsupported format version. */
   | 'VERSION'
-  /** A size limit was exceeded. */
+  /**
+   * A size limit was exceeded (query bytes, `offset + limit`, id or field
+   * size, documents nested deeper than 127 levels), or a `syntax: 'strict'`
+   * search exceeded its cost budget (see {@link SearchResults.limited}).
+   */
   | 'LIMIT'
   /** The .wasm file could not be fetched, read or instantiated. */
   | 'WASM_LOAD'
@@ -301,7 +305,13 @@ export interface HighlightOptions {
 export interface SearchOptions {
   /** `or` (default): any term; `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`. */
   mode?: 'or' | 'and' | 'fallback';
-  /** `lenient` (default) never throws on user text; `strict` throws `INVALID_QUERY` with the position of the error. */
+  /**
+   * `lenient` (default) never throws on user text: malformed syntax degrades
+   * to plain terms, and a query over its cost budget is answered with what
+   * the budget allowed, flagged in {@link SearchResults.limited}. `strict`
+   * throws `INVALID_QUERY` with the position of the error, and `LIMIT` when
+   * the query exceeds its budget.
+   */
   syntax?: 'lenient' | 'strict';
   /** Number of hits to return (default 10). */
   limit?: number;
@@ -412,6 +422,22 @@ export interface SearchResults {
    * documents that cannot reach the top `limit` and so do not count them.
    */
   total?: number;
+  /**
+   * Present only when the query hit its cost budget (lenient syntax; strict
+   * throws `LIMIT` instead) and `hits` is a partial answer: which budgets ran
+   * out. Every search is bounded, so a few KB of query cannot cost seconds:
+   * - `'expansions'`: prefix (`dep*`) and fuzzy (`dpeloy~2`) terms expand to
+   *   at most 1,024 index terms per query, shared equally (each term keeps at
+   *   most its 64 most frequent, so up to 16 expanding terms are never cut),
+   *   and the dictionary walks that find them are bounded too;
+   * - `'scoring'`: scoring stopped after a fixed amount of work (it grows
+   *   with the index: 2M steps, or 100 per document), so some matching
+   *   documents were never scored.
+   *
+   * A clause repeated in the query (`a a a`, `x~2 x~2`) counts once, with
+   * the repeats' summed boost. Ordinary queries stay far below every budget.
+   */
+  limited?: ('expansions' | 'scoring')[];
 }
 
 /** One autocomplete suggestion. */

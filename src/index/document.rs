@@ -15,6 +15,24 @@ use crate::schema::{FieldDef, IndexConfig, ID_KEY, NAMESPACE_KEY};
 pub const MAX_ID_BYTES: usize = 1024;
 /// Largest accepted text field, in bytes.
 pub const MAX_FIELD_BYTES: usize = 16 * 1024 * 1024;
+/// Deepest nesting of arrays and objects in a document, the document
+/// itself included (the JSON parser's limit).
+pub const MAX_NESTING: usize = json::parse::MAX_DEPTH as usize - 1;
+
+/// A document's JSON syntax error as memdex's error: nesting deeper than
+/// [`MAX_NESTING`] is a documented limit (`LIMIT`, the code the JS layer
+/// gives a document too deep for `JSON.stringify`), anything else is
+/// `SCHEMA` on the document.
+pub fn syntax_error(e: json::Error) -> Error {
+    if e.reason() == json::parse::Reason::RecursionLimitExceeded {
+        return Error::Limit {
+            what: "document nesting depth (arrays and objects)",
+            limit: MAX_NESTING,
+            got: MAX_NESTING + 1,
+        };
+    }
+    Error::schema("document", e.to_string())
+}
 
 /// The kind of a filter field's column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -590,6 +608,37 @@ mod tests {
     use super::*;
     use crate::json::tests::from_serde;
     use serde_json::json;
+
+    /// Nesting past the parser's depth is `LIMIT` (it was `SCHEMA` on the
+    /// document, while JS reported the same input as a `RangeError`).
+    #[test]
+    fn nesting_past_the_parser_depth_is_a_limit() {
+        let mut config = IndexConfig::default();
+        config.fields.insert("meta".into(), FieldDef::Stored);
+        let mut index = crate::Index::new(config).unwrap();
+        // The document is the first level: 126 arrays inside it make 127.
+        let doc = |arrays: usize| {
+            format!(
+                r#"{{"id":"d{arrays}","meta":{}1{}}}"#,
+                "[".repeat(arrays),
+                "]".repeat(arrays)
+            )
+        };
+        assert_eq!(index.add_json_lines(&doc(MAX_NESTING - 1)).unwrap(), 1);
+        let limit = Error::Limit {
+            what: "document nesting depth (arrays and objects)",
+            limit: 127,
+            got: 128,
+        };
+        let err = index.add_json_lines(&doc(MAX_NESTING)).unwrap_err();
+        assert_eq!((err.added, err.error), (0, limit.clone()));
+        assert_eq!(index.add_json(&doc(5000)).map_err(syntax_error), Err(limit));
+        // Other syntax errors stay SCHEMA on the document.
+        let err = index
+            .add_json_lines(r#"{"id":"x","meta":[1,]}"#)
+            .unwrap_err();
+        assert_eq!(err.error.code(), "SCHEMA");
+    }
 
     fn summary(r: std::result::Result<Result<PreparedDoc>, String>) -> String {
         match r {

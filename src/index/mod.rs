@@ -194,7 +194,7 @@ impl Index {
             let prepared = self
                 .schema
                 .prepare_json(line, &mut pairs)
-                .unwrap_or_else(|syntax| Err(crate::Error::schema("document", syntax.to_string())))
+                .unwrap_or_else(|syntax| Err(document::syntax_error(syntax)))
                 .map_err(|error| BatchError {
                     line: line_no + 1,
                     added,

@@ -165,6 +165,8 @@ impl Index {
                 Mode::And | Mode::Fallback => Mode::And,
             },
             total: Some(total),
+            // A listing visits each live document once: no query to bound.
+            limited: Vec::new(),
         })
     }
 }

@@ -2,7 +2,9 @@
 //! top-k, filters, snippets. Query code never writes to the index.
 pub mod ast;
 pub mod bm25;
+pub mod budget;
 pub mod list;
+pub mod merge;
 pub mod options;
 pub mod parser;
 pub mod plan;

@@ -278,6 +278,10 @@ pub struct SearchResults {
     /// Matches before `offset`/`limit`, when known: listings and sorted
     /// searches visit every match; ranked searches prune and do not count.
     pub total: Option<usize>,
+    /// The budgets that ran out while producing `hits` (empty for a full
+    /// answer): a lenient search degrades instead of failing, see
+    /// [`super::budget`].
+    pub limited: Vec<super::budget::Limited>,
 }
 
 // JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
@@ -335,12 +339,22 @@ impl ToJson for Hit {
     }
 }
 
+impl ToJson for super::budget::Limited {
+    fn write_json(&self, out: &mut String) {
+        self.as_str().write_json(out);
+    }
+}
+
 impl ToJson for SearchResults {
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         o.field("hits", &self.hits).field("mode", &self.mode);
         if let Some(total) = &self.total {
             o.field("total", total);
+        }
+        // Only degraded answers carry it: full answers' JSON is unchanged.
+        if !self.limited.is_empty() {
+            o.field("limited", &self.limited);
         }
         o.end();
     }

@@ -3,6 +3,7 @@
 //! dictionaries, resolve implicit operators by the search mode, and attach
 //! index-wide statistics (df, idf) to every term.
 
+use crate::error::Result;
 use crate::index::document::FieldRef;
 use crate::index::Index;
 use crate::postings::TERMINATED;
@@ -11,8 +12,10 @@ use crate::FieldMap;
 
 use super::ast::{Clause, Occur, Query};
 use super::bm25;
+use super::budget::Budget;
 
-/// Expansions of one prefix/fuzzy term kept (highest df first).
+/// Expansions of one prefix/fuzzy term kept (highest df first), when the
+/// query's budget allows ([`super::budget::MAX_EXPANSIONS`] shared by all).
 pub const MAX_TERM_EXPANSIONS: usize = 64;
 /// Score multiplier of expanded (non-exact) terms.
 pub const EXPANSION_BOOST: f32 = 0.5;
@@ -117,6 +120,10 @@ pub struct Planner<'a> {
     /// Mask of the text fields searched by default.
     default_fields: u32,
     terms: Vec<QueryTerm>,
+    /// Expansions and dictionary steps each expanding term may use.
+    share: (usize, u64),
+    /// Prefix/fuzzy terms of the query (after merging repeats).
+    expanding: usize,
 }
 
 impl<'a> Planner<'a> {
@@ -136,15 +143,35 @@ impl<'a> Planner<'a> {
             opts,
             default_fields,
             terms: Vec::new(),
+            share: (MAX_TERM_EXPANSIONS, u64::MAX),
+            expanding: 0,
         }
     }
 
-    pub fn plan(mut self, query: &Query) -> Plan {
+    /// Plans `query` (searches merge its repeated clauses first:
+    /// [`super::merge`]), spending expansions from `budget`: `LIMIT` when a
+    /// strict search's expansions are cut.
+    pub fn plan(mut self, query: &Query, budget: &mut Budget) -> Result<Plan> {
+        self.expanding = self.count_expanding(query);
+        self.share = budget.expansion_share(self.expanding);
         let and_mode = self.opts.and_mode;
-        let root = self.lower(query, 1.0, and_mode);
-        Plan {
+        let root = self.lower(query, 1.0, and_mode, budget)?;
+        Ok(Plan {
             root,
             terms: self.terms,
+        })
+    }
+
+    /// Leaves of `query` that expand (prefix or fuzzy, written or by option).
+    fn count_expanding(&self, query: &Query) -> usize {
+        match query {
+            Query::Term { prefix, fuzzy, .. } => {
+                usize::from(*prefix || self.opts.prefix || (*fuzzy).max(self.opts.fuzzy) > 0)
+            }
+            Query::Phrase { .. } => 0,
+            Query::Bool { clauses, .. } => {
+                clauses.iter().map(|c| self.count_expanding(&c.query)).sum()
+            }
         }
     }
 
@@ -224,18 +251,46 @@ impl<'a> Planner<'a> {
     }
 
     /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
-    /// frequent first.
-    fn expand(&self, term: &str, prefix: bool, fuzzy: u8) -> Vec<String> {
+    /// frequent first, other than `term` itself, within this term's share
+    /// of the budget.
+    fn expand(
+        &self,
+        term: &str,
+        prefix: bool,
+        fuzzy: u8,
+        budget: &mut Budget,
+    ) -> Result<Vec<String>> {
+        let (share, steps_share) = self.share;
+        // Steps go to the segments by dictionary size: the walks cost that.
+        let sizes: Vec<u64> = self
+            .index
+            .segments
+            .iter()
+            .map(|e| e.segment.terms.len() as u64)
+            .collect();
+        let total = sizes.iter().sum::<u64>().max(1);
+        let mut walk_cut = false;
         let mut found: Vec<(String, u64)> = Vec::new();
-        for entry in &self.index.segments {
+        for (entry, size) in self.index.segments.iter().zip(sizes) {
             let dict = &entry.segment.terms;
+            // Both below 2^32 in practice; saturating keeps it safe without
+            // 128-bit division code in the wasm.
+            let wanted = steps_share.saturating_mul(size) / total;
+            let mut steps = budget.take_dictionary_steps(wanted.max(1));
             let mut hits = Vec::new();
             if prefix {
-                hits.extend(dict.prefix(term, MAX_EXPANSIONS));
+                // Listing a prefix's terms takes a step per term listed.
+                let limit = MAX_EXPANSIONS.min(usize::try_from(steps).unwrap_or(usize::MAX));
+                hits.extend(dict.prefix(term, limit));
+                steps -= hits.len() as u64;
+                walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
             }
             if fuzzy > 0 {
-                hits.extend(dict.fuzzy(term, fuzzy, MAX_EXPANSIONS));
+                let matched = dict.fuzzy_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
+                hits.extend(matched);
             }
+            budget.return_dictionary_steps(steps);
             for (t, ord) in hits {
                 let df = entry
                     .segment
@@ -245,14 +300,38 @@ impl<'a> Planner<'a> {
                 found.push((t, df as u64));
             }
         }
-        by_doc_freq(found, MAX_TERM_EXPANSIONS)
+        if walk_cut {
+            budget.dictionary_cut()?;
+        }
+        // The selection the per-term cap alone makes (the term itself
+        // included, then left out), cut to the share: with a full share,
+        // exactly the terms planned before budgets.
+        let ranked = by_doc_freq(found, MAX_TERM_EXPANSIONS);
+        let take = share.min(MAX_TERM_EXPANSIONS);
+        let share_cut = ranked.len() > take;
+        let mut kept: Vec<String> = ranked
             .into_iter()
+            .take(take)
             .map(|(t, _)| t)
-            .collect()
+            .filter(|t| t != term)
+            .collect();
+        let granted = budget.take_expansions(kept.len());
+        let total_cut = granted < kept.len();
+        kept.truncate(granted);
+        if share_cut || total_cut {
+            budget.expansions_cut(self.expanding)?;
+        }
+        Ok(kept)
     }
 
     /// `required` tells whether a multi-token word must match all its tokens.
-    fn lower(&mut self, query: &Query, boost: f32, required: bool) -> Option<Node> {
+    fn lower(
+        &mut self,
+        query: &Query,
+        boost: f32,
+        required: bool,
+        budget: &mut Budget,
+    ) -> Result<Option<Node>> {
         match query {
             Query::Term {
                 field,
@@ -279,11 +358,9 @@ impl<'a> Planner<'a> {
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
                         group.push(Node::Term(exact));
                         if prefix || fuzzy > 0 {
-                            for t in self.expand(&token.term, prefix, fuzzy) {
-                                if t != token.term {
-                                    let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
-                                    group.push(Node::Term(id));
-                                }
+                            for t in self.expand(&token.term, prefix, fuzzy, budget)? {
+                                let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
+                                group.push(Node::Term(id));
                             }
                         }
                     }
@@ -294,11 +371,11 @@ impl<'a> Planner<'a> {
                         alternatives.push(node);
                     }
                 }
-                match alternatives.len() {
+                Ok(match alternatives.len() {
                     0 => None,
                     1 => alternatives.pop(),
                     _ => Some(either(alternatives)),
-                }
+                })
             }
             Query::Phrase {
                 field,
@@ -333,11 +410,11 @@ impl<'a> Planner<'a> {
                         idf,
                     });
                 }
-                match alternatives.len() {
+                Ok(match alternatives.len() {
                     0 => None,
                     1 => alternatives.pop(),
                     _ => Some(either(alternatives)),
-                }
+                })
             }
             Query::Bool { clauses, boost: b } => {
                 let (mut must, mut should, mut must_not) = (Vec::new(), Vec::new(), Vec::new());
@@ -347,7 +424,7 @@ impl<'a> Planner<'a> {
                         Occur::Default => Occur::Should,
                         other => *other,
                     };
-                    let child = self.lower(query, boost * b, occur == Occur::Must);
+                    let child = self.lower(query, boost * b, occur == Occur::Must, budget)?;
                     // Clauses that analyze to nothing (stopwords) are dropped.
                     let Some(child) = child else { continue };
                     match (occur, child) {
@@ -367,19 +444,19 @@ impl<'a> Planner<'a> {
                     }
                 }
                 if must.is_empty() && should.is_empty() {
-                    return None;
+                    return Ok(None);
                 }
                 if must_not.is_empty() && must.is_empty() && should.len() == 1 {
-                    return should.pop();
+                    return Ok(should.pop());
                 }
                 if must_not.is_empty() && should.is_empty() && must.len() == 1 {
-                    return must.pop();
+                    return Ok(must.pop());
                 }
-                Some(Node::Bool {
+                Ok(Some(Node::Bool {
                     must,
                     should,
                     must_not,
-                })
+                }))
             }
         }
     }

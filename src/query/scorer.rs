@@ -6,6 +6,7 @@ use crate::index::segment::Segment;
 use crate::postings::{PostingsCursor, TERMINATED};
 
 use super::bm25::{self, FieldNorm};
+use super::budget::Steps;
 
 pub trait Scorer {
     fn doc(&self) -> u32;
@@ -221,25 +222,41 @@ impl Scorer for EmptyScorer {
 }
 
 /// Disjunction: documents matching any child; score = sum of matching
-/// children, in child order (so sums are reproducible).
+/// children, in child order (so sums are reproducible). Each move costs a
+/// scoring step per child (it scans them all).
 pub struct UnionScorer<'a> {
     children: Vec<Box<dyn Scorer + 'a>>,
+    /// Each child's current document: only the union moves its children,
+    /// so it keeps them here instead of asking each one (a dynamic call)
+    /// whenever it looks for the smallest.
+    docs: Vec<u32>,
     doc: u32,
+    steps: &'a Steps,
 }
 
 impl<'a> UnionScorer<'a> {
-    pub fn new(children: Vec<Box<dyn Scorer + 'a>>) -> Self {
-        let doc = children.iter().map(|c| c.doc()).min().unwrap_or(TERMINATED);
-        UnionScorer { children, doc }
+    pub fn new(children: Vec<Box<dyn Scorer + 'a>>, steps: &'a Steps) -> Self {
+        let docs: Vec<u32> = children.iter().map(|c| c.doc()).collect();
+        let doc = docs.iter().copied().min().unwrap_or(TERMINATED);
+        UnionScorer {
+            children,
+            docs,
+            doc,
+            steps,
+        }
     }
     fn refresh(&mut self) -> u32 {
-        self.doc = self
-            .children
-            .iter()
-            .map(|c| c.doc())
-            .min()
-            .unwrap_or(TERMINATED);
+        self.doc = self.docs.iter().copied().min().unwrap_or(TERMINATED);
         self.doc
+    }
+    /// Pays for one move; out of steps, the union ends.
+    #[inline]
+    fn pay(&mut self) -> bool {
+        if self.steps.take(self.children.len() as u64) {
+            return true;
+        }
+        self.doc = TERMINATED;
+        false
     }
 }
 
@@ -248,27 +265,36 @@ impl Scorer for UnionScorer<'_> {
         self.doc
     }
     fn advance(&mut self) -> u32 {
+        if !self.pay() {
+            return TERMINATED;
+        }
         let cur = self.doc;
-        for c in &mut self.children {
-            if c.doc() == cur {
-                c.advance();
+        for (c, d) in self.children.iter_mut().zip(&mut self.docs) {
+            if *d == cur {
+                *d = c.advance();
             }
         }
         self.refresh()
     }
     fn seek(&mut self, target: u32) -> u32 {
-        for c in &mut self.children {
-            if c.doc() < target {
-                c.seek(target);
+        if !self.pay() {
+            return TERMINATED;
+        }
+        for (c, d) in self.children.iter_mut().zip(&mut self.docs) {
+            if *d < target {
+                *d = c.seek(target);
             }
         }
         self.refresh()
     }
     fn score(&mut self) -> f32 {
+        // Scans every child too; running out here ends the pass at the
+        // next move.
+        self.steps.take(self.children.len() as u64);
         let cur = self.doc;
         let mut s = 0.0;
-        for c in &mut self.children {
-            if c.doc() == cur {
+        for (c, &d) in self.children.iter_mut().zip(&self.docs) {
+            if d == cur {
                 s += c.score();
             }
         }
@@ -280,16 +306,18 @@ impl Scorer for UnionScorer<'_> {
 }
 
 /// Conjunction: documents matching every child. The cheapest child leads,
-/// the others seek to it (intersection from the rarest term).
+/// the others seek to it (intersection from the rarest term). Each round
+/// of alignment costs a scoring step per child.
 pub struct IntersectionScorer<'a> {
     children: Vec<Box<dyn Scorer + 'a>>,
     /// Child indexes by increasing cost; scores are summed in child order.
     order: Vec<usize>,
     doc: u32,
+    steps: &'a Steps,
 }
 
 impl<'a> IntersectionScorer<'a> {
-    pub fn new(children: Vec<Box<dyn Scorer + 'a>>) -> Self {
+    pub fn new(children: Vec<Box<dyn Scorer + 'a>>, steps: &'a Steps) -> Self {
         // Stable: equal costs keep child order.
         let order: Vec<usize> = crate::sort::order_by_key(children.iter().map(|c| c.cost()))
             .into_iter()
@@ -299,6 +327,7 @@ impl<'a> IntersectionScorer<'a> {
             children,
             order,
             doc: TERMINATED,
+            steps,
         };
         let start = s.children.get(s.order[0]).map_or(TERMINATED, |c| c.doc());
         s.doc = s.align(start);
@@ -308,7 +337,7 @@ impl<'a> IntersectionScorer<'a> {
     /// Finds the first doc >= `candidate` that all children share.
     fn align(&mut self, mut candidate: u32) -> u32 {
         'outer: loop {
-            if candidate == TERMINATED {
+            if candidate == TERMINATED || !self.steps.take(self.children.len() as u64) {
                 return TERMINATED;
             }
             for &i in &self.order {
@@ -425,6 +454,8 @@ impl Scorer for ExclusionScorer<'_> {
 /// up (within `slop`) in one field. Phrase frequency replaces tf in BM25F.
 pub struct PhraseScorer<'a> {
     terms: Vec<(TermScorer<'a>, u32)>,
+    /// A scoring step per term per round of alignment.
+    steps: &'a Steps,
     slop: u32,
     fields: u32,
     idf_boost: f32,
@@ -445,9 +476,11 @@ impl<'a> PhraseScorer<'a> {
         fields: u32,
         idf_boost: f32,
         params: &'a ScoreParams,
+        steps: &'a Steps,
     ) -> Self {
         let mut s = PhraseScorer {
             terms,
+            steps,
             slop,
             fields,
             idf_boost,
@@ -472,7 +505,7 @@ impl<'a> PhraseScorer<'a> {
         loop {
             // Align all terms on one document.
             'align: loop {
-                if candidate == TERMINATED {
+                if candidate == TERMINATED || !self.steps.take(self.terms.len() as u64) {
                     return TERMINATED;
                 }
                 for t in &mut self.terms {

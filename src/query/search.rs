@@ -9,6 +9,7 @@ use crate::postings::TERMINATED;
 
 use super::ast::Query;
 use super::bm25::FieldNorm;
+use super::budget::{Budget, Limited, Limits, Steps};
 use super::options::{
     Hit, Mode, SearchOptions, SearchResults, StoredSelection, Syntax, TermExplanation,
 };
@@ -38,8 +39,30 @@ impl Index {
 
     /// Search over the flushed segments only (no buffered writes).
     pub fn search_flushed(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
+        self.search_with_limits(query, opts, self.query_limits())
+    }
+
+    /// The cost limits of each search pass over this index (see
+    /// [`super::budget`]): they grow with the documents and terms.
+    pub fn query_limits(&self) -> Limits {
+        let terms = self
+            .segments
+            .iter()
+            .map(|e| e.segment.terms.len() as u64)
+            .sum();
+        Limits::for_index(self.live_docs, terms)
+    }
+
+    /// [`Index::search_flushed`] under the given limits (each pass of a
+    /// fallback search gets them whole).
+    pub(crate) fn search_with_limits(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        limits: Limits,
+    ) -> Result<SearchResults> {
         validate(self, query, opts)?;
-        let ast = self.parse_query(query, opts.syntax)?;
+        let ast = super::merge::merge_repeats(self.parse_query(query, opts.syntax)?);
         let filter = match &opts.filter {
             Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
             _ => None,
@@ -52,13 +75,19 @@ impl Index {
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let (mut hits, mut total) = self.run(&ast, opts, filter.as_ref(), and_first)?;
+        let (mut hits, mut total, mut limited) =
+            self.run(&ast, opts, filter.as_ref(), and_first, limits)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
-            (hits, total) = self.run(&ast, opts, filter.as_ref(), false)?;
+            (hits, total, limited) = self.run(&ast, opts, filter.as_ref(), false, limits)?;
             mode = Mode::Or;
         }
-        Ok(SearchResults { hits, mode, total })
+        Ok(SearchResults {
+            hits,
+            mode,
+            total,
+            limited,
+        })
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
@@ -71,13 +100,18 @@ impl Index {
         }
     }
 
+    /// One planning and scoring pass under its own budget; also returns
+    /// the total (sorted searches) and the budgets that ran out (a strict
+    /// search fails on them instead).
     fn run(
         &self,
         ast: &Query,
         opts: &SearchOptions,
         filter: Option<&Filter>,
         and_mode: bool,
-    ) -> Result<(Vec<Hit>, Option<usize>)> {
+        limits: Limits,
+    ) -> Result<(Vec<Hit>, Option<usize>, Vec<Limited>)> {
+        let mut budget = Budget::new(limits, opts.syntax == Syntax::Strict);
         let plan = Planner::new(
             self,
             PlanOptions {
@@ -87,32 +121,43 @@ impl Index {
                 fuzzy: opts.fuzzy,
             },
         )
-        .plan(ast);
+        .plan(ast, &mut budget)?;
         let Some(root) = &plan.root else {
-            return Ok((Vec::new(), opts.sort.as_ref().map(|_| 0)));
+            let total = opts.sort.as_ref().map(|_| 0);
+            return Ok((Vec::new(), total, budget.limited().to_vec()));
         };
         let params = self.score_params(opts);
         let k = super::list::collect_limit(self, opts);
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
+        let steps = &budget.scoring;
         for (si, entry) in self.segments.iter().enumerate() {
+            if steps.ran_out() {
+                break;
+            }
             let allow = filter.and_then(|f| f.evaluate(&entry.segment));
             let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
             match (&flat, &conjunction) {
-                (Some(terms), _) => maxscore(&plan, terms, entry, si, &params, &live, &mut top),
+                (Some(terms), _) => {
+                    maxscore(&plan, terms, entry, si, &params, &live, &mut top, steps)
+                }
                 (None, Some(terms)) => {
-                    conjunction_of_terms(&plan, terms, entry, si, &params, &live, &mut top)
+                    conjunction_of_terms(&plan, terms, entry, si, &params, &live, &mut top, steps)
                 }
                 (None, None) => {
-                    let mut scorer = build_scorer(root, &plan, &entry.segment, &params);
+                    let mut scorer = build_scorer(root, &plan, &entry.segment, &params, steps);
                     let matched = plan.conjunction_bits();
-                    collect(scorer.as_mut(), entry, si, matched, &live, &mut top);
+                    collect(scorer.as_mut(), entry, si, matched, &live, &mut top, steps)
                 }
             }
         }
+        if steps.ran_out() {
+            budget.scoring_cut()?;
+        }
         let (ranked, total) = super::list::page(self, top, opts)?;
-        Ok((self.make_hits(&ranked, &plan, &params, opts), total))
+        let hits = self.make_hits(&ranked, &plan, &params, opts);
+        Ok((hits, total, budget.limited().to_vec()))
     }
 
     pub(super) fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
@@ -398,6 +443,7 @@ fn build_scorer<'a>(
     plan: &Plan,
     seg: &'a Segment,
     params: &'a ScoreParams,
+    steps: &'a Steps,
 ) -> Box<dyn Scorer + 'a> {
     match node {
         Node::Term(t) => match term_scorer(plan, *t, seg, params) {
@@ -425,6 +471,7 @@ fn build_scorer<'a>(
                 *fields,
                 idf * boost,
                 params,
+                steps,
             ))
         }
         Node::Bool {
@@ -435,24 +482,30 @@ fn build_scorer<'a>(
             let build_all = |nodes: &[Node]| -> Vec<Box<dyn Scorer + 'a>> {
                 nodes
                     .iter()
-                    .map(|n| build_scorer(n, plan, seg, params))
+                    .map(|n| build_scorer(n, plan, seg, params, steps))
                     .collect()
             };
             let mut positive: Box<dyn Scorer + 'a> = if !must.is_empty() {
-                let req = one_or(build_all(must), |c| Box::new(IntersectionScorer::new(c)));
+                let req = one_or(build_all(must), |c| {
+                    Box::new(IntersectionScorer::new(c, steps))
+                });
                 if should.is_empty() {
                     req
                 } else {
                     Box::new(ReqOptScorer {
                         required: req,
-                        optional: one_or(build_all(should), |c| Box::new(UnionScorer::new(c))),
+                        optional: one_or(build_all(should), |c| {
+                            Box::new(UnionScorer::new(c, steps))
+                        }),
                     })
                 }
             } else {
-                one_or(build_all(should), |c| Box::new(UnionScorer::new(c)))
+                one_or(build_all(should), |c| Box::new(UnionScorer::new(c, steps)))
             };
             if !must_not.is_empty() {
-                let negative = one_or(build_all(must_not), |c| Box::new(UnionScorer::new(c)));
+                let negative = one_or(build_all(must_not), |c| {
+                    Box::new(UnionScorer::new(c, steps))
+                });
                 positive = Box::new(ExclusionScorer::new(positive, negative));
             }
             positive
@@ -473,7 +526,9 @@ fn one_or<'a>(
     }
 }
 
-/// Exhaustive document-at-a-time collection (complex queries).
+/// Exhaustive document-at-a-time collection (complex queries). The
+/// scorer tree spends `steps` as it moves (and ends when they run out);
+/// one more per collected document.
 fn collect<'a>(
     scorer: &mut dyn Scorer,
     entry: &'a SegmentEntry,
@@ -481,9 +536,13 @@ fn collect<'a>(
     matched: Option<u64>,
     live: &impl Fn(u32) -> bool,
     top: &mut TopK<'a>,
+    steps: &Steps,
 ) {
     let mut doc = scorer.doc();
     while doc != TERMINATED {
+        if !steps.take(1) {
+            return;
+        }
         if live(doc) {
             let score = scorer.score();
             if !top.admits(score) {
@@ -505,7 +564,8 @@ fn collect<'a>(
 /// A conjunction of terms: the rarest term leads and the others seek to it
 /// (what `IntersectionScorer` does, without dynamic dispatch), and the lead
 /// skips whole blocks whose score bound plus the other terms' maxima cannot
-/// reach the k-th score.
+/// reach the k-th score. One scoring step per term per alignment.
+#[allow(clippy::too_many_arguments)]
 fn conjunction_of_terms<'a>(
     plan: &Plan,
     terms: &[usize],
@@ -514,6 +574,7 @@ fn conjunction_of_terms<'a>(
     params: &ScoreParams,
     live: &impl Fn(u32) -> bool,
     top: &mut TopK<'a>,
+    steps: &Steps,
 ) {
     let seg = &entry.segment;
     let mut scorers = Vec::with_capacity(terms.len());
@@ -533,8 +594,12 @@ fn conjunction_of_terms<'a>(
     };
     let others: f32 = rest.iter().map(|&i| scorers[i].max_score()).sum();
     let matched = plan.conjunction_bits();
+    let cost = terms.len() as u64;
     let mut candidate = scorers[lead].doc();
     'align: while candidate != TERMINATED {
+        if !steps.take(cost) {
+            return;
+        }
         for &i in rest {
             let d = scorers[i].seek(candidate);
             if d != candidate {
@@ -563,7 +628,9 @@ fn conjunction_of_terms<'a>(
 /// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
 /// cumulative upper bound cannot beat the current k-th score are
 /// "non-essential" — they never generate candidates, and are only probed for
-/// candidates that might still make it.
+/// candidates that might still make it. One scoring step per essential term
+/// per candidate (what choosing the candidate scans).
+#[allow(clippy::too_many_arguments)]
 fn maxscore<'a>(
     plan: &Plan,
     terms: &[usize],
@@ -572,6 +639,7 @@ fn maxscore<'a>(
     params: &ScoreParams,
     live: &impl Fn(u32) -> bool,
     top: &mut TopK<'a>,
+    steps: &Steps,
 ) {
     let seg = &entry.segment;
     // (scorer, upper bound, slot in `terms`)
@@ -599,6 +667,8 @@ fn maxscore<'a>(
     // bit set says which are filled, so nothing is cleared per candidate.
     let mut contrib = vec![0.0f32; terms.len()];
     let wide = terms.len() > 64;
+    // Wide queries: which slots the current candidate filled, 64 a word.
+    let mut wide_filled = vec![0u64; if wide { terms.len().div_ceil(64) } else { 0 }];
     let mut first_essential = 0;
     loop {
         let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
@@ -607,6 +677,9 @@ fn maxscore<'a>(
         }
         if first_essential == scorers.len() {
             break;
+        }
+        if !steps.take((scorers.len() - first_essential) as u64) {
+            return;
         }
         let candidate = scorers[first_essential..]
             .iter()
@@ -644,8 +717,14 @@ fn maxscore<'a>(
                 continue;
             }
         }
-        if wide {
-            contrib.fill(0.0);
+        // Only the slots the last candidate filled: clearing all of them
+        // cost a pass over every term per candidate.
+        for (w, word) in wide_filled.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                contrib[w * 64 + bits.trailing_zeros() as usize] = 0.0;
+                bits &= bits - 1;
+            }
         }
         let mut filled = 0u64;
         let mut partial = 0.0f32;
@@ -658,31 +737,43 @@ fn maxscore<'a>(
                 let v = s.0.score();
                 contrib[s.2] = v;
                 filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
+                if wide {
+                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
+                }
                 partial += v;
                 let others = total - s.1;
                 s.0.advance_competitive(others, threshold);
             }
         }
         let mut competitive = true;
+        let mut probed = 0;
         for i in (0..first_essential).rev() {
             if partial + prefix[i] < threshold {
                 competitive = false;
                 break;
             }
+            probed += 1;
             let s = &mut scorers[i];
             if s.0.seek(candidate) == candidate {
                 matched |= bit(s.2);
                 let v = s.0.score();
                 contrib[s.2] = v;
                 filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
+                if wide {
+                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
+                }
                 partial += v;
             }
+        }
+        // The non-essential terms probed for this candidate.
+        if !steps.take(probed) {
+            return;
         }
         if competitive {
             // Canonical summation order (slot order; unfilled slots add
             // exactly nothing): scores do not depend on pruning.
             let score = if wide {
-                contrib.iter().sum()
+                sum_filled_wide(&contrib, &wide_filled)
             } else {
                 sum_filled(&contrib, filled)
             };
@@ -698,6 +789,19 @@ fn maxscore<'a>(
             });
         }
     }
+}
+
+/// [`sum_filled`] over any number of slots, one word of `filled` per 64.
+fn sum_filled_wide(values: &[f32], filled: &[u64]) -> f32 {
+    let mut sum = 0.0f32;
+    for (w, &word) in filled.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            sum += values[w * 64 + bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+    }
+    sum
 }
 
 /// Sum of `values[i]` for the set bits `i` of `filled`, in increasing `i`.

@@ -24,6 +24,7 @@ pub(super) fn search(
     query: &str,
     distance: u8,
     limit: usize,
+    steps: &mut u64,
 ) -> Vec<(String, u64)> {
     let mut out = Vec::new();
     if limit == 0 {
@@ -35,6 +36,12 @@ pub(super) fn search(
     let mut ends = vec![0usize];
     let mut terms = dict.iter();
     while let Some(shared) = terms.advance() {
+        // One step per term reached (a skip of a whole prefix is one): a
+        // short query at distance 2 reaches most of the dictionary.
+        if *steps == 0 {
+            break;
+        }
+        *steps -= 1;
         while ends.len() > 1 && ends[ends.len() - 1] > shared {
             ends.pop();
         }

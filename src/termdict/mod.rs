@@ -115,7 +115,23 @@ impl TermDict {
     /// and substitutions of Unicode scalar values), in byte order, at most
     /// `limit`.
     pub fn fuzzy(&self, term: &str, distance: u8, limit: usize) -> Vec<(String, u64)> {
-        fuzzy::search(self, term, distance, limit)
+        let mut unbounded = u64::MAX;
+        fuzzy::search(self, term, distance, limit, &mut unbounded)
+    }
+
+    /// [`TermDict::fuzzy`] that stops after reaching `steps` terms of the
+    /// dictionary (a skipped prefix counts as one), subtracting the terms
+    /// reached from `steps`: the walk of a short query visits most of the
+    /// dictionary, so a query's budget bounds it (`steps` left at 0 means
+    /// the walk may have stopped early).
+    pub fn fuzzy_bounded(
+        &self,
+        term: &str,
+        distance: u8,
+        limit: usize,
+        steps: &mut u64,
+    ) -> Vec<(String, u64)> {
+        fuzzy::search(self, term, distance, limit, steps)
     }
 
     /// All terms in order (for merges).

@@ -170,7 +170,8 @@ impl Engine {
     pub fn add_json(&mut self, json: &str) -> Result<(), JsValue> {
         self.index
             .add_json(json)
-            .map_err(|e| bad_argument("document", e))?
+            .map_err(crate::index::document::syntax_error)
+            .and_then(|added| added)
             .map_err(to_js_error)
     }
 

@@ -32,6 +32,7 @@ export function memdexResults(text, lens) {
   };
   const mode = take();
   const total = take();
+  const limited = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
     const id = take();
@@ -50,7 +51,9 @@ export function memdexResults(text, lens) {
     if (explanation !== undefined) hit.explanation = JSON.parse(explanation);
     hits[h] = hit;
   }
-  return total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
+  const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
+  if (limited !== undefined) results.limited = limited.split(',');
+  return results;
 }
 "#)]
 extern "C" {
@@ -95,7 +98,7 @@ fn utf16_len(utf8: &[u8]) -> u32 {
         .sum()
 }
 
-/// The results as a JS object `{ hits, mode, total? }`.
+/// The results as a JS object `{ hits, mode, total?, limited? }`.
 pub fn to_js(results: &SearchResults) -> JsValue {
     let mut p = Pieces::default();
     p.push(match results.mode {
@@ -106,6 +109,20 @@ pub fn to_js(results: &SearchResults) -> JsValue {
     match results.total {
         Some(total) => p.push_json(&total),
         None => p.absent(),
+    }
+    // Budget names, comma-separated (they hold no comma); absent when none
+    // ran out.
+    if results.limited.is_empty() {
+        p.absent();
+    } else {
+        let mut names = String::new();
+        for (i, limited) in results.limited.iter().enumerate() {
+            if i > 0 {
+                names.push(',');
+            }
+            names.push_str(limited.as_str());
+        }
+        p.push(&names);
     }
     p.count(results.hits.len());
     for hit in &results.hits {

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   index.search('', { sort: { field: 'timestamp', order: 'newest' } });
   const hit: Hit | undefined = results.hits[0];
   const mode: 'or' | 'and' = results.mode;
+  const limited: ('expansions' | 'scoring')[] | undefined = results.limited;
   const snippet: string | undefined = hit?.snippets?.text;
   const idf: number | undefined = hit?.explanation?.[0]?.idf;
   const suggestions: Suggestion[] = index.suggest('dep', { limit: 5 });
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
   // @ts-expect-error suggest takes an options object or nothing
   index.suggest('x', { max: 3 });
 
-  void [fsIndex, withAdapter, n, removed, count, mode, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, pinnedTools, code, recent, matches, isError, text, wrong, badCode];
+  void [fsIndex, withAdapter, n, removed, count, mode, limited, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, pinnedTools, code, recent, matches, isError, text, wrong, badCode];
 }
 
 void main;

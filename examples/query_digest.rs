@@ -1,0 +1,67 @@
+//! Prints every hit (mode, query number, id, score to 6 decimals) of a
+//! query set in the three search modes, limit 10, and the time each mode
+//! took (stderr). Piped to `md5sum` it is the digest that proves a query
+//! change left the benchmark results unchanged; the times are the quick
+//! check that it did not slow them down.
+//!
+//! ```text
+//! zcat ../shared/data/packages/corpus.jsonl.gz | head -20000 > /tmp/packages-20k.jsonl
+//! cargo run --profile bench-native --example query_digest -- \
+//!     /tmp/packages-20k.jsonl ../shared/data/packages/queries.txt | md5sum
+//! ```
+//! Documents are the corpus lines as they are (`_id`, `title`, `text`);
+//! only those three keys are indexed, in the default schema.
+
+use std::io::Write;
+use std::time::Instant;
+
+use memdex::query::options::StoredSelection;
+use memdex::{Index, IndexConfig, Mode, SearchOptions};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: query_digest DOCS.jsonl QUERIES.txt";
+    let docs = std::fs::read_to_string(args.next().ok_or(usage)?)?;
+    let queries = std::fs::read_to_string(args.next().ok_or(usage)?)?;
+    let queries: Vec<&str> = queries.lines().filter(|l| !l.trim().is_empty()).collect();
+
+    let mut index = Index::new(IndexConfig::default())?;
+    for line in docs.lines().filter(|l| !l.trim().is_empty()) {
+        let d: serde_json::Value = serde_json::from_str(line)?;
+        let doc = serde_json::json!({
+            "id": d["_id"],
+            "title": d["title"].as_str().unwrap_or(""),
+            "text": d["text"].as_str().unwrap_or(""),
+        });
+        index.add(&memdex::json::parse(&doc.to_string())?)?;
+    }
+    index.flush();
+
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    for (name, mode) in [
+        ("or", Mode::Or),
+        ("and", Mode::And),
+        ("fallback", Mode::Fallback),
+    ] {
+        let opts = SearchOptions {
+            mode,
+            limit: 10,
+            stored_fields: StoredSelection::None,
+            ..Default::default()
+        };
+        let start = Instant::now();
+        let mut results = Vec::with_capacity(queries.len());
+        for q in &queries {
+            results.push(index.search(q, &opts)?);
+        }
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        eprintln!("{name}: {} queries in {ms:.1} ms", queries.len());
+        for (i, r) in results.iter().enumerate() {
+            for h in &r.hits {
+                writeln!(out, "{name}\t{i}\t{}\t{:.6}", h.id, h.score)?;
+            }
+        }
+    }
+    Ok(())
+}

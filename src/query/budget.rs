@@ -1,0 +1,340 @@
+//! The cost budget of one search: a few bytes of query must not buy
+//! seconds of CPU. Before budgets, 1,024 one-letter prefixes (3 KB) took
+//! 51.6 s on 20k documents and `ab~2` repeated 1,024 times 24.5 s.
+//!
+//! Repeated clauses are merged before anything is spent
+//! ([`super::merge`]); what is left is bounded by three counters, all
+//! deterministic (counted work, never time, so an answer does not depend
+//! on the machine's load):
+//!
+//! - **expansions**: index terms added by `prefix*` and `fuzzy~N` over the
+//!   whole query, [`MAX_EXPANSIONS`]. Each expanding term gets an equal
+//!   share (at most the [`super::plan::MAX_TERM_EXPANSIONS`] it always
+//!   had), so up to 16 expanding terms plan exactly as before;
+//! - **dictionary steps**: terms reached while walking the dictionaries for
+//!   those expansions, shared the same way (a short `fuzzy~2` reaches most
+//!   of a dictionary): the larger of [`MIN_DICTIONARY_STEPS`] and
+//!   [`DICTIONARY_STEPS_PER_TERM`] per dictionary term;
+//! - **scoring steps**: one per query term examined per candidate document
+//!   (the MaxScore and conjunction loops) and one per child a union,
+//!   intersection or phrase scorer moves ([`Steps`]); the larger of
+//!   [`MIN_SCORING_STEPS`] and [`SCORING_STEPS_PER_DOC`] per live
+//!   document, so the bound follows the index size and not the query's
+//!   length.
+//!
+//! What happens at a limit follows the query syntax, as the parser's own
+//! limits do: lenient searches (the default; agents' raw text never fails)
+//! stop spending and answer with what they have, flagged in
+//! `SearchResults::limited`; strict searches fail with `LIMIT`.
+
+use std::cell::Cell;
+
+use crate::error::{Error, Result};
+
+/// Most terms prefix and fuzzy expansions add to one query.
+pub const MAX_EXPANSIONS: usize = 1024;
+/// Dictionary terms the prefix and fuzzy expansions of every query may
+/// reach, whatever the index size.
+pub const MIN_DICTIONARY_STEPS: u64 = 100_000;
+/// Dictionary steps per term of the index's dictionaries (a query may walk
+/// them all this many times: one short `fuzzy~2` walks most of them).
+pub const DICTIONARY_STEPS_PER_TERM: u64 = 2;
+/// Scoring steps every query may take, whatever the index size.
+pub const MIN_SCORING_STEPS: u64 = 2_000_000;
+/// Scoring steps per live document (a query may examine every document
+/// for this many terms).
+pub const SCORING_STEPS_PER_DOC: u64 = 100;
+
+/// A budget that ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limited {
+    /// Prefix/fuzzy expansions were cut (fewer terms, or walks stopped).
+    Expansions,
+    /// Scoring stopped before every candidate document was examined.
+    Scoring,
+}
+
+impl Limited {
+    /// The name in `SearchResults::limited` (JSON and JS).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limited::Expansions => "expansions",
+            Limited::Scoring => "scoring",
+        }
+    }
+}
+
+/// The limits of one pass ([`Limits::for_index`] in every search; tests
+/// use smaller ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub expansions: usize,
+    pub dictionary_steps: u64,
+    pub scoring_steps: u64,
+}
+
+impl Limits {
+    /// The limits of a search over `live_docs` documents whose segments'
+    /// dictionaries hold `terms` terms in all.
+    pub fn for_index(live_docs: u64, terms: u64) -> Limits {
+        Limits {
+            expansions: MAX_EXPANSIONS,
+            dictionary_steps: MIN_DICTIONARY_STEPS
+                .max(DICTIONARY_STEPS_PER_TERM.saturating_mul(terms)),
+            scoring_steps: MIN_SCORING_STEPS.max(SCORING_STEPS_PER_DOC.saturating_mul(live_docs)),
+        }
+    }
+}
+
+/// What one planning and scoring pass may still spend.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    strict: bool,
+    limits: Limits,
+    expansions: usize,
+    dictionary_steps: u64,
+    /// Scoring steps left.
+    pub(crate) scoring: Steps,
+    limited: Vec<Limited>,
+}
+
+/// Scoring steps left, shared by reference by a pass's scoring loop and
+/// scorer trees (hence a `Cell`). Once a take fails every later one does,
+/// and scorers then report the end of their postings, so a pass stops
+/// wherever its budget ran out.
+#[derive(Debug, Clone)]
+pub struct Steps {
+    left: Cell<u64>,
+    out: Cell<bool>,
+}
+
+impl Steps {
+    pub fn new(steps: u64) -> Steps {
+        Steps {
+            left: Cell::new(steps),
+            out: Cell::new(false),
+        }
+    }
+
+    /// Takes `n` steps; false when fewer are left (from then on, always).
+    #[inline]
+    pub fn take(&self, n: u64) -> bool {
+        match self.left.get().checked_sub(n) {
+            Some(left) if !self.out.get() => {
+                self.left.set(left);
+                true
+            }
+            _ => {
+                self.out.set(true);
+                false
+            }
+        }
+    }
+
+    /// Whether a take failed.
+    pub fn ran_out(&self) -> bool {
+        self.out.get()
+    }
+}
+
+impl Budget {
+    /// A pass's budget; `strict` makes running out an error instead of a
+    /// flag.
+    pub fn new(limits: Limits, strict: bool) -> Budget {
+        Budget {
+            strict,
+            limits,
+            expansions: limits.expansions,
+            dictionary_steps: limits.dictionary_steps,
+            scoring: Steps::new(limits.scoring_steps),
+            limited: Vec::new(),
+        }
+    }
+
+    /// The budgets that ran out, in the order they did.
+    pub fn limited(&self) -> &[Limited] {
+        &self.limited
+    }
+
+    /// What the pass spent so far, per limit.
+    pub fn spent(&self) -> Limits {
+        Limits {
+            expansions: self.limits.expansions - self.expansions,
+            dictionary_steps: self.limits.dictionary_steps - self.dictionary_steps,
+            scoring_steps: self.limits.scoring_steps - self.scoring.left.get(),
+        }
+    }
+
+    /// Expansions and dictionary steps one of `expanding` expanding terms
+    /// may use (equal shares; the per-term cap applies on top).
+    pub(crate) fn expansion_share(&self, expanding: usize) -> (usize, u64) {
+        let n = expanding.max(1);
+        (
+            (self.limits.expansions / n).max(1),
+            (self.limits.dictionary_steps / n as u64).max(1),
+        )
+    }
+
+    /// Takes up to `wanted` expansions; fewer when the query's total runs out.
+    pub(crate) fn take_expansions(&mut self, wanted: usize) -> usize {
+        let got = wanted.min(self.expansions);
+        self.expansions -= got;
+        got
+    }
+
+    /// Takes up to `wanted` dictionary steps.
+    pub(crate) fn take_dictionary_steps(&mut self, wanted: u64) -> u64 {
+        let got = wanted.min(self.dictionary_steps);
+        self.dictionary_steps -= got;
+        got
+    }
+
+    /// Gives back dictionary steps a walk did not use.
+    pub(crate) fn return_dictionary_steps(&mut self, unused: u64) {
+        self.dictionary_steps += unused;
+    }
+
+    /// Records that the query's `expanding` prefix/fuzzy terms wanted more
+    /// expansions than their shares: an error in strict mode.
+    pub(crate) fn expansions_cut(&mut self, expanding: usize) -> Result<()> {
+        self.cut(
+            Limited::Expansions,
+            "prefix/fuzzy expansions of the query (up to 64 per term)",
+            self.limits.expansions,
+            expanding.saturating_mul(super::plan::MAX_TERM_EXPANSIONS),
+        )
+    }
+
+    /// Records that a dictionary walk stopped at its share of the steps.
+    pub(crate) fn dictionary_cut(&mut self) -> Result<()> {
+        let limit = usize::try_from(self.limits.dictionary_steps).unwrap_or(usize::MAX);
+        self.cut(
+            Limited::Expansions,
+            "dictionary terms scanned for the prefix/fuzzy terms of the query",
+            limit,
+            limit.saturating_add(1),
+        )
+    }
+
+    /// Records that scoring ran out of steps.
+    pub(crate) fn scoring_cut(&mut self) -> Result<()> {
+        let limit = usize::try_from(self.limits.scoring_steps).unwrap_or(usize::MAX);
+        self.cut(
+            Limited::Scoring,
+            "scoring steps of the query",
+            limit,
+            limit.saturating_add(1),
+        )
+    }
+
+    /// A limit reached: an error in strict mode (`got` is what the query
+    /// asked for, or for steps one past the limit: the walk stops there),
+    /// else a flag on the answer.
+    fn cut(&mut self, what: Limited, text: &'static str, limit: usize, got: usize) -> Result<()> {
+        if self.strict {
+            return Err(Error::Limit {
+                what: text,
+                limit,
+                got,
+            });
+        }
+        if !self.limited.contains(&what) {
+            self.limited.push(what);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::options::{Mode, SearchOptions, Syntax};
+    use crate::{Index, IndexConfig};
+
+    /// 300 documents, each with 40 of the words `w0`..`w59`.
+    fn index() -> Index {
+        let mut index = Index::new(IndexConfig::default()).unwrap();
+        for d in 0..300 {
+            let words: Vec<String> = (0..40)
+                .map(|i| format!("w{}", (d * 7 + i * 3) % 60))
+                .collect();
+            let doc = format!(r#"{{"id":"d{d}","text":"{}"}}"#, words.join(" "));
+            index.add_json(&doc).unwrap().unwrap();
+        }
+        index.flush();
+        index
+    }
+
+    fn opts(mode: Mode, syntax: Syntax) -> SearchOptions {
+        SearchOptions {
+            mode,
+            syntax,
+            ..SearchOptions::default()
+        }
+    }
+
+    #[test]
+    fn scoring_stops_at_its_steps_in_every_scoring_loop() {
+        let index = index();
+        let many: Vec<String> = (0..60).map(|i| format!("w{i}")).collect();
+        // (query, mode, a step limit it exceeds)
+        let cases = [
+            // MaxScore over a flat disjunction.
+            (many.join(" "), Mode::Or, 600),
+            // The conjunction of terms (a document's words are all equal
+            // modulo 3).
+            ("w0 w3 w6".to_string(), Mode::And, 60),
+            // The scorer tree: a phrase, a group, an exclusion.
+            (
+                format!("\"w0 w3\" ({}) -w59", many[1..30].join(" ")),
+                Mode::Or,
+                600,
+            ),
+        ];
+        for (query, mode, steps) in &cases {
+            let small = Limits {
+                scoring_steps: *steps,
+                ..index.query_limits()
+            };
+            let full = index
+                .search_with_limits(query, &opts(*mode, Syntax::Strict), index.query_limits())
+                .unwrap();
+            assert!(full.limited.is_empty(), "{query}");
+            assert_eq!(full.hits.len(), 10, "{query}");
+
+            let cut = index
+                .search_with_limits(query, &opts(*mode, Syntax::Lenient), small)
+                .unwrap();
+            assert_eq!(cut.limited, [Limited::Scoring], "{query}");
+            assert!(!cut.hits.is_empty(), "{query}");
+
+            match index.search_with_limits(query, &opts(*mode, Syntax::Strict), small) {
+                Err(Error::Limit { what, limit, .. }) => {
+                    assert_eq!((what, limit as u64), ("scoring steps of the query", *steps))
+                }
+                other => panic!("{query}: expected LIMIT, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn steps_never_go_past_the_limit() {
+        let steps = Steps::new(10);
+        assert!(steps.take(4) && steps.take(6));
+        assert!(!steps.take(1));
+        assert!(steps.ran_out());
+        // Once out, always out (scorers must not resume).
+        assert!(!steps.take(0));
+    }
+
+    #[test]
+    fn limits_grow_with_the_index() {
+        let small = Limits::for_index(1_000, 5_000);
+        assert_eq!(small.scoring_steps, MIN_SCORING_STEPS);
+        assert_eq!(small.dictionary_steps, MIN_DICTIONARY_STEPS);
+        let big = Limits::for_index(1_000_000, 2_000_000);
+        assert_eq!(big.scoring_steps, 1_000_000 * SCORING_STEPS_PER_DOC);
+        assert_eq!(big.dictionary_steps, 2_000_000 * DICTIONARY_STEPS_PER_TERM);
+        assert_eq!(big.expansions, MAX_EXPANSIONS);
+    }
+}

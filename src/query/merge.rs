@@ -1,0 +1,136 @@
+//! Repeated clauses merged before planning, so a query pays once for each
+//! distinct clause: `ab~2` written 1,024 times was expanded, looked up and
+//! scored 1,024 times.
+//!
+//! Within one group, a term or phrase equal to an earlier one with the same
+//! occur (same field, text, prefix, fuzzy distance or slop; only the boost
+//! may differ) is dropped and its boost added to the earlier one. Scores
+//! are linear in a clause's boost, so the merged clause scores what the
+//! repeats summed (up to float rounding: `x + x` is exactly `2x`, longer
+//! sums may differ in the last bit) and matches the same documents.
+//! Excluded clauses are only deduplicated. Groups are merged inside but not
+//! with each other (their cost is bounded by the budget), and terms that
+//! merely analyze alike (`runs running`) plan as before: their texts differ.
+
+use super::ast::{Clause, Occur, Query};
+
+/// `query` with the repeated terms and phrases of every group merged.
+pub fn merge_repeats(query: Query) -> Query {
+    match query {
+        Query::Bool { clauses, boost } => Query::Bool {
+            clauses: merge_clauses(clauses),
+            boost,
+        },
+        leaf => leaf,
+    }
+}
+
+fn merge_clauses(clauses: Vec<Clause>) -> Vec<Clause> {
+    let clauses: Vec<Clause> = clauses
+        .into_iter()
+        .map(|c| Clause {
+            occur: c.occur,
+            query: merge_repeats(c.query),
+        })
+        .collect();
+    // Equal keys are equal clauses; the sort keeps equal keys in clause
+    // order, so each run starts with the clause that stays.
+    let keys: Vec<Vec<u8>> = clauses.iter().map(key).collect();
+    let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+    let order = crate::sort::order_by_bytes(&refs);
+    let mut boosts: Vec<Option<f32>> = clauses.iter().map(|c| Some(c.query.boost())).collect();
+    let mut run = 0;
+    for (i, &(_, at)) in order.iter().enumerate() {
+        let (first, at) = (order[run].1 as usize, at as usize);
+        if i == 0 || keys[at].is_empty() || keys[at] != keys[first] {
+            run = i;
+            continue;
+        }
+        let repeat = boosts[at].take().unwrap_or(0.0);
+        if clauses[at].occur != Occur::MustNot {
+            boosts[first] = boosts[first].map(|b| (b + repeat).min(f32::MAX));
+        }
+    }
+    clauses
+        .into_iter()
+        .zip(boosts)
+        .filter_map(|(mut c, boost)| {
+            let boost = boost?;
+            match &mut c.query {
+                Query::Term { boost: b, .. }
+                | Query::Phrase { boost: b, .. }
+                | Query::Bool { boost: b, .. } => *b = boost,
+            }
+            Some(c)
+        })
+        .collect()
+}
+
+/// Everything that makes a term or phrase clause what it is, except its
+/// boost, as bytes (0xFF, never in UTF-8, ends the field); empty for a
+/// group, which is never merged.
+fn key(clause: &Clause) -> Vec<u8> {
+    let (kind, field, text, prefix, fuzzy, slop) = match &clause.query {
+        Query::Term {
+            field,
+            text,
+            prefix,
+            fuzzy,
+            ..
+        } => (1, field, text, *prefix, *fuzzy, 0),
+        Query::Phrase {
+            field, text, slop, ..
+        } => (2, field, text, false, 0, *slop),
+        Query::Bool { .. } => return Vec::new(),
+    };
+    let occur = match clause.occur {
+        Occur::Should => 0,
+        Occur::Must => 1,
+        Occur::MustNot => 2,
+        Occur::Default => 3,
+    };
+    let mut key = vec![occur, kind, u8::from(prefix), fuzzy];
+    key.extend_from_slice(&slop.to_le_bytes());
+    if let Some(field) = field {
+        key.extend_from_slice(field.as_bytes());
+    }
+    key.push(0xFF);
+    key.extend_from_slice(text.as_bytes());
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::parser::parse_lenient;
+
+    fn merged(q: &str) -> String {
+        merge_repeats(parse_lenient(q, &["title", "text"])).to_string()
+    }
+
+    #[test]
+    fn repeats_merge_with_summed_boosts() {
+        assert_eq!(merged("ab~2 ab~2 ab~2"), "(ab~2^3)");
+        assert_eq!(merged("a* b* a* b*^2"), "(a*^2 b*^3)");
+        assert_eq!(merged("x OR x OR y"), "(?x^2 ?y)");
+        assert_eq!(merged("\"a b\" \"a b\"~1 \"a b\""), "(\"a b\"^2 \"a b\"~1)");
+        assert_eq!(merged("(a b a) c c"), "((a^2 b) c^2)");
+    }
+
+    #[test]
+    fn different_occurs_fields_and_modifiers_stay_apart() {
+        assert_eq!(merged("a +a -a -a"), "(a +a -a)");
+        assert_eq!(
+            merged("title:a a a* a~1 text:a"),
+            "(title:a a a* a~1 text:a)"
+        );
+        // Groups are not merged with each other.
+        assert_eq!(merged("(a b) (a b)"), "((a b) (a b))");
+    }
+
+    #[test]
+    fn a_query_without_repeats_is_unchanged() {
+        let q = parse_lenient("deploy friday OR weekend -\"dry run\"~2", &["title"]);
+        assert_eq!(merge_repeats(q.clone()), q);
+    }
+}
