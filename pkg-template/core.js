@@ -145,65 +145,44 @@ function checkDoc(doc) {
   }
 }
 
-// Arrays and objects nest at most this deep in a document, the document
-// included: the engine's JSON parser stops there with LIMIT.
-const MAX_NESTING = 127;
-// A JSON `null` value (not the word inside a string, mostly): where
-// JSON.stringify may have written a NaN or an infinity.
-const NULL_VALUE = /[:,[]null[,\]}]/;
-
 /**
  * A document as the JSON text the engine reads (it validates everything
  * else). JSON cannot say two things a JS object can: JSON.stringify writes
  * NaN and ±Infinity as null (the engine would then drop the field), and
  * past its own stack depth it throws a plain RangeError (cycles and BigInt
- * a TypeError). Those become MemdexErrors naming the field or the limit.
+ * a TypeError). Those become MemdexErrors naming the field or the limit
+ * (127 levels: the engine's JSON parser stops there with LIMIT too).
  */
 function documentJson(doc) {
   let json;
   try {
     json = JSON.stringify(doc);
   } catch (err) {
-    if (err instanceof RangeError) {
-      throw new MemdexError(
-        'LIMIT',
-        `the document is nested too deeply (or is too large) for JSON: ${err.message}; ` +
-          `arrays and objects nest at most ${MAX_NESTING} deep, the document included`,
-        { cause: err },
-      );
-    }
-    throw new MemdexError('SCHEMA', `the document cannot be written as JSON: ${err?.message}`, { cause: err });
+    const deep = err instanceof RangeError;
+    throw new MemdexError(
+      deep ? 'LIMIT' : 'SCHEMA',
+      `${deep ? 'the document nests arrays and objects deeper than 127 levels' : 'the document is not JSON'} (${err?.message})`,
+      { cause: err },
+    );
   }
-  if (NULL_VALUE.test(json)) {
-    const bad = nonFinite(doc, '');
-    if (bad) {
-      throw new MemdexError(
-        'SCHEMA',
-        `schema error on field \`${bad.path}\`: ${bad.value} is not a finite number (JSON has no NaN or Infinity)`,
-      );
-    }
-  }
+  // A `null` value (the word in a string rarely matches) may be a NaN.
+  const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
+  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]} is not a finite number`);
   return json;
 }
 
-/** The first NaN or ±Infinity JSON.stringify would write as null, with its path. */
+/** The first NaN or ±Infinity JSON.stringify would write as null: [path, value]. */
 function nonFinite(value, path) {
-  if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') value = value.toJSON();
+  if (typeof value?.toJSON === 'function') value = value.toJSON();
   if (value instanceof Number) value = value.valueOf();
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, value };
-  if (value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = nonFinite(value[i], `${path}[${i}]`);
-      if (bad) return bad;
-    }
-    return undefined;
-  }
+  if (typeof value === 'number') return !Number.isFinite(value) && [path, value];
+  if (value === null || typeof value !== 'object') return false;
+  const array = Array.isArray(value);
   for (const key of Object.keys(value)) {
-    const bad = nonFinite(value[key], path ? `${path}.${key}` : key);
+    const bad = nonFinite(value[key], array ? `${path}[${key}]` : path ? `${path}.${key}` : key);
     if (bad) return bad;
   }
-  return undefined;
+  return false;
 }
 
 function checkId(id) {

@@ -65,7 +65,8 @@ fn plan(index: &Index, query: &str, strict: bool) -> (Result<Plan, Error>, Budge
             fuzzy: 0,
         },
     );
-    let query = merge_repeats(parse_lenient(query, &["title", "text"]));
+    let mut query = parse_lenient(query, &["title", "text"]);
+    merge_repeats(&mut query);
     let plan = planner.plan(&query, &mut budget);
     (plan, budget)
 }

@@ -199,7 +199,7 @@ impl Budget {
     pub(crate) fn expansions_cut(&mut self, expanding: usize) -> Result<()> {
         self.cut(
             Limited::Expansions,
-            "prefix/fuzzy expansions of the query (up to 64 per term)",
+            "query prefix/fuzzy expansions",
             self.limits.expansions,
             expanding.saturating_mul(super::plan::MAX_TERM_EXPANSIONS),
         )
@@ -210,7 +210,7 @@ impl Budget {
         let limit = usize::try_from(self.limits.dictionary_steps).unwrap_or(usize::MAX);
         self.cut(
             Limited::Expansions,
-            "dictionary terms scanned for the prefix/fuzzy terms of the query",
+            "query dictionary steps (prefix/fuzzy)",
             limit,
             limit.saturating_add(1),
         )
@@ -221,7 +221,7 @@ impl Budget {
         let limit = usize::try_from(self.limits.scoring_steps).unwrap_or(usize::MAX);
         self.cut(
             Limited::Scoring,
-            "scoring steps of the query",
+            "query scoring steps",
             limit,
             limit.saturating_add(1),
         )
@@ -310,7 +310,7 @@ mod tests {
 
             match index.search_with_limits(query, &opts(*mode, Syntax::Strict), small) {
                 Err(Error::Limit { what, limit, .. }) => {
-                    assert_eq!((what, limit as u64), ("scoring steps of the query", *steps))
+                    assert_eq!((what, limit as u64), ("query scoring steps", *steps))
                 }
                 other => panic!("{query}: expected LIMIT, got {other:?}"),
             }

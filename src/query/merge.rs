@@ -14,56 +14,41 @@
 
 use super::ast::{Clause, Occur, Query};
 
-/// `query` with the repeated terms and phrases of every group merged.
-pub fn merge_repeats(query: Query) -> Query {
-    match query {
-        Query::Bool { clauses, boost } => Query::Bool {
-            clauses: merge_clauses(clauses),
-            boost,
-        },
-        leaf => leaf,
+/// Merges the repeated terms and phrases of every group of `query`.
+pub fn merge_repeats(query: &mut Query) {
+    let Query::Bool { clauses, .. } = query else {
+        return;
+    };
+    for c in clauses.iter_mut() {
+        merge_repeats(&mut c.query);
     }
-}
-
-fn merge_clauses(clauses: Vec<Clause>) -> Vec<Clause> {
-    let clauses: Vec<Clause> = clauses
-        .into_iter()
-        .map(|c| Clause {
-            occur: c.occur,
-            query: merge_repeats(c.query),
-        })
-        .collect();
     // Equal keys are equal clauses; the sort keeps equal keys in clause
     // order, so each run starts with the clause that stays.
     let keys: Vec<Vec<u8>> = clauses.iter().map(key).collect();
     let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-    let order = crate::sort::order_by_bytes(&refs);
-    let mut boosts: Vec<Option<f32>> = clauses.iter().map(|c| Some(c.query.boost())).collect();
-    let mut run = 0;
-    for (i, &(_, at)) in order.iter().enumerate() {
-        let (first, at) = (order[run].1 as usize, at as usize);
+    let mut keep = vec![true; clauses.len()];
+    let mut first = 0;
+    for (i, &(_, at)) in crate::sort::order_by_bytes(&refs).iter().enumerate() {
+        let at = at as usize;
         if i == 0 || keys[at].is_empty() || keys[at] != keys[first] {
-            run = i;
+            first = at;
             continue;
         }
-        let repeat = boosts[at].take().unwrap_or(0.0);
+        keep[at] = false;
         if clauses[at].occur != Occur::MustNot {
-            boosts[first] = boosts[first].map(|b| (b + repeat).min(f32::MAX));
+            let sum = clauses[first].query.boost() + clauses[at].query.boost();
+            if let Query::Term { boost, .. } | Query::Phrase { boost, .. } =
+                &mut clauses[first].query
+            {
+                *boost = sum.min(f32::MAX);
+            }
         }
     }
-    clauses
-        .into_iter()
-        .zip(boosts)
-        .filter_map(|(mut c, boost)| {
-            let boost = boost?;
-            match &mut c.query {
-                Query::Term { boost: b, .. }
-                | Query::Phrase { boost: b, .. }
-                | Query::Bool { boost: b, .. } => *b = boost,
-            }
-            Some(c)
-        })
-        .collect()
+    let mut at = 0;
+    clauses.retain(|_| {
+        at += 1;
+        keep[at - 1]
+    });
 }
 
 /// Everything that makes a term or phrase clause what it is, except its
@@ -105,7 +90,9 @@ mod tests {
     use crate::query::parser::parse_lenient;
 
     fn merged(q: &str) -> String {
-        merge_repeats(parse_lenient(q, &["title", "text"])).to_string()
+        let mut q = parse_lenient(q, &["title", "text"]);
+        merge_repeats(&mut q);
+        q.to_string()
     }
 
     #[test]
@@ -131,6 +118,8 @@ mod tests {
     #[test]
     fn a_query_without_repeats_is_unchanged() {
         let q = parse_lenient("deploy friday OR weekend -\"dry run\"~2", &["title"]);
-        assert_eq!(merge_repeats(q.clone()), q);
+        let mut merged = q.clone();
+        merge_repeats(&mut merged);
+        assert_eq!(merged, q);
     }
 }

@@ -62,7 +62,8 @@ impl Index {
         limits: Limits,
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
-        let ast = super::merge::merge_repeats(self.parse_query(query, opts.syntax)?);
+        let mut ast = self.parse_query(query, opts.syntax)?;
+        super::merge::merge_repeats(&mut ast);
         let filter = match &opts.filter {
             Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
             _ => None,
