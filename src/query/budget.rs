@@ -17,10 +17,13 @@
 //!   [`DICTIONARY_STEPS_PER_TERM`] per dictionary term;
 //! - **scoring steps**: one per query term examined per candidate document
 //!   (the MaxScore and conjunction loops) and one per child a union,
-//!   intersection or phrase scorer moves ([`Steps`]); the larger of
+//!   intersection or phrase scorer moves or sums ([`Steps`]); the larger of
 //!   [`MIN_SCORING_STEPS`] and [`SCORING_STEPS_PER_DOC`] per live
 //!   document, so the bound follows the index size and not the query's
-//!   length.
+//!   length. The MaxScore and conjunction loops visit each document once,
+//!   so with at most 64 terms they stay under 64 steps a document, below
+//!   every limit: they count only for wider queries, and ordinary queries
+//!   pay nothing for the budget there.
 //!
 //! What happens at a limit follows the query syntax, as the parser's own
 //! limits do: lenient searches (the default; agents' raw text never fails)
@@ -129,6 +132,28 @@ impl Steps {
                 false
             }
         }
+    }
+
+    /// The steps left, for a loop that counts them in a local (a register,
+    /// not a `Cell` per candidate) and hands back the rest with
+    /// [`Steps::settle`], or [`Steps::exhaust`] when it needed more.
+    #[inline]
+    pub fn left(&self) -> u64 {
+        if self.out.get() {
+            0
+        } else {
+            self.left.get()
+        }
+    }
+
+    #[inline]
+    pub fn settle(&self, left: u64) {
+        self.left.set(left);
+    }
+
+    #[inline]
+    pub fn exhaust(&self) {
+        self.out.set(true);
     }
 
     /// Whether a take failed.
@@ -251,12 +276,14 @@ mod tests {
     use crate::query::options::{Mode, SearchOptions, Syntax};
     use crate::{Index, IndexConfig};
 
-    /// 300 documents, each with 40 of the words `w0`..`w59`.
+    /// 300 documents, each with the words `w0`..`w69` (in order) and 20
+    /// of `w70`..`w119`.
     fn index() -> Index {
         let mut index = Index::new(IndexConfig::default()).unwrap();
         for d in 0..300 {
-            let words: Vec<String> = (0..40)
-                .map(|i| format!("w{}", (d * 7 + i * 3) % 60))
+            let words: Vec<String> = (0..70)
+                .map(|i| format!("w{i}"))
+                .chain((0..20).map(|i| format!("w{}", 70 + (d * 7 + i * 3) % 50)))
                 .collect();
             let doc = format!(r#"{{"id":"d{d}","text":"{}"}}"#, words.join(" "));
             index.add_json(&doc).unwrap().unwrap();
@@ -276,17 +303,17 @@ mod tests {
     #[test]
     fn scoring_stops_at_its_steps_in_every_scoring_loop() {
         let index = index();
-        let many: Vec<String> = (0..60).map(|i| format!("w{i}")).collect();
-        // (query, mode, a step limit it exceeds)
+        let many: Vec<String> = (0..120).map(|i| format!("w{i}")).collect();
+        // (query, mode, a step limit it exceeds). MaxScore and conjunctions
+        // count only past 64 terms (below, they cannot reach a limit).
         let cases = [
             // MaxScore over a flat disjunction.
-            (many.join(" "), Mode::Or, 600),
-            // The conjunction of terms (a document's words are all equal
-            // modulo 3).
-            ("w0 w3 w6".to_string(), Mode::And, 60),
+            (many.join(" "), Mode::Or, 1000),
+            // The conjunction of terms: every document has `w0`..`w69`.
+            (many[..70].join(" "), Mode::And, 1000),
             // The scorer tree: a phrase, a group, an exclusion.
             (
-                format!("\"w0 w3\" ({}) -w59", many[1..30].join(" ")),
+                format!("\"w0 w1\" ({}) -w119", many[70..100].join(" ")),
                 Mode::Or,
                 600,
             ),

@@ -22,6 +22,9 @@ pub fn merge_repeats(query: &mut Query) {
     for c in clauses.iter_mut() {
         merge_repeats(&mut c.query);
     }
+    if !repeats_text(clauses) {
+        return;
+    }
     // Equal keys are equal clauses; the sort keeps equal keys in clause
     // order, so each run starts with the clause that stays.
     let keys: Vec<Vec<u8>> = clauses.iter().map(key).collect();
@@ -49,6 +52,24 @@ pub fn merge_repeats(query: &mut Query) {
         at += 1;
         keep[at - 1]
     });
+}
+
+/// Whether two clauses may be equal: a few pairwise text comparisons for
+/// the short queries people type (no allocation), `true` for long ones.
+fn repeats_text(clauses: &[Clause]) -> bool {
+    if clauses.len() > 16 {
+        return true;
+    }
+    fn text(c: &Clause) -> Option<&str> {
+        match &c.query {
+            Query::Term { text, .. } | Query::Phrase { text, .. } => Some(text),
+            Query::Bool { .. } => None,
+        }
+    }
+    clauses
+        .iter()
+        .enumerate()
+        .any(|(i, a)| text(a).is_some_and(|t| clauses[i + 1..].iter().any(|b| text(b) == Some(t))))
 }
 
 /// Everything that makes a term or phrase clause what it is, except its

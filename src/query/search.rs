@@ -595,12 +595,21 @@ fn conjunction_of_terms<'a>(
     };
     let others: f32 = rest.iter().map(|&i| scorers[i].max_score()).sum();
     let matched = plan.conjunction_bits();
-    let cost = terms.len() as u64;
+    // As in MaxScore, each document is aligned on once: only conjunctions
+    // of more than 64 terms can reach a limit, so only they count.
+    let cost = if terms.len() > 64 {
+        terms.len() as u64
+    } else {
+        0
+    };
+    let mut left = steps.left();
     let mut candidate = scorers[lead].doc();
     'align: while candidate != TERMINATED {
-        if !steps.take(cost) {
-            return;
-        }
+        let Some(rest_left) = left.checked_sub(cost) else {
+            steps.exhaust();
+            break;
+        };
+        left = rest_left;
         for &i in rest {
             let d = scorers[i].seek(candidate);
             if d != candidate {
@@ -624,6 +633,7 @@ fn conjunction_of_terms<'a>(
         let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
         candidate = scorers[lead].advance_competitive(others, threshold);
     }
+    steps.settle(left);
 }
 
 /// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
@@ -671,6 +681,7 @@ fn maxscore<'a>(
     // Wide queries: which slots the current candidate filled, 64 a word.
     let mut wide_filled = vec![0u64; if wide { terms.len().div_ceil(64) } else { 0 }];
     let mut first_essential = 0;
+    let mut left = steps.left();
     loop {
         let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
         while first_essential < scorers.len() && prefix[first_essential] < threshold {
@@ -679,8 +690,15 @@ fn maxscore<'a>(
         if first_essential == scorers.len() {
             break;
         }
-        if !steps.take((scorers.len() - first_essential) as u64) {
-            return;
+        // Each document is a candidate once: a query of at most 64 terms
+        // takes at most 64 steps a document, below every limit (at least
+        // 100 a document), so only wide ones count, off the ordinary path.
+        if wide {
+            let Some(rest) = left.checked_sub((scorers.len() - first_essential) as u64) else {
+                steps.exhaust();
+                break;
+            };
+            left = rest;
         }
         let candidate = scorers[first_essential..]
             .iter()
@@ -718,13 +736,15 @@ fn maxscore<'a>(
                 continue;
             }
         }
-        // Only the slots the last candidate filled: clearing all of them
-        // cost a pass over every term per candidate.
-        for (w, word) in wide_filled.iter_mut().enumerate() {
-            let mut bits = std::mem::take(word);
-            while bits != 0 {
-                contrib[w * 64 + bits.trailing_zeros() as usize] = 0.0;
-                bits &= bits - 1;
+        if wide {
+            // Only the slots the last candidate filled: clearing all of
+            // them cost a pass over every term per candidate.
+            for (w, word) in wide_filled.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    contrib[w * 64 + bits.trailing_zeros() as usize] = 0.0;
+                    bits &= bits - 1;
+                }
             }
         }
         let mut filled = 0u64;
@@ -747,13 +767,14 @@ fn maxscore<'a>(
             }
         }
         let mut competitive = true;
-        let mut probed = 0;
+        // Non-essential terms left unprobed (the loop stops early).
+        let mut unprobed = 0;
         for i in (0..first_essential).rev() {
             if partial + prefix[i] < threshold {
                 competitive = false;
+                unprobed = i + 1;
                 break;
             }
-            probed += 1;
             let s = &mut scorers[i];
             if s.0.seek(candidate) == candidate {
                 matched |= bit(s.2);
@@ -767,8 +788,12 @@ fn maxscore<'a>(
             }
         }
         // The non-essential terms probed for this candidate.
-        if !steps.take(probed) {
-            return;
+        if wide {
+            let Some(rest) = left.checked_sub((first_essential - unprobed) as u64) else {
+                steps.exhaust();
+                break;
+            };
+            left = rest;
         }
         if competitive {
             // Canonical summation order (slot order; unfilled slots add
@@ -790,6 +815,7 @@ fn maxscore<'a>(
             });
         }
     }
+    steps.settle(left);
 }
 
 /// [`sum_filled`] over any number of slots, one word of `filled` per 64.
