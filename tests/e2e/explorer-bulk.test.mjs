@@ -124,7 +124,7 @@ async function typeAll(page) {
 function stats(measures) {
   const v = measures.map((m) => m.ms).sort((a, b) => a - b);
   const pct = (p) => v[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)];
-  return { keystrokes: v.length, p50: +pct(50).toFixed(1), p95: +pct(95).toFixed(1), max: +v.at(-1).toFixed(1) };
+  return { n: v.length, p50: +pct(50).toFixed(1), p95: +pct(95).toFixed(1), max: +v.at(-1).toFixed(1) };
 }
 
 test(`latency: keystroke to rendered results on the sample set and on ${BULK.toLocaleString('en')} generated memories (p95)`, async () => {

@@ -107,8 +107,7 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
       watched = await watchFrames(async () => {
         try {
           added = await remote.addMany(noted(), {
-            total,
-            batchSize: 1000,
+            total, // batches of 500 (the worker client's default): short main-thread slices
             onProgress: (p) => {
               added = p.added;
               onProgress(p.added);
