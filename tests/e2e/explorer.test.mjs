@@ -63,6 +63,20 @@ test('search as you type: the last word is a prefix, results and counts update o
   assert.match(await page.textContent('#summary'), /^top \d+ of \d+ results · any term \(OR\) · [\d.]+ ms/);
   assert.ok((await titles(page)).includes('Never deploy on Fridays'));
 
+  // "Show more" continues the ranked list; the count stays.
+  await typeQuery(page, 's');
+  await page.waitForFunction(() => document.body.dataset.counted === document.body.dataset.searched);
+  const total = reference.search('s*', { limit: 0, sort: { field: 'timestamp' }, storedFields: false }).total;
+  assert.ok(total > 20, `${total} matches for s*`);
+  const firstPage = await titles(page);
+  await page.click('#more');
+  await page.waitForFunction((n) => document.querySelectorAll('#results li.hit').length === n, Math.min(40, total));
+  assert.match(await page.textContent('#summary'), new RegExp(`^top ${Math.min(40, total)} of ${total} results`));
+  assert.deepEqual((await titles(page)).slice(0, 20), firstPage);
+  assert.equal(await page.getAttribute('#results li.hit:nth-child(21)', 'data-rank'), '21');
+  const ranked = reference.search('s*', { limit: 40 }).hits.map((h) => h.fields.title);
+  assert.deepEqual(await titles(page), ranked.slice(0, Math.min(40, total)));
+
   // Mid-word after the stem ("deployi"): no index term starts with it; the page says how it completed it.
   await typeQuery(page, 'deployi');
   assert.match(await page.textContent('#summary'), /no index term starts with “deployi”: completed as deploy…/);

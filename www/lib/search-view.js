@@ -20,6 +20,8 @@ export class SearchView {
   last = null;
   #hits = new Map();
   #offset = 0;
+  #listSeq = 0; // the search whose first page heads the current list ("Show more" appends to it)
+  #count = null; // its exact number of matches, once counted
 
   /**
    * @param {import('./store.js').Store} store
@@ -92,6 +94,8 @@ export class SearchView {
     if (!append) {
       this.#hits.clear();
       this.results.replaceChildren();
+      this.#listSeq = seq;
+      this.#count = null;
     }
     const scored = !req.listing;
     const items = res.hits.map((hit, i) => {
@@ -124,7 +128,8 @@ export class SearchView {
     } else if (res.hits.length === 0) {
       parts.push('0 results');
     } else {
-      parts.push(h('span', {}, `top ${num(n)} of `, h('span', { id: 'count' }, '…'), ' results'));
+      const count = this.#count === null ? '…' : num(this.#count);
+      parts.push(h('span', {}, `top ${num(n)} of `, h('span', { id: 'count' }, count), ' results'));
     }
     if (!req.listing) {
       const answered = MODE_TEXT[res.mode];
@@ -145,7 +150,7 @@ export class SearchView {
   // with limit 0 and no stored fields it only counts.
   #countLater(seq, req) {
     idle(() => {
-      if (seq !== this.seq) return; // a newer search replaced these results
+      if (seq !== this.#listSeq) return; // a newer search replaced these results
       const el = $('#count');
       if (!el) return;
       try {
@@ -156,6 +161,7 @@ export class SearchView {
           sort: { field: 'timestamp' },
           storedFields: false,
         });
+        this.#count = total;
         el.textContent = num(total);
         document.body.dataset.counted = String(seq);
       } catch {
@@ -210,6 +216,7 @@ export class SearchView {
 
   #fail(err) {
     this.results.replaceChildren();
+    this.#showHint(null);
     $('#summary').textContent = err instanceof MemdexError ? errorText(err) : `Search failed: ${errorText(err)}`;
     this.more.hidden = true;
   }

@@ -174,7 +174,13 @@ export class Store extends EventTarget {
    * imported snapshot). The generated set's namespaces are known up front.
    */
   scanFacets() {
-    const { hits } = this.index.search('', { filter: {}, limit: 10_000, storedFields: ['kind', 'tags'] });
+    const list = (storedFields) => this.index.search('', { filter: {}, limit: 10_000, storedFields }).hits;
+    let hits;
+    try {
+      hits = list(['kind', 'tags']);
+    } catch {
+      hits = list(true); // a snapshot whose schema stores no kind or tags
+    }
     for (const hit of hits) this.noteDoc({ namespace: hit.namespace, ...hit.fields });
     BULK_NAMESPACES.forEach((ns) => this.facets.namespaces.add(ns));
     this.#pruneFacets();
@@ -183,9 +189,17 @@ export class Store extends EventTarget {
   // Drops values no live document has any more (count() is a bitset walk).
   #pruneFacets() {
     const { namespaces, kinds, tags } = this.facets;
-    for (const ns of namespaces) if (this.index.count({ namespace: ns }) === 0) namespaces.delete(ns);
-    for (const t of tags) if (this.index.count({ tags: t }) === 0) tags.delete(t);
-    for (const k of kinds) if (!KINDS.includes(k) && this.index.count({ kind: k }) === 0) kinds.delete(k);
+    // count() throws SCHEMA for a field the schema lacks: then no value is live.
+    const live = (filter) => {
+      try {
+        return this.index.count(filter) > 0;
+      } catch {
+        return false;
+      }
+    };
+    for (const ns of namespaces) if (!live({ namespace: ns })) namespaces.delete(ns);
+    for (const t of tags) if (!live({ tags: t })) tags.delete(t);
+    for (const k of kinds) if (!KINDS.includes(k) && !live({ kind: k })) kinds.delete(k);
     this.#saveFacets();
   }
 
