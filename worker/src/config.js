@@ -36,6 +36,7 @@ export const DEFAULT_LIMITS = {
  * @property {number} groupCommitMs a write waits this long for others to share its commit (<= 50)
  * @property {number} blobGraceMs   blobs dropped by a commit are deleted from KV this much later
  * @property {number} cacheBytes    isolate cache budget for read copies of indexes
+ * @property {number} publishMs     at most one manifest write to KV per namespace per this many ms
  * @property {number} writerIdleMs  a writer frees its index after this long without requests (0: never)
  */
 
@@ -77,6 +78,8 @@ function parse(env) {
     blobGraceMs: int(env.MEMDEX_BLOB_GRACE_MS, 10 * 60_000, 0, 7 * 86_400_000, 'MEMDEX_BLOB_GRACE_MS'),
     // One 100k-document namespace (~30 MB of segments, ~85 MiB of isolate
     // with the engine's load high-water mark; BENCHMARKS.md, "Edge service").
+    // KV takes about one write per second to the same key.
+    publishMs: int(env.MEMDEX_PUBLISH_MS, 1000, 0, 60_000, 'MEMDEX_PUBLISH_MS'),
     cacheBytes: int(env.MEMDEX_CACHE_BYTES, 32 << 20, 0, 1 << 30, 'MEMDEX_CACHE_BYTES'),
     // Writers of several namespaces may share an isolate (and its 128 MiB):
     // an idle one gives its memory back; reopening costs one load.

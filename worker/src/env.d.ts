@@ -66,4 +66,5 @@ export interface Env {
   MEMDEX_BLOB_GRACE_MS?: string;
   MEMDEX_CACHE_BYTES?: string;
   MEMDEX_WRITER_IDLE_MS?: string;
+  MEMDEX_PUBLISH_MS?: string;
 }

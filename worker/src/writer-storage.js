@@ -2,24 +2,25 @@
 // The storage adapter of a namespace's writer (its Durable Object).
 //
 // - Blobs (immutable segment chunks and tombstones) go to Workers KV, from
-//   where every isolate in every location reads them.
+//   where every isolate in every location reads them. Which blobs exist is
+//   recorded in Durable Object storage (`b:<key>`), so `list` (garbage
+//   collection, the lost-manifest check) is strongly consistent and costs
+//   no KV list, whose results may lag.
 // - The manifest (the commit point) lives in Durable Object storage, which
 //   is strongly consistent and private to this one writer: `swap` is a
-//   real compare-and-swap there (a storage transaction). After the swap
-//   the manifest is published to KV, so isolates can see the new commit.
-//   KV's copy is a cache that may lag; DO storage is the truth.
-// - Pending-commit markers live in DO storage too: garbage collection reads
-//   them to spare a commit in progress, and KV's eventually consistent
-//   `list` could miss one.
+//   real compare-and-swap there (a storage transaction). The manifest is
+//   then published to KV, so isolates can see the commit; KV's copy is a
+//   cache that may lag, DO storage is the truth. Publishing is throttled
+//   to one KV write per `publishMs` (KV accepts about one write per second
+//   to a key; the latest manifest wins, an alarm backs the timer up).
+// - Pending-commit markers live in DO storage too (`p:<key>`): garbage
+//   collection reads them to spare a commit in progress.
 // - Deleting a blob is deferred by `graceMs`: the key is hidden at once
-//   (get/list behave as deleted) and removed from KV by the alarm later, so
-//   a reader in another location whose KV still shows the previous
-//   manifest can load every blob of it. Without this a reader could find
-//   a blob gone under a manifest that has not changed, which the package
-//   rightly reports as CORRUPT.
-//
-// DO storage keys: `m:<key>` manifest, `p:<key>` pending markers,
-// `gc:<key>` time at which a hidden blob is deleted from KV.
+//   (get/list behave as deleted) and removed from KV by the alarm later
+//   (`gc:<key>` = due time), so a reader in another location whose KV still
+//   shows an earlier manifest can load every blob of it. Without this a
+//   reader could find a blob gone under a manifest that has not changed,
+//   which the package rightly reports as CORRUPT.
 
 /** @typedef {import('./env.js').DurableObjectStorage} DurableObjectStorage */
 /** @typedef {import('./env.js').KVNamespace} KVNamespace */
@@ -49,13 +50,14 @@ function storageError(message, cause) {
 /**
  * @param {DurableObjectStorage} storage
  * @param {KVNamespace} kv
- * @param {{ prefix: string, graceMs: number, onPublishFailed?: () => void }} options
- *   prefix: KV key prefix of this namespace; onPublishFailed: called when a
- *   committed manifest could not be copied to KV (the alarm retries).
+ * @param {{ prefix: string, graceMs: number, publishMs?: number, wakeAt?: (time: number) => void }} options
+ *   prefix: KV key prefix of this namespace; publishMs: at most one
+ *   manifest write to KV per this many ms; wakeAt: asks for the alarm at
+ *   `time` at the latest (deferred or failed publishes, due deletions).
  */
-export function writerStorage(storage, kv, { prefix, graceMs, onPublishFailed }) {
-  const strong = (/** @type {string} */ key) =>
-    key.endsWith('/manifest') || key === 'manifest' ? `m:${key}` : key.includes('/pending/') ? `p:${key}` : null;
+export function writerStorage(storage, kv, { prefix, graceMs, publishMs = 0, wakeAt = () => {} }) {
+  const tag = (/** @type {string} */ key) =>
+    key.endsWith('/manifest') || key === 'manifest' ? 'm:' : key.includes('/pending/') ? 'p:' : 'b:';
 
   const kvCall = async (/** @type {string} */ what, /** @type {() => Promise<any>} */ fn) => {
     try {
@@ -65,83 +67,99 @@ export function writerStorage(storage, kv, { prefix, graceMs, onPublishFailed })
     }
   };
 
-  async function publish(/** @type {string} */ key, /** @type {Uint8Array} */ value) {
+  // Manifest publication: at most one KV write per publishMs; a newer
+  // manifest replaces one still waiting.
+  let lastPublish = 0;
+  /** @type {{ key: string, value: Uint8Array } | null} */
+  let waiting = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+
+  async function publishNow(/** @type {string} */ key, /** @type {Uint8Array} */ value) {
+    lastPublish = Date.now();
     try {
       await kv.put(prefix + key, value);
     } catch (err) {
-      // The commit is durable in DO storage already; readers will see it
-      // once the copy lands. Readers that need it now are forwarded to the
-      // writer (minGeneration), so nothing acknowledged is unreadable.
+      // The commit is durable in DO storage already; readers that need it
+      // now are forwarded to the writer (minGeneration). The alarm retries.
       console.error(`memdex writer: publishing ${key} to KV failed; the alarm retries`, err);
-      onPublishFailed?.();
+      wakeAt(Date.now() + 1000);
     }
   }
 
+  async function publish(/** @type {string} */ key, /** @type {Uint8Array} */ value) {
+    const wait = lastPublish + publishMs - Date.now();
+    if (wait <= 0 && !timer) return publishNow(key, value);
+    waiting = { key, value };
+    if (!timer) {
+      const delay = Math.max(0, wait);
+      timer = setTimeout(() => {
+        timer = null;
+        const w = waiting;
+        waiting = null;
+        if (w) publishNow(w.key, w.value);
+      }, delay);
+      wakeAt(Date.now() + delay + 1000); // if this object is evicted first
+    }
+  }
+
+  const hidden = async (/** @type {string} */ key) => graceMs > 0 && (await storage.get(`gc:${key}`)) !== undefined;
+
   return {
     async get(/** @type {string} */ key) {
-      const s = strong(key);
-      if (s) return bytes(await storage.get(s));
-      if (graceMs > 0 && (await storage.get(`gc:${key}`)) !== undefined) return null;
+      const t = tag(key);
+      if (t !== 'b:') return bytes(await storage.get(t + key));
+      if (await hidden(key)) return null;
       const v = await kvCall(`get("${key}")`, () => kv.get(prefix + key, 'arrayBuffer'));
       return v === null ? null : new Uint8Array(v);
     },
 
     async put(/** @type {string} */ key, /** @type {Uint8Array} */ value) {
       const copy = new Uint8Array(value);
-      const s = strong(key);
-      if (s) {
-        await storage.put(s, copy);
-        if (s.startsWith('m:')) await publish(key, copy);
+      const t = tag(key);
+      if (t === 'b:') {
+        // The record first: a blob in KV is never unknown to garbage
+        // collection (a record without its blob is deleted like the others).
+        await storage.put(`b:${key}`, 1);
+        await kvCall(`put("${key}")`, () => kv.put(prefix + key, copy));
+        if (graceMs > 0) await storage.delete(`gc:${key}`);
         return;
       }
-      await kvCall(`put("${key}")`, () => kv.put(prefix + key, copy));
-      if (graceMs > 0) await storage.delete(`gc:${key}`);
+      await storage.put(t + key, copy);
+      if (t === 'm:') await publish(key, copy);
     },
 
     async delete(/** @type {string} */ key) {
-      const s = strong(key);
-      if (s) {
-        await storage.delete(s);
-        if (s.startsWith('m:')) await kvCall(`delete("${key}")`, () => kv.delete(prefix + key));
+      const t = tag(key);
+      if (t !== 'b:') {
+        await storage.delete(t + key);
+        if (t === 'm:') await kvCall(`delete("${key}")`, () => kv.delete(prefix + key));
         return;
       }
       if (graceMs === 0) {
         await kvCall(`delete("${key}")`, () => kv.delete(prefix + key));
+        await storage.delete(`b:${key}`);
         return;
       }
-      if ((await storage.get(`gc:${key}`)) === undefined) {
-        const due = Date.now() + graceMs;
-        await storage.put(`gc:${key}`, due);
-        const alarm = await storage.getAlarm();
-        if (alarm === null || alarm > due) await storage.setAlarm(due);
-      }
+      if ((await storage.get(`b:${key}`)) === undefined) return;
+      const due = Date.now() + graceMs;
+      await storage.put({ [`gc:${key}`]: due });
+      await storage.delete(`b:${key}`);
+      wakeAt(due);
     },
 
     async list(/** @type {string} */ listPrefix = '') {
-      const keys = new Set();
-      for (const tag of ['m:', 'p:']) {
-        for (const k of (await storage.list({ prefix: tag + listPrefix })).keys()) keys.add(k.slice(tag.length));
+      const keys = [];
+      for (const t of ['b:', 'm:', 'p:']) {
+        for (const k of (await storage.list({ prefix: t + listPrefix })).keys()) keys.push(k.slice(t.length));
       }
-      const hidden = graceMs > 0 ? new Set([...(await storage.list({ prefix: `gc:${listPrefix}` })).keys()].map((k) => k.slice(3))) : new Set();
-      /** @type {string | undefined} */
-      let cursor;
-      for (;;) {
-        const page = await kvCall(`list("${listPrefix}")`, () => kv.list({ prefix: prefix + listPrefix, cursor }));
-        for (const { name } of page.keys) {
-          const k = name.slice(prefix.length);
-          // KV also holds the published manifest copy; DO storage answers for it.
-          if (!strong(k) && !hidden.has(k)) keys.add(k);
-        }
-        if (page.list_complete || !page.cursor) break;
-        cursor = page.cursor;
-      }
-      return [...keys].sort();
+      return keys.sort();
     },
 
     async swap(/** @type {string} */ key, /** @type {Uint8Array | null} */ expected, /** @type {Uint8Array} */ value) {
-      const s = strong(key);
+      const t = tag(key);
       const copy = new Uint8Array(value);
-      if (!s) {
+      if (t === 'b:') {
         // Not a commit point; only the conformance suite swaps other keys.
         if (!same(await this.get(key), expected)) return false;
         await this.put(key, copy);
@@ -150,27 +168,32 @@ export function writerStorage(storage, kv, { prefix, graceMs, onPublishFailed })
       // Atomic in the Durable Object: no other storage operation of this
       // object runs between the read and the write.
       const stored = await storage.transaction(async (txn) => {
-        if (!same(bytes(await txn.get(s)), expected)) return false;
-        await txn.put(s, copy);
+        if (!same(bytes(await txn.get(t + key)), expected)) return false;
+        await txn.put(t + key, copy);
         return true;
       });
-      if (stored && s.startsWith('m:')) await publish(key, copy);
+      if (stored && t === 'm:') await publish(key, copy);
       return stored;
     },
 
     /**
-     * Copies the manifest of index `name` to KV when KV's copy differs
-     * (after a failed publish, or a restart between swap and publish);
-     * adopts KV's manifest when DO storage has none (a namespace written
-     * before its manifest moved to DO storage, or whose DO storage was
-     * reset). Returns the manifest.
+     * Publishes the manifest of index `name` to KV when KV's copy differs
+     * (a deferred or failed publish, a restart between swap and publish);
+     * adopts KV's manifest when DO storage has none (an index whose DO
+     * storage was reset; its older blobs are then unknown to garbage
+     * collection and stay). Returns the manifest.
      */
     async reconcile(/** @type {string} */ name) {
       const key = `${name}/manifest`;
       const mine = bytes(await storage.get(`m:${key}`));
       const published = await kvCall(`get("${key}")`, () => kv.get(prefix + key, 'arrayBuffer'));
       const theirs = published === null ? null : new Uint8Array(published);
-      if (mine && !same(mine, theirs)) await publish(key, mine);
+      if (mine && !same(mine, theirs)) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        waiting = null;
+        await publishNow(key, mine);
+      }
       if (!mine && theirs) await storage.put(`m:${key}`, theirs);
       return mine ?? theirs;
     },

@@ -190,10 +190,18 @@ export class NamespaceWriter extends DurableObject {
     return writerStorage(this.state.storage, this.env.MEMDEX_KV, {
       prefix: kvPrefix(ns),
       graceMs: s.blobGraceMs,
-      onPublishFailed: () => {
-        this.state.storage.setAlarm(Date.now() + 1000).catch(() => {});
-      },
+      publishMs: s.publishMs,
+      wakeAt: (time) => this.#wakeAt(time),
     });
+  }
+
+  /** The alarm at `time` at the latest. @param {number} time */
+  #wakeAt(time) {
+    const storage = this.state.storage;
+    storage
+      .getAlarm()
+      .then((at) => (at === null || at > time ? storage.setAlarm(time) : undefined))
+      .catch((err) => console.error('memdex writer: setting the alarm failed', err));
   }
 
   /**

@@ -21,7 +21,9 @@ const GRACE_MS = 1500;
 before(async () => {
   w = await startWorker({
     isolates: ['front-a', 'front-b'],
-    vars: { MEMDEX_BLOB_GRACE_MS: String(GRACE_MS) },
+    // Every commit published to KV at once (no throttle), so the test knows
+    // which manifest KV holds; throttling is tested in writer-storage.
+    vars: { MEMDEX_BLOB_GRACE_MS: String(GRACE_MS), MEMDEX_PUBLISH_MS: '0' },
     isolateVars: { 'front-a': { MEMDEX_REVALIDATE_MS: '0' }, 'front-b': { MEMDEX_REVALIDATE_MS: '600000' } },
   });
   a = w.client(w.keys.admin);
@@ -97,7 +99,8 @@ test('KV lagging behind the writer: readers serve the older commit without error
   // reloads in the background while the old one keeps answering).
   const next = await a('PUT', '/v1/ns/lag/docs/d9', { json: { text: 'lag document 9 heron' } });
   let caught;
-  for (let i = 0; i < 50; i++) {
+  // (Publishing to KV is throttled to one write per second.)
+  for (let i = 0; i < 100; i++) {
     caught = await a('GET', '/v1/ns/lag/search?q=heron&limit=20');
     if (caught.body.generation === next.body.generation) break;
     await new Promise((r) => setTimeout(r, 50));

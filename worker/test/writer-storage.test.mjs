@@ -3,8 +3,8 @@
 // inside a Durable Object in workerd: it passes the one storage
 // conformance suite every adapter passes, with immediate and with deferred
 // blob deletion; its swap is atomic against concurrent swaps; a manifest
-// swap is published to KV; a missing KV copy is re-published by
-// reconcile(), and a manifest only KV has is adopted.
+// swap is published to KV, at most once per interval; a missing KV copy is
+// re-published by reconcile(), and a manifest only KV has is adopted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Miniflare } from 'miniflare';
@@ -38,6 +38,20 @@ export class Box extends DurableObject {
     const published = new Uint8Array(await this.env.KV.get('p/r/manifest', 'arrayBuffer'));
     return { wins: results.filter(Boolean).length, stored: [...stored], published: [...published] };
   }
+  async throttle() {
+    // Five commits within 300 ms: KV gets the first at once and the last
+    // when the interval has passed; the ones between are skipped.
+    const s = writerStorage(this.ctx.storage, this.env.KV, { prefix: 'p/', graceMs: 0, publishMs: 300 });
+    const kvNow = async () => [...new Uint8Array(await this.env.KV.get('p/t/manifest', 'arrayBuffer'))];
+    let prev = null;
+    for (let i = 1; i <= 5; i++) {
+      await s.swap('t/manifest', prev, new Uint8Array([i]));
+      prev = new Uint8Array([i]);
+    }
+    const soon = await kvNow();
+    await new Promise((r) => setTimeout(r, 500));
+    return { soon, later: await kvNow(), stored: [...(await s.get('t/manifest'))] };
+  }
   async reconcile() {
     const s = this.storage(0);
     await s.swap('x/manifest', null, new Uint8Array([7, 7]));
@@ -58,6 +72,7 @@ export default {
     try {
       if (url.pathname === '/conformance') return Response.json({ passed: await box.conformance(Number(url.searchParams.get('grace'))) });
       if (url.pathname === '/race') return Response.json(await box.race());
+      if (url.pathname === '/throttle') return Response.json(await box.throttle());
       if (url.pathname === '/reconcile') return Response.json(await box.reconcile());
     } catch (err) {
       return Response.json({ error: String(err?.message ?? err) }, { status: 500 });
@@ -106,6 +121,13 @@ test('swap is atomic: of 20 concurrent swaps from the same value one stores, and
   const r = await call('/race');
   assert.equal(r.wins, 1);
   assert.deepEqual(r.published, r.stored);
+});
+
+test('publishing to KV is throttled; the latest manifest lands', async () => {
+  const r = await call('/throttle');
+  assert.deepEqual(r.soon, [1]);
+  assert.deepEqual(r.later, [5]);
+  assert.deepEqual(r.stored, [5]);
 });
 
 test('reconcile re-publishes a manifest KV lost and adopts one only KV has', async () => {
