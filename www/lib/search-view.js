@@ -21,7 +21,7 @@ export class SearchView {
   #hits = new Map();
   #offset = 0;
   #listSeq = 0; // the search whose first page heads the current list ("Show more" appends to it)
-  #count = null; // its exact number of matches, once counted
+  #count = null; // its number of matches (text), once counted
 
   /**
    * @param {import('./store.js').Store} store
@@ -128,7 +128,7 @@ export class SearchView {
     } else if (res.hits.length === 0) {
       parts.push('0 results');
     } else {
-      const count = this.#count === null ? '…' : num(this.#count);
+      const count = this.#count ?? '…';
       parts.push(h('span', {}, `top ${num(n)} of `, h('span', { id: 'count' }, count), ' results'));
     }
     if (!req.listing) {
@@ -139,6 +139,8 @@ export class SearchView {
       if (req.sorted) parts.push(req.options.sort.order === 'asc' ? 'oldest first' : 'newest first');
     }
     parts.push(h('span', { class: 'took' }, ms(took)));
+    // Newer engines bound every query's cost and flag a partial answer.
+    if (res.limited?.length) parts.push(`partial answer: the query reached its cost budget (${res.limited.join(', ')})`);
     if (req.completion) parts.push(`no index term starts with “${req.completion.typed}”: completed as ${req.completion.as}…`);
     parts.push(...req.notes);
     const summary = $('#summary');
@@ -154,15 +156,15 @@ export class SearchView {
       const el = $('#count');
       if (!el) return;
       try {
-        const { total } = this.store.index.search(req.query, {
+        const { total, limited } = this.store.index.search(req.query, {
           mode: req.options.mode,
           filter: req.options.filter,
           limit: 0,
           sort: { field: 'timestamp' },
           storedFields: false,
         });
-        this.#count = total;
-        el.textContent = num(total);
+        this.#count = limited?.length ? `${num(total)}+` : num(total); // a partial count is a lower bound
+        el.textContent = this.#count;
         document.body.dataset.counted = String(seq);
       } catch {
         el.textContent = '?';
