@@ -206,6 +206,7 @@ async function callTool(c, name, args, minGeneration) {
   }
   const result = /** @type {ToolResult} */ (outcome.value);
   const generation = /** @type {number} */ (outcome.generation);
+  if (seen.size >= 10_000) seen.clear(); // bounded; forgetting only costs a stale read
   if (generation > (seen.get(nsName) ?? 0)) seen.set(nsName, generation);
   return /** @type {ToolResult} */ ({ ...result, _meta: { ...result._meta, 'memdex/generation': generation } });
 }
