@@ -469,3 +469,33 @@ fn the_cli_recovers_a_lost_manifest() {
     assert_eq!(ids(&mut reopened), ["c0", "c1", "c2"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader opening a new index while its first commit writes blobs is not
+/// told `CORRUPT` (the commit's marker covers them), whether it pauses
+/// between its listings before or during that commit, and whether the
+/// commit finishes before the reader does.
+#[test]
+fn opening_beside_a_first_commit_is_not_a_lost_manifest() {
+    for finish_writer_first in [false, true] {
+        let mem = MemoryStorage::new();
+        let reader = Paused::over(&mem);
+        reader.arm("list", 1); // between its two listings
+        let open = run_until_paused(&reader, Index::open(&reader, "idx", None));
+        let mut w = Index::new(IndexConfig::default()).unwrap();
+        w.add(&doc("first", "the first memory")).unwrap();
+        let writer = Paused::over(&mem);
+        writer.arm("swap", 0);
+        let plan = w.prepare_commit("idx");
+        let commit = run_until_paused(&writer, plan.execute(&writer));
+        if finish_writer_first {
+            finish(&writer, commit).unwrap();
+            // The open began before the commit: either state is right.
+            let index = finish(&reader, open).expect("not CORRUPT");
+            assert!(index.len() <= 1);
+        } else {
+            let index = finish(&reader, open).expect("not CORRUPT");
+            assert_eq!(index.len(), 0);
+            finish(&writer, commit).unwrap();
+        }
+    }
+}

@@ -56,8 +56,10 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
     let mkey = manifest_key(name);
     for _ in 0..LOAD_ATTEMPTS {
         let Some(bytes) = storage.get(&mkey).await? else {
-            check_no_orphans(storage, name).await?;
-            return Ok(None);
+            if check_no_orphans(storage, name).await? {
+                return Ok(None);
+            }
+            continue; // a first commit stored its manifest meanwhile
         };
         match load_manifest(storage, &mkey, bytes.clone()).await {
             Ok(loaded) => return Ok(Some(loaded)),
@@ -87,13 +89,16 @@ pub async fn is_current<S: Storage>(storage: &S, name: &str, base: Option<&[u8]>
 
 /// `CORRUPT` if blobs of `name` exist without a manifest (a lost manifest),
 /// not counting those of a commit in progress (the first commit of a new
-/// index, or one that crashed before its manifest).
-async fn check_no_orphans<S: Storage>(storage: &S, name: &str) -> Result<()> {
+/// index, or one that crashed before its manifest). `Ok(false)` when a
+/// manifest appeared meanwhile (load again). Blobs are listed before the
+/// markers, as garbage collection does: a blob listed was written after its
+/// commit's marker, which is gone only once that commit stored (or lost)
+/// its manifest, so the manifest read last tells the two apart.
+async fn check_no_orphans<S: Storage>(storage: &S, name: &str) -> Result<bool> {
     let pending = pending_prefix(name);
+    let blobs = storage.list(&blob_prefix(name)).await?;
     let markers = storage.list(&pending).await?;
-    let orphans = storage
-        .list(&blob_prefix(name))
-        .await?
+    let orphans = blobs
         .into_iter()
         .filter(|key| {
             let commit = parse_blob_key(key).and_then(|n| n.commit);
@@ -101,7 +106,10 @@ async fn check_no_orphans<S: Storage>(storage: &S, name: &str) -> Result<()> {
         })
         .count();
     if orphans == 0 {
-        return Ok(());
+        return Ok(true);
+    }
+    if storage.get(&manifest_key(name)).await?.is_some() {
+        return Ok(false);
     }
     Err(Error::Corrupt {
         key: manifest_key(name),

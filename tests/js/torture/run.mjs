@@ -40,7 +40,7 @@ export async function runTorture({ dir, seconds, writers, readers }) {
     });
     child.on('exit', (code, signal) => {
       live.delete(child);
-      if (signal !== 'SIGKILL' && !stopping) stats.writerErrors.push(`${tag} exited ${code}: ${stderr.slice(0, 500)}`);
+      if (signal !== 'SIGKILL' && !stopping) stats.writerErrors.push(`${tag} exited ${code}: ${stderr.slice(-1500)}`);
       if (!stopping) startWriter(slot);
     });
     child.slot = slot;
