@@ -124,3 +124,27 @@ export async function freePort() {
     });
   });
 }
+
+/**
+ * Starts an inline test worker (`script`, an ES module that imports package
+ * files by path; `name` gives it a location beside worker/test/ so those
+ * imports resolve) in workerd with a KV namespace `KV`, plus `extra`
+ * Miniflare options. Returns `{ mf, base }`; dispose `mf` when done.
+ */
+export async function startTestWorker(script, name, extra = {}) {
+  const { COMPATIBILITY_DATE } = await import('../scripts/miniflare-options.mjs');
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    scriptPath: `${ROOT}/worker/test/${name}.js`,
+    modulesRoot: ROOT,
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
+    compatibilityDate: COMPATIBILITY_DATE,
+    kvNamespaces: ['KV'],
+    ...extra,
+  });
+  return { mf, base: await mf.ready };
+}

@@ -5,10 +5,8 @@
 // test worker below is not part of the product worker; it only exists here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { startTestWorker } from '../test-support/helpers.mjs';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONFORMANCE_CHECKS = 11;
 
 // Test worker source. It imports the built package files by path, like
@@ -88,19 +86,7 @@ let mf;
 let base;
 
 before(async () => {
-  mf = new Miniflare({
-    modules: true,
-    script: WORKER,
-    scriptPath: `${ROOT}/worker/test/kv-test-worker.js`,
-    modulesRoot: ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-    kvNamespaces: ['KV'],
-  });
-  base = await mf.ready;
+  ({ mf, base } = await startTestWorker(WORKER, 'kv-test-worker'));
 });
 
 after(async () => {

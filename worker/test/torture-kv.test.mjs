@@ -7,10 +7,8 @@
 // error. Bounded (TORTURE_SECONDS, default 8).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { startTestWorker } from '../test-support/helpers.mjs';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 8);
 
 const WORKER = /* js */ `
@@ -55,19 +53,7 @@ export default {
 let mf;
 let base;
 before(async () => {
-  mf = new Miniflare({
-    modules: true,
-    script: WORKER,
-    scriptPath: `${ROOT}/worker/test/torture-kv-worker.js`,
-    modulesRoot: ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-    kvNamespaces: ['KV'],
-  });
-  base = await mf.ready;
+  ({ mf, base } = await startTestWorker(WORKER, 'torture-kv-worker'));
 });
 after(async () => {
   await mf?.dispose();

@@ -7,8 +7,7 @@
 // re-published by reconcile(), and a manifest only KV has is adopted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Miniflare } from 'miniflare';
-import { ROOT, COMPATIBILITY_DATE } from '../scripts/miniflare-options.mjs';
+import { startTestWorker } from '../test-support/helpers.mjs';
 
 const WORKER = /* js */ `
 import { DurableObject } from 'cloudflare:workers';
@@ -85,21 +84,7 @@ export default {
 let mf;
 let base;
 before(async () => {
-  mf = new Miniflare({
-    modules: true,
-    script: WORKER,
-    scriptPath: `${ROOT}/worker/test/writer-storage-worker.js`,
-    modulesRoot: ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: COMPATIBILITY_DATE,
-    cf: false,
-    kvNamespaces: ['KV'],
-    durableObjects: { BOX: { className: 'Box', useSQLite: true } },
-  });
-  base = await mf.ready;
+  ({ mf, base } = await startTestWorker(WORKER, 'writer-storage-worker', { cf: false, durableObjects: { BOX: { className: 'Box', useSQLite: true } } }));
 });
 after(async () => {
   await mf?.dispose();
