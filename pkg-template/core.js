@@ -228,19 +228,19 @@ function checkFilter(filter, what) {
 }
 
 const OPEN_OPTIONS = new Set([
-  'name', 'storage', 'dir', 'database', 'schema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
+  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
 ]);
 
 /** Engine config from the friendly options (undefined = default / stored). */
 function engineConfig(options) {
-  const { schema, fields, language, analyzer, k1, b } = options;
+  const { schema, defaultSchema, fields, language, analyzer, k1, b } = options;
   if (schema !== undefined && fields !== undefined) throw usage('pass either `schema` or `fields`, not both');
   const config = {};
-  const f = schema ?? fields;
-  if (f !== undefined) {
-    if (!isObject(f)) throw usage('`schema` must map field names to definitions like { title: { type: "text", weight: 2 } }');
-    config.fields = f;
-  }
+  // `schema` adds to the default fields (the engine reads and checks it);
+  // the deprecated `fields` was the whole list.
+  if (schema !== undefined) config.schema = schema;
+  if (defaultSchema !== undefined) config.defaultSchema = defaultSchema;
+  if (fields !== undefined) config.fields = fields;
   if (analyzer !== undefined) {
     if (!isObject(analyzer)) throw usage('`analyzer` must be an object');
     config.analyzer = { ...analyzer };
@@ -456,7 +456,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     static async import(bytes, options = {}) {
       if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
       if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
-      for (const key of ['schema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
+      for (const key of ['schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
         if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
       }
       const name = options.name ?? 'memdex';
