@@ -65,7 +65,7 @@ export function rejectedDocument(err, added, id, method = 'addMany') {
   const cause = toMemdexError(err);
   const e = new MemdexError(
     cause.code,
-    `${method} stopped at document ${added + 1} (id ${describe(id)}): ${cause.message}. ` +
+    `${method} stopped at document ${added + 1} (${id === undefined ? 'no id' : `id ${describe(id)}`}): ${cause.message}. ` +
       `The ${added} documents before it were added; fix or drop this one, then add the rest.`,
     { cause },
   );
@@ -138,7 +138,9 @@ function checkDoc(doc) {
     throw new MemdexError('SCHEMA', `a document must be an object like { id: 'm1', text: '...' }, got ${describe(doc)}`);
   }
   if (typeof doc.id !== 'string' || doc.id === '') {
-    throw new MemdexError('SCHEMA', `a document needs a non-empty string \`id\`, got ${describe(doc.id)}`);
+    const keys = Object.keys(doc).slice(0, 5).join(', ');
+    const what = doc.id === undefined ? 'has no `id`' : `has \`id\` ${describe(doc.id)}`;
+    throw new MemdexError('SCHEMA', `the document {${keys}} ${what}: every document needs a non-empty string \`id\``);
   }
   if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
     throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
@@ -190,6 +192,7 @@ function checkId(id) {
 }
 
 function describe(v) {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);

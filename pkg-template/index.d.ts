@@ -534,13 +534,13 @@ export interface Suggestion {
 export interface Stats {
   /** Live documents. */
   documents: number;
-  /** Distinct terms summed over segments (an upper bound). */
+  /** Distinct terms summed over segments (an upper bound). Documents just added count: `stats()` first flushes the write buffer, as a search does. */
   terms: number;
-  /** Immutable segments (the write buffer is not counted). */
+  /** Immutable segments, the one just flushed from the write buffer included. */
   segments: number;
   /** Approximate heap bytes of all segments. */
   bytes: number;
-  /** Documents in the write buffer, not yet flushed into a segment. */
+  /** Documents in the write buffer, not yet flushed into a segment (0 after `stats()` flushed it). */
   buffered: number;
   /** Generation of the last commit written or loaded (0 = never committed). */
   generation: number;

@@ -352,6 +352,10 @@ fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
             limit: MAX_ID_BYTES,
             got: text.len(),
         }),
+        None | Some(FieldValue::Null) => Err(Error::schema(
+            ID_KEY,
+            "is missing: every document needs a non-empty string `id`",
+        )),
         _ => Err(Error::schema(ID_KEY, "must be a non-empty string")),
     }
 }

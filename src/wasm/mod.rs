@@ -264,7 +264,10 @@ impl Engine {
         self.index.compact();
     }
 
-    pub fn stats(&self) -> Result<JsValue, JsValue> {
+    /// Statistics after flushing the write buffer, so that documents just
+    /// added count in `terms` and `segments` (as searches see them).
+    pub fn stats(&mut self) -> Result<JsValue, JsValue> {
+        self.index.flush();
         to_js(&self.index.stats())
     }
 }
