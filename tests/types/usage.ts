@@ -193,6 +193,8 @@ async function typed(): Promise<void> {
   const warnings: string[] | undefined = r.warnings;
   const n: number = notes.count({ namespace: 'repo:*', tags: 'tooling', timestamp: new Date() });
   notes.removeWhere({ namespace: ['a', 'b'] });
+  // A typed index serves the MCP tools like any other.
+  const served: ToolResult = await handleToolCall(notes, 'memory_search', { query: 'pnpm' });
   const remote: RemoteMemdex<Note> = await Memdex.openInWorker<Note>();
   const remoteHits: Hit<Note>[] = (await remote.search('x')).hits;
 
@@ -229,7 +231,7 @@ async function typed(): Promise<void> {
   // @ts-expect-error not a field type
   await Memdex.open({ schema: { tags: 'keywords' } });
 
-  void [plain, own, title, tags, when, warnings, n, remoteHits, wrongTitle, wrongDate];
+  void [plain, own, title, tags, when, warnings, n, remoteHits, wrongTitle, wrongDate, served];
 }
 
 void main;
