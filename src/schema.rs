@@ -292,14 +292,14 @@ fn field_defs(v: &Value, path: &str) -> Res<Vec<(String, FieldDef)>> {
             v,
         ));
     };
-    m.iter()
-        .map(|(name, def)| {
-            Ok((
-                name.clone(),
-                FieldDef::from_json(def, &jsonopt::join(path, name))?,
-            ))
-        })
-        .collect()
+    let mut defs = Vec::with_capacity(m.len());
+    for (name, def) in m {
+        defs.push((
+            name.clone(),
+            FieldDef::from_json(def, &jsonopt::join(path, name))?,
+        ));
+    }
+    Ok(defs)
 }
 
 impl IndexConfig {

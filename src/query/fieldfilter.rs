@@ -5,15 +5,16 @@
 //! silently). Strict queries reject them instead (see [`strict_hint`]).
 //!
 //! Only words at the top level of the query become filters (`kind:rule
-//! deploy`, `+kind:rule`); inside a group, an `OR` or a negation a filter
-//! would change what the query means, so those stay words, with a warning.
+//! deploy`, `+kind:rule`); inside a group, an `OR`, a negation or with a
+//! modifier (`*`, `~`, `^`) a filter would change what the query means, so
+//! those stay words, with a warning.
 //! Each `field:value` is its own condition: `tags:a tags:b` needs both.
 
 use crate::index::document::{FieldRef, FilterKind, ResolvedSchema};
-use crate::index::filter::{Condition, Filter};
-use crate::json::{Map, Value};
+use crate::index::filter::Condition;
 
 use super::ast::{Occur, Query};
+use super::parser::is_identifier;
 
 /// What a query's `field:value` words became.
 #[derive(Debug, Default)]
@@ -29,169 +30,99 @@ pub(crate) struct FieldWords {
 pub(crate) fn extract(ast: &mut Query, schema: &ResolvedSchema) -> FieldWords {
     let mut out = FieldWords::default();
     match ast {
-        Query::Term { .. } => {
-            if let Some(cond) = take(ast, Occur::Default, schema, &mut out.warnings) {
-                out.conditions.push(cond);
-                *ast = Query::empty();
+        Query::Bool { clauses, .. } => clauses.retain(|c| out.keep(&c.query, c.occur, schema)),
+        q => {
+            if !out.keep(q, Occur::Default, schema) {
+                *q = Query::empty();
             }
         }
-        Query::Bool { clauses, .. } => {
-            clauses.retain_mut(
-                |c| match take(&c.query, c.occur, schema, &mut out.warnings) {
-                    Some(cond) => {
-                        out.conditions.push(cond);
-                        false
-                    }
-                    None => {
-                        if !matches!(c.query, Query::Term { .. }) {
-                            nested(&c.query, schema, &mut out.warnings);
-                        }
-                        true
-                    }
-                },
-            )
-        }
-        Query::Phrase { .. } => {}
     }
     out
 }
 
-/// The word's field and value when it is `name:value` on a non-text field.
-fn split<'a>(
-    q: &'a Query,
-    schema: &ResolvedSchema,
-) -> Option<(&'a str, &'a str, Option<FieldRef>)> {
-    let Query::Term {
-        field: None, text, ..
-    } = q
-    else {
-        return None;
-    };
-    let (name, value) = text.split_once(':')?;
-    if value.is_empty() || value.starts_with('/') || !is_name(name) {
-        return None; // `http://x`, `12:30`, `note:`
-    }
-    Some((name, value, schema.by_name.get(name).copied()))
-}
-
-/// A filter condition for a top-level word, or `None` (with a warning when
-/// it was a `field:value` word left as text).
-fn take(
-    q: &Query,
-    occur: Occur,
-    schema: &ResolvedSchema,
-    warnings: &mut Vec<String>,
-) -> Option<Condition> {
-    let (name, value, field) = split(q, schema)?;
-    let Query::Term {
-        prefix,
-        fuzzy,
-        boost,
-        ..
-    } = q
-    else {
-        return None;
-    };
-    let Some(FieldRef::Filter(column)) = field else {
-        warnings.push(not_filterable(name, value, field, schema));
-        return None;
-    };
-    let kind = schema.filters[column].kind;
-    if !matches!(kind, FilterKind::Keyword | FilterKind::Boolean) {
-        warnings.push(not_filterable(name, value, field, schema));
-        return None;
-    }
-    let what = if kind == FilterKind::Keyword {
-        "keyword"
-    } else {
-        "boolean"
-    };
-    if occur == Occur::MustNot || occur == Occur::Should || *prefix || *fuzzy > 0 || *boost != 1.0 {
-        warnings.push(format!(
-            "`{name}` is a {what} field: `{name}:{value}` with a negation, `OR`, `*`, `~` or `^` was searched as plain words; use the filter option, e.g. {{ filter: {{ {name}: ... }} }}"
-        ));
-        return None;
-    }
-    let v = match kind {
-        FilterKind::Boolean => match value {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            _ => {
-                warnings.push(format!(
-                    "`{name}` is a boolean field: `{name}:{value}` was searched as plain words; write `{name}:true` or `{name}:false`"
-                ));
-                return None;
+impl FieldWords {
+    /// Whether a top-level clause stays in the query (`false`: it became a
+    /// filter condition).
+    fn keep(&mut self, q: &Query, occur: Occur, schema: &ResolvedSchema) -> bool {
+        match q {
+            Query::Bool { clauses, .. } => {
+                for c in clauses {
+                    // Inside a group: never a filter, always words.
+                    self.keep(&c.query, Occur::Should, schema);
+                }
+                true
             }
-        },
-        _ => Value::String(value.to_string()),
-    };
-    let mut m = Map::new();
-    m.insert(name.to_string(), v.clone());
-    let cond = Filter::compile(&Value::Object(m), schema)
-        .ok()?
-        .conditions
-        .pop()?;
-    let shown = match v {
-        Value::Bool(b) => b.to_string(),
-        _ => format!("'{value}'"),
-    };
-    warnings.push(format!(
-        "`{name}` is a {what} field: `{name}:{value}` was applied as the filter {{ {name}: {shown} }}"
-    ));
-    Some(cond)
-}
-
-/// Warnings for `field:value` words inside groups (left as words).
-fn nested(q: &Query, schema: &ResolvedSchema, warnings: &mut Vec<String>) {
-    match q {
-        Query::Term { .. } => {
-            if let Some((name, value, field)) = split(q, schema) {
-                warnings.push(match field {
-                    Some(FieldRef::Filter(_)) => format!(
-                        "`{name}:{value}` inside a group was searched as plain words; `{name}` is not a text field: use the filter option, e.g. {{ filter: {{ {name}: ... }} }}"
-                    ),
-                    _ => not_filterable(name, value, field, schema),
-                });
+            Query::Phrase { .. } => true,
+            Query::Term {
+                field: None,
+                text,
+                prefix,
+                fuzzy,
+                boost,
+            } => {
+                let Some((name, value)) = text.split_once(':') else {
+                    return true;
+                };
+                if value.is_empty() || value.starts_with('/') || !is_identifier(name) {
+                    return true; // `http://x`, `12:30`, `note:`
+                }
+                let plain = occur == Occur::MustNot
+                    || occur == Occur::Should
+                    || *prefix
+                    || *fuzzy > 0
+                    || *boost != 1.0;
+                let (kind, cond) = match schema.by_name.get(name) {
+                    None => ("not a field of the schema", None),
+                    Some(FieldRef::StoredOnly) => ("a stored-only field", None),
+                    Some(FieldRef::Text(_)) => return true,
+                    Some(&FieldRef::Filter(column)) => match schema.filters[column].kind {
+                        FilterKind::Keyword => (
+                            "a keyword field",
+                            Some(Condition::Keyword {
+                                column,
+                                values: vec![value.to_string()],
+                            }),
+                        ),
+                        FilterKind::Boolean => (
+                            "a boolean field",
+                            matches!(value, "true" | "false").then(|| Condition::Boolean {
+                                column,
+                                value: value == "true",
+                            }),
+                        ),
+                        FilterKind::Number => ("a number field", None),
+                        FilterKind::Date => ("a date field", None),
+                    },
+                };
+                let word = format!("`{name}` is {kind}: `{name}:{value}`");
+                match cond {
+                    Some(cond) if !plain => {
+                        let q = if matches!(cond, Condition::Keyword { .. }) {
+                            "'"
+                        } else {
+                            ""
+                        };
+                        self.warnings.push(format!(
+                            "{word} was applied as the filter {{ {name}: {q}{value}{q} }}"
+                        ));
+                        self.conditions.push(cond);
+                        false
+                    }
+                    _ => {
+                        let hint = if schema.by_name.contains_key(name) {
+                            "; filter by it with the `filter` option"
+                        } else {
+                            ""
+                        };
+                        self.warnings
+                            .push(format!("{word} was searched as plain words{hint}"));
+                        true
+                    }
+                }
             }
+            Query::Term { .. } => true,
         }
-        Query::Bool { clauses, .. } => clauses
-            .iter()
-            .for_each(|c| nested(&c.query, schema, warnings)),
-        Query::Phrase { .. } => {}
     }
-}
-
-fn not_filterable(
-    name: &str,
-    value: &str,
-    field: Option<FieldRef>,
-    schema: &ResolvedSchema,
-) -> String {
-    match field {
-        Some(FieldRef::Filter(c)) => {
-            let what = match schema.filters[c].kind {
-                FilterKind::Number => "number",
-                FilterKind::Date => "date",
-                _ => "keyword",
-            };
-            format!(
-                "`{name}` is a {what} field: `{name}:{value}` was searched as plain words; filter by it with the filter option, e.g. {{ filter: {{ {name}: {{ gte: ... }} }} }}"
-            )
-        }
-        Some(_) => format!(
-            "`{name}` is a stored-only field (not searchable): `{name}:{value}` was searched as plain words"
-        ),
-        None => format!(
-            "`{name}` is not a field of the schema: `{name}:{value}` was searched as plain words"
-        ),
-    }
-}
-
-/// How a word names a field (as the strict parser's `is_identifier`).
-fn is_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// The strict parser's "unknown field `kind`" for a filter or stored
@@ -199,11 +130,10 @@ fn is_name(name: &str) -> bool {
 pub(crate) fn strict_hint(reason: &str, schema: &ResolvedSchema) -> Option<String> {
     let name = reason.strip_prefix("unknown field `")?.split('`').next()?;
     match schema.by_name.get(name)? {
-        FieldRef::Filter(_) => Some(format!(
-            "`{name}` is a filter field, not text: filter by it with the filter option, e.g. {{ filter: {{ {name}: ... }} }} (lenient queries apply `{name}:value` as that filter)"
-        )),
-        FieldRef::StoredOnly => Some(format!("`{name}` is a stored-only field: it cannot be searched")),
         FieldRef::Text(_) => None,
+        _ => Some(format!(
+            "`{name}` is not a text field: filter by it with the `filter` option (lenient queries apply `{name}:value` on a keyword or boolean field as that filter)"
+        )),
     }
 }
 
@@ -267,14 +197,24 @@ mod tests {
         assert!(w[0].starts_with("`priority` is a number field"), "{w:?}");
         let (_, w) = search(&mut ix, "links:x deploy");
         assert!(w[0].contains("stored-only"), "{w:?}");
-        let (_, w) = search(&mut ix, "deploy -kind:rule");
-        assert!(w[0].contains("with a negation"), "{w:?}");
-        let (_, w) = search(&mut ix, "kind:rule OR friday");
-        assert!(w[0].contains("`OR`"), "{w:?}");
-        let (_, w) = search(&mut ix, "deploy (kind:rule friday)");
-        assert!(w[0].contains("inside a group"), "{w:?}");
-        let (_, w) = search(&mut ix, "pinned:yes deploy");
-        assert!(w[0].contains("write `pinned:true`"), "{w:?}");
+        // Negated, in an OR, in a group, with a modifier, or not a boolean:
+        // words, with a warning.
+        for q in [
+            "deploy -kind:rule",
+            "kind:rule OR friday",
+            "deploy (kind:rule friday)",
+            "deploy kind:rule*",
+            "pinned:yes deploy",
+        ] {
+            let (_, w) = search(&mut ix, q);
+            assert_eq!(w.len(), 1, "{q}");
+            assert!(
+                w[0].ends_with(
+                    "was searched as plain words; filter by it with the `filter` option"
+                ),
+                "{q}: {w:?}"
+            );
+        }
         // Not field words: URLs, times, a trailing colon, quoted text.
         for q in [
             "see http://x.org deploy",
@@ -297,7 +237,7 @@ mod tests {
         assert_eq!(err.code(), "INVALID_QUERY");
         assert!(
             err.to_string()
-                .contains("`kind` is a filter field, not text"),
+                .contains("`kind` is not a text field: filter by it with the `filter` option"),
             "{err}"
         );
         let err = ix.search("deploy colour:blue", &opts).unwrap_err();

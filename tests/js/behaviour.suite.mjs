@@ -515,11 +515,11 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     const unknown = index.search('backup colour:blue');
     assert.ok(unknown.hits.length > 0);
     assert.match(unknown.warnings[0], /`colour` is not a field of the schema: `colour:blue` was searched as plain words/);
-    assert.match(index.search('priority:3 backup').warnings[0], /`priority` is a number field/);
+    assert.match(index.search('priority:3 backup').warnings[0], /^`priority` is a number field: `priority:3` was searched as plain words; filter by it with the `filter` option$/);
     assert.equal(index.search('backup').warnings, undefined, 'plain searches carry no warnings');
     // Strict syntax rejects them, saying to use the filter option.
     const strict = await expectCode(() => index.search('deploy kind:rule', { syntax: 'strict' }), 'INVALID_QUERY');
-    assert.match(strict.message, /`kind` is a filter field, not text: filter by it with the filter option/);
+    assert.match(strict.message, /`kind` is not a text field: filter by it with the `filter` option/);
     await index.close();
   });
 
