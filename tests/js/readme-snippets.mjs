@@ -13,6 +13,10 @@
 //   ```js fragment   not runnable on its own (a part of a larger program);
 //                    only its syntax is checked, wrapped in an async function
 //
+//   ```ts            type-checked with `tsc --strict` against the package's
+//                    typings (tests/js/types.test.mjs); `// @ts-expect-error`
+//                    lines show what does not compile
+//
 // A ```text output block right after a runnable block holds what the block
 // prints (console.log), compared line by line: the READMEs show real output.
 import { readFileSync } from 'node:fs';
@@ -24,7 +28,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export const READMES = ['README.md', 'pkg-template/README.md'];
 
 /**
- * Every js block: `{ file, line, mode: 'node' | 'browser' | 'fragment', code, output? }`
+ * Every js and ts block: `{ file, line, mode: 'node' | 'browser' | 'fragment' | 'ts', code, output? }`
  * (`line`: 1-based line of the opening fence; `output`: the text of a
  * following ```text output block).
  */
@@ -47,9 +51,11 @@ export function snippets() {
             throw new Error(`${file}:${open.start + 1}: unknown js block flag "${flag}" (use browser or fragment)`);
           }
           out.push({ file, line: open.start + 1, mode: flag ?? 'node', code });
+        } else if (lang === 'ts') {
+          out.push({ file, line: open.start + 1, mode: 'ts', code });
         } else if (lang === 'text' && rest[0] === 'output') {
           const prev = out[out.length - 1];
-          if (!prev || prev.file !== file || prev.mode === 'fragment') {
+          if (!prev || prev.file !== file || prev.mode !== 'node') {
             throw new Error(`${file}:${open.start + 1}: a text output block must follow a runnable js block`);
           }
           prev.output = code;
