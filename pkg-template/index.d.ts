@@ -313,7 +313,18 @@ export type DateBound = string | number | Date;
 export type FilterValue<V> = [unknown] extends [V]
   ? string | string[] | number | boolean | Date | RangeFilter | { prefix: string | string[] }
   : FilterValueOf<NonNullable<V>>;
-type FilterValueOf<V> = V extends boolean
+type FilterValueOf<V> = [V] extends [string]
+  ? string extends V
+    ? string | string[] | Date | RangeFilter<DateBound>
+    : V | V[] // a union of literals: only those values
+  : [V] extends [readonly (infer E)[]]
+    ? [E] extends [string]
+      ? string extends E
+        ? string | string[]
+        : E | E[]
+      : never
+    : FilterValueEach<V>;
+type FilterValueEach<V> = V extends boolean
   ? boolean
   : V extends number
     ? number | RangeFilter<number>

@@ -192,6 +192,7 @@ async function typed(): Promise<void> {
   const when: string | undefined = notes.get('n1')?.timestamp;
   const warnings: string[] | undefined = r.warnings;
   const n: number = notes.count({ namespace: 'repo:*', tags: 'tooling', timestamp: new Date() });
+  notes.count({ kind: 'rule', tags: ['a', 'b'], timestamp: '2026-03-15', priority: 3, pinned: false });
   notes.removeWhere({ namespace: ['a', 'b'] });
   // A typed index serves the MCP tools like any other.
   const served: ToolResult = await handleToolCall(notes, 'memory_search', { query: 'pnpm' });
@@ -208,6 +209,10 @@ async function typed(): Promise<void> {
   notes.count({ priority: { gte: '1' } });
   // @ts-expect-error a keyword field takes strings
   notes.count({ tags: 3 });
+  // @ts-expect-error a field typed as a union of literals takes only those
+  notes.count({ kind: 'rul' });
+  // @ts-expect-error ... in lists too
+  notes.count({ kind: ['rule', 'rul'] });
   // @ts-expect-error undeclared document field
   notes.add({ id: 'n4', title: 'x', colour: 'blue' });
   // @ts-expect-error wrong value type in a document
