@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   };
   const results: SearchResults = index.search('deploy', options);
   index.search('deploy', { storedFields: false });
+  // An untyped index takes any field name (the engine checks them).
+  index.search('deploy', { fields: { body: 2 }, filter: { anyField: 'x', n: { gte: 1 } }, sort: { field: 'any' }, storedFields: ['x'] });
   // @ts-expect-error storedFields takes a boolean or field names
   index.search('deploy', { storedFields: 'title' });
   // Listing without a query, sorted by a field; `total` when every match was visited.
