@@ -169,15 +169,17 @@ function documentJson(doc) {
   }
   // A `null` value (the word in a string rarely matches) may be a NaN.
   const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
-  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]} is not a finite number`);
+  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]}`);
   return json;
 }
 
-/** The first NaN or ±Infinity JSON.stringify would write as null: [path, value]. */
+/** The first NaN, ±Infinity or invalid Date JSON.stringify would write as null: [path, what is wrong]. */
 function nonFinite(value, path) {
+  // A Date is sent as its ISO string (toJSON); an invalid one would be null.
+  if (value instanceof Date && Number.isNaN(value.getTime())) return [path, 'an invalid Date is not a date'];
   if (typeof value?.toJSON === 'function') value = value.toJSON();
   if (value instanceof Number) value = value.valueOf();
-  if (typeof value === 'number') return !Number.isFinite(value) && [path, value];
+  if (typeof value === 'number') return !Number.isFinite(value) && [path, `${value} is not a finite number`];
   if (value === null || typeof value !== 'object') return false;
   const array = Array.isArray(value);
   for (const key of Object.keys(value)) {
@@ -214,7 +216,9 @@ function checkSearch(query, options) {
  * functions, bigints and symbols.
  */
 function checkJsonable(value, what, path = '', depth = 0) {
-  if (typeof value === 'number') {
+  if (value instanceof Date && Number.isNaN(value.getTime())) {
+    throw usage(`${what} \`${path}\` is an invalid Date`);
+  } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw usage(`${what} \`${path}\` must be a finite number, got ${value}`);
   } else if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') {
     throw usage(`${what} \`${path}\` cannot be a ${typeof value}`);
@@ -227,6 +231,7 @@ function checkJsonable(value, what, path = '', depth = 0) {
 function checkFilter(filter, what) {
   if (filter === undefined || filter === null) return undefined;
   if (!isObject(filter)) throw usage(`${what}: the filter must be an object like { namespace: 'a', kind: 'rule' }`);
+  checkJsonable(filter, `${what} filter`);
   return filter;
 }
 
@@ -602,6 +607,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       if (!isObject(filter) || Object.keys(filter).length === 0) {
         throw usage('removeWhere(filter): pass a non-empty filter such as { namespace: "agent-1" }');
       }
+      checkJsonable(filter, 'removeWhere filter');
       const n = call(() => engine.removeWhere(filter));
       if (n > 0) this.#wrote(n);
       return n;

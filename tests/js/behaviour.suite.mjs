@@ -500,6 +500,12 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     assert.equal(index.count({ timestamp: { lte: '2026-03-15' } }), 1, 'a date-only bound covers its day');
     assert.deepEqual(index.search('memory', { filter: { timestamp: { gt: new Date('2026-03-15T13:00:00Z') } } }).hits.map((h) => h.id), ['b']);
     assert.equal(index.removeWhere({ timestamp: { lte: new Date('2026-03-15T23:00:00Z') } }), 1);
+    // An invalid Date is an error, never a silently dropped value.
+    const bad = await expectCode(() => index.add({ id: 'c', text: 'x', timestamp: new Date('not a date') }), 'SCHEMA');
+    assert.match(bad.message, /`timestamp`: an invalid Date is not a date/);
+    await expectCode(() => index.count({ timestamp: { gte: new Date('nope') } }), 'USAGE');
+    await expectCode(() => index.search('memory', { filter: { timestamp: new Date('nope') } }), 'USAGE');
+    await expectCode(() => index.removeWhere({ timestamp: { lt: new Date('nope') } }), 'USAGE');
     await index.close();
   });
 
