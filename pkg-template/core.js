@@ -65,7 +65,7 @@ export function rejectedDocument(err, added, id, method = 'addMany') {
   const cause = toMemdexError(err);
   const e = new MemdexError(
     cause.code,
-    `${method} stopped at document ${added + 1} (id ${describe(id)}): ${cause.message}. ` +
+    `${method} stopped at document ${added + 1} (${id === undefined ? 'no id' : `id ${describe(id)}`}): ${cause.message}. ` +
       `The ${added} documents before it were added; fix or drop this one, then add the rest.`,
     { cause },
   );
@@ -138,7 +138,9 @@ function checkDoc(doc) {
     throw new MemdexError('SCHEMA', `a document must be an object like { id: 'm1', text: '...' }, got ${describe(doc)}`);
   }
   if (typeof doc.id !== 'string' || doc.id === '') {
-    throw new MemdexError('SCHEMA', `a document needs a non-empty string \`id\`, got ${describe(doc.id)}`);
+    const keys = Object.keys(doc).slice(0, 5).join(', ');
+    const what = doc.id === undefined ? 'has no `id`' : `has \`id\` ${describe(doc.id)}`;
+    throw new MemdexError('SCHEMA', `the document {${keys}} ${what}: every document needs a non-empty string \`id\``);
   }
   if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
     throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
@@ -167,15 +169,17 @@ function documentJson(doc) {
   }
   // A `null` value (the word in a string rarely matches) may be a NaN.
   const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
-  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]} is not a finite number`);
+  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]}`);
   return json;
 }
 
-/** The first NaN or ±Infinity JSON.stringify would write as null: [path, value]. */
+/** The first NaN, ±Infinity or invalid Date JSON.stringify would write as null: [path, what is wrong]. */
 function nonFinite(value, path) {
+  // A Date is sent as its ISO string (toJSON); an invalid one would be null.
+  if (value instanceof Date && Number.isNaN(value.getTime())) return [path, 'an invalid Date is not a date'];
   if (typeof value?.toJSON === 'function') value = value.toJSON();
   if (value instanceof Number) value = value.valueOf();
-  if (typeof value === 'number') return !Number.isFinite(value) && [path, value];
+  if (typeof value === 'number') return !Number.isFinite(value) && [path, `${value} is not a finite number`];
   if (value === null || typeof value !== 'object') return false;
   const array = Array.isArray(value);
   for (const key of Object.keys(value)) {
@@ -190,6 +194,7 @@ function checkId(id) {
 }
 
 function describe(v) {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -211,7 +216,9 @@ function checkSearch(query, options) {
  * functions, bigints and symbols.
  */
 function checkJsonable(value, what, path = '', depth = 0) {
-  if (typeof value === 'number') {
+  if (value instanceof Date && Number.isNaN(value.getTime())) {
+    throw usage(`${what} \`${path}\` is an invalid Date`);
+  } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw usage(`${what} \`${path}\` must be a finite number, got ${value}`);
   } else if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') {
     throw usage(`${what} \`${path}\` cannot be a ${typeof value}`);
@@ -224,23 +231,24 @@ function checkJsonable(value, what, path = '', depth = 0) {
 function checkFilter(filter, what) {
   if (filter === undefined || filter === null) return undefined;
   if (!isObject(filter)) throw usage(`${what}: the filter must be an object like { namespace: 'a', kind: 'rule' }`);
+  checkJsonable(filter, `${what} filter`);
   return filter;
 }
 
 const OPEN_OPTIONS = new Set([
-  'name', 'storage', 'dir', 'database', 'schema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
+  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
 ]);
 
 /** Engine config from the friendly options (undefined = default / stored). */
 function engineConfig(options) {
-  const { schema, fields, language, analyzer, k1, b } = options;
+  const { schema, defaultSchema, fields, language, analyzer, k1, b } = options;
   if (schema !== undefined && fields !== undefined) throw usage('pass either `schema` or `fields`, not both');
   const config = {};
-  const f = schema ?? fields;
-  if (f !== undefined) {
-    if (!isObject(f)) throw usage('`schema` must map field names to definitions like { title: { type: "text", weight: 2 } }');
-    config.fields = f;
-  }
+  // `schema` adds to the default fields (the engine reads and checks it);
+  // the deprecated `fields` was the whole list.
+  if (schema !== undefined) config.schema = schema;
+  if (defaultSchema !== undefined) config.defaultSchema = defaultSchema;
+  if (fields !== undefined) config.fields = fields;
   if (analyzer !== undefined) {
     if (!isObject(analyzer)) throw usage('`analyzer` must be an object');
     config.analyzer = { ...analyzer };
@@ -456,7 +464,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     static async import(bytes, options = {}) {
       if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
       if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
-      for (const key of ['schema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
+      for (const key of ['schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
         if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
       }
       const name = options.name ?? 'memdex';
@@ -599,6 +607,7 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
       if (!isObject(filter) || Object.keys(filter).length === 0) {
         throw usage('removeWhere(filter): pass a non-empty filter such as { namespace: "agent-1" }');
       }
+      checkJsonable(filter, 'removeWhere filter');
       const n = call(() => engine.removeWhere(filter));
       if (n > 0) this.#wrote(n);
       return n;

@@ -114,8 +114,18 @@ export interface StoredFieldDef {
 /** A field of the schema. */
 export type FieldDef = TextFieldDef | KeywordFieldDef | NumberFieldDef | DateFieldDef | BooleanFieldDef | StoredFieldDef;
 
-/** Field definitions by name (`id` and `namespace` are reserved). */
-export type Schema = Record<string, FieldDef>;
+/**
+ * A field type by name alone, with its default options: `'text'`,
+ * `'keyword'`, `'number'`, `'date'`, `'boolean'`, `'stored'` (vectors need
+ * their dimensions: declare them as an object).
+ */
+export type FieldType = Exclude<FieldDef['type'], 'vector'>;
+
+/**
+ * Field definitions by name (`id` and `namespace` are reserved), each a
+ * {@link FieldDef} or its type name alone: `{ tags: 'keyword', title: { type: 'text', weight: 3 } }`.
+ */
+export type Schema = Record<string, FieldDef | FieldType>;
 
 /** Snowball stemmer languages, or `'none'` (no stemming). Only `'english'` and `'none'` exist in an English-only build. */
 export type Language =
@@ -199,14 +209,21 @@ export interface OpenOptions {
   /** IndexedDB database name for `storage: 'indexeddb'` (default `'memdex'`). */
   database?: string;
   /**
-   * Fields of a new index. The default schema is `title` (text, weight 2),
-   * `text` (text), `kind` and `tags` (keyword), `timestamp` (date), `links`
-   * (stored); indexes created before `tags` and `links` were added keep their
-   * own schema. When opening a
-   * stored index, a given schema must equal the stored one (else `SCHEMA`).
+   * Fields of a new index, added to the default schema: `title` (text,
+   * weight 2), `text` (text), `kind` and `tags` (keyword), `timestamp`
+   * (date), `links` (stored). A field named like a default one replaces it;
+   * `defaultSchema: false` starts from no fields instead. Indexes created
+   * before `tags` and `links` were added keep their own schema. When opening
+   * a stored index, a given schema must equal the stored one (else `SCHEMA`).
+   * @example { schema: { priority: 'number', pinned: 'boolean' } }
    */
   schema?: Schema;
-  /** Deprecated alias of `schema`. */
+  /**
+   * `false`: `schema` is the whole field list (no default fields), as in
+   * MiniSearch's `fields` or Orama's `schema`. Default `true`.
+   */
+  defaultSchema?: boolean;
+  /** Deprecated: the whole field list (as `schema` with `defaultSchema: false`). */
   fields?: Schema;
   /** Shorthand for `analyzer.language` (default `'english'`). */
   language?: Language;
@@ -261,9 +278,66 @@ export interface Memory extends MemdexDocument {
   tags?: string[];
   /** Typed edges to other memories, e.g. `[{ type: 'SUPERSEDES', to: 'm1' }]` (stored, not indexed). */
   links?: { type: string; to: string }[];
-  /** ISO-8601 string or epoch milliseconds. */
-  timestamp?: string | number;
+  /** ISO-8601 string, epoch milliseconds or a `Date` (stored as its ISO string). */
+  timestamp?: string | number | Date;
 }
+
+/**
+ * The shape a typed index's documents must have ({@link Memdex.open}'s
+ * type argument): an `id` and an optional `namespace`.
+ */
+export interface DocumentShape {
+  id: string;
+  namespace?: string;
+}
+
+/**
+ * A document as stored and returned (`get`, `hit.fields`): what JSON keeps
+ * of it. A `Date` comes back as its ISO-8601 string.
+ */
+export type Stored<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Stored<U>[]
+    : T extends object
+      ? { [K in keyof T]: Stored<T[K]> }
+      : T;
+
+/** The fields of a document type other than `id` and `namespace`. */
+export type FieldsOf<Doc> = Omit<Doc, 'id' | 'namespace'>;
+
+/** A date bound: an ISO-8601 string, epoch milliseconds or a `Date`. */
+export type DateBound = string | number | Date;
+
+/** What a filter accepts for a field of value type `V` (see {@link Filter}). */
+export type FilterValue<V> = [unknown] extends [V]
+  ? string | string[] | number | boolean | Date | RangeFilter | { prefix: string | string[] }
+  : FilterValueOf<NonNullable<V>>;
+type FilterValueOf<V> = [V] extends [string]
+  ? string extends V
+    ? string | string[] | Date | RangeFilter<DateBound>
+    : V | V[] // a union of literals: only those values
+  : [V] extends [readonly (infer E)[]]
+    ? [E] extends [string]
+      ? string extends E
+        ? string | string[]
+        : E | E[]
+      : never
+    : FilterValueEach<V>;
+type FilterValueEach<V> = V extends boolean
+  ? boolean
+  : V extends number
+    ? number | RangeFilter<number>
+    : V extends Date
+      ? DateBound | RangeFilter<DateBound>
+      : V extends string
+        ? string | string[] | Date | RangeFilter<DateBound>
+        : V extends readonly string[]
+          ? string | string[]
+          : never;
+
+/** A namespace condition: one, any of several, a trailing `*` (`'repo:*'`) or `{ prefix }`. */
+export type NamespaceFilter = string | string[] | { prefix: string | string[] };
 
 /**
  * Range condition on a number or date field. Dates: ISO-8601 strings or
@@ -271,25 +345,30 @@ export interface Memory extends MemdexDocument {
  * `lte` keeps the whole day, `gt` starts after it, and `{ timestamp:
  * '2026-03-15' }` matches any time that day.
  */
-export interface RangeFilter {
-  gt?: number | string;
-  gte?: number | string;
-  lt?: number | string;
-  lte?: number | string;
+export interface RangeFilter<B = DateBound> {
+  gt?: B;
+  gte?: B;
+  lt?: B;
+  lte?: B;
 }
 
 /**
  * Structural filter, applied before ranking. Keys are field names; all
  * conditions must hold.
- * - `namespace`: one namespace or any of several.
+ * - `namespace`: one namespace, any of several, or every namespace under a
+ *   prefix for hierarchical names: `'repo:*'` (a trailing `*`) or
+ *   `{ prefix: 'repo:webapp/' }`.
  * - keyword fields: a value or any of several values.
- * - number / date fields: a value (equality) or a {@link RangeFilter}.
+ * - number / date fields: a value (equality) or a {@link RangeFilter}. Dates
+ *   may be `Date` objects (sent as their ISO string).
  * - boolean fields: `true` / `false`.
+ *
+ * With a document type (`Memdex.open<Note>()`) only its fields are keys and
+ * each takes values of its type.
  */
-export interface Filter {
-  namespace?: string | string[];
-  [field: string]: string | string[] | number | boolean | RangeFilter | undefined;
-}
+export type Filter<Doc = MemdexDocument> = { namespace?: NamespaceFilter } & {
+  [K in keyof FieldsOf<Doc>]?: FilterValue<FieldsOf<Doc>[K]>;
+};
 
 /** Highlighting of matched terms in snippets. */
 export interface HighlightOptions {
@@ -301,8 +380,14 @@ export interface HighlightOptions {
   snippetLength?: number;
 }
 
+/** The keys of a document type with string values (its possible text fields). */
+type StringKeys<Doc> = {
+  [K in keyof FieldsOf<Doc>]-?: NonNullable<FieldsOf<Doc>[K]> extends string ? K : never;
+}[keyof FieldsOf<Doc>] &
+  string;
+
 /** Options of {@link Memdex.search}. */
-export interface SearchOptions {
+export interface SearchOptions<Doc = MemdexDocument> {
   /** `or` (default): any term; `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`. */
   mode?: 'or' | 'and' | 'fallback';
   /**
@@ -320,9 +405,9 @@ export interface SearchOptions {
   /** For `mode: 'fallback'`: fall back to OR when AND finds fewer hits than this (default 1). */
   minHits?: number;
   /** Search only these text fields, each with a weight override, e.g. `{ title: 3 }`. */
-  fields?: Record<string, number>;
+  fields?: Partial<Record<StringKeys<Doc>, number>>;
   /** Structural filter (namespace, keywords, ranges, booleans). */
-  filter?: Filter;
+  filter?: Filter<Doc>;
   /** Treat each bare term as a prefix too (search-as-you-type). */
   prefix?: boolean;
   /** Edit distance 0, 1 or 2 for each bare term (`true` = 1). */
@@ -341,7 +426,7 @@ export interface SearchOptions {
    * cheapest answer when you hold the documents yourself), or a list of
    * stored field names. Naming a field that is not stored throws `SCHEMA`.
    */
-  storedFields?: boolean | string[];
+  storedFields?: boolean | (keyof FieldsOf<Doc> & string)[];
   /**
    * Order hits by a number, date, boolean or keyword field instead of by
    * score, e.g. `{ field: 'timestamp', order: 'desc' }` (newest first;
@@ -361,13 +446,13 @@ export interface SearchOptions {
    * index.search('', { filter: { namespace: 'agent:coder' }, sort: { field: 'timestamp', order: 'desc' }, limit: 20 });
    * ```
    */
-  sort?: SortOptions;
+  sort?: SortOptions<Doc>;
 }
 
 /** Field order of {@link SearchOptions.sort}. */
-export interface SortOptions {
+export interface SortOptions<Doc = MemdexDocument> {
   /** A number, date, boolean or keyword field of the schema. */
-  field: string;
+  field: keyof FieldsOf<Doc> & string;
   /** `'asc'` (default) or `'desc'`. */
   order?: 'asc' | 'desc';
 }
@@ -393,15 +478,15 @@ export interface TermExplanation {
 }
 
 /** One search result. */
-export interface Hit {
+export interface Hit<Doc = MemdexDocument> {
   /** Document id. */
   id: string;
   /** BM25F score (higher is better); ties are broken deterministically. */
   score: number;
   /** The document's namespace, if any. */
   namespace?: string;
-  /** Stored fields of the document. */
-  fields: Record<string, unknown>;
+  /** Stored fields of the document (those `storedFields` asked for; dates as ISO strings). */
+  fields: Partial<Stored<FieldsOf<Doc>>>;
   /** Index terms (analyzed, e.g. stemmed) of the query found in this document. */
   matchedTerms: string[];
   /** Field name -> highlighted, HTML-escaped snippet, when `highlight` was asked for. */
@@ -411,9 +496,9 @@ export interface Hit {
 }
 
 /** Result of {@link Memdex.search}. */
-export interface SearchResults {
+export interface SearchResults<Doc = MemdexDocument> {
   /** Ranked hits, best first (or in `sort` order). */
-  hits: Hit[];
+  hits: Hit<Doc>[];
   /** The mode that produced `hits` (`fallback` resolves to `and` or `or`). */
   mode: 'or' | 'and';
   /**
@@ -438,6 +523,14 @@ export interface SearchResults {
    * the repeats' summed boost. Ordinary queries stay far below every budget.
    */
   limited?: ('expansions' | 'scoring')[];
+  /**
+   * Present only when the engine read the query differently from how it was
+   * written (lenient syntax), one sentence each. `kind:rule` on a keyword or
+   * boolean field is applied as the filter `{ kind: 'rule' }`; `foo:bar`
+   * with no field `foo`, or on a number, date or stored field, is searched
+   * as plain words. Show them to a developer or agent; they never fail a search.
+   */
+  warnings?: string[];
 }
 
 /** One autocomplete suggestion. */
@@ -452,13 +545,13 @@ export interface Suggestion {
 export interface Stats {
   /** Live documents. */
   documents: number;
-  /** Distinct terms summed over segments (an upper bound). */
+  /** Distinct terms summed over segments (an upper bound). Documents just added count: `stats()` first flushes the write buffer, as a search does. */
   terms: number;
-  /** Immutable segments (the write buffer is not counted). */
+  /** Immutable segments, the one just flushed from the write buffer included. */
   segments: number;
   /** Approximate heap bytes of all segments. */
   bytes: number;
-  /** Documents in the write buffer, not yet flushed into a segment. */
+  /** Documents in the write buffer, not yet flushed into a segment (0 after `stats()` flushed it). */
   buffered: number;
   /** Generation of the last commit written or loaded (0 = never committed). */
   generation: number;
@@ -507,7 +600,7 @@ export interface SuggestOptions {
  * `commit`, `reload`, `addMany` and `close` are async. Code that `await`s
  * every call also works unchanged with {@link Memdex.openInWorker}.
  */
-export class Memdex {
+export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   private constructor();
 
   /**
@@ -517,7 +610,7 @@ export class Memdex {
    *   `STORAGE`, `CORRUPT` (damaged data, or a lost manifest: blobs without a
    *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
-  static open(options?: OpenOptions): Promise<Memdex>;
+  static open<Doc extends DocumentShape = MemdexDocument>(options?: OpenOptions): Promise<Memdex<Doc>>;
   /**
    * Rebuilds the lost manifest of index `name` from the blobs still in
    * `storage`, then `open` works again. Pass the schema and analyzer options
@@ -528,14 +621,14 @@ export class Memdex {
    */
   static recover(options: Omit<OpenOptions, 'autoCommit' | 'onError'>): Promise<RecoveryReport>;
   /** An in-memory index; same as `open({ ...options, storage: 'memory' })`. */
-  static create(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex>;
+  static create<Doc extends DocumentShape = MemdexDocument>(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex<Doc>>;
   /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */
-  static import(bytes: Uint8Array, options?: ImportOptions): Promise<Memdex>;
+  static import<Doc extends DocumentShape = MemdexDocument>(bytes: Uint8Array, options?: ImportOptions): Promise<Memdex<Doc>>;
   /**
    * Browsers: the same API with every method async, backed by a dedicated
    * module worker, so indexing never blocks the main thread.
    */
-  static openInWorker(options?: WorkerOpenOptions): Promise<RemoteMemdex>;
+  static openInWorker<Doc extends DocumentShape = MemdexDocument>(options?: WorkerOpenOptions): Promise<RemoteMemdex<Doc>>;
 
   /** The index name (its key prefix in storage). */
   readonly name: string;
@@ -549,38 +642,38 @@ export class Memdex {
   readonly closed: boolean;
 
   /** Adds a document, replacing any document with the same `id`. @throws `SCHEMA` on bad documents. */
-  add(doc: MemdexDocument): void;
+  add(doc: Doc): void;
   /** Same as {@link Memdex.add}: inserts or replaces by `id`. */
-  upsert(doc: MemdexDocument): void;
+  upsert(doc: Doc): void;
   /**
    * Adds documents synchronously, in batches; returns how many. Stops at the
    * first rejected document like {@link Memdex.addMany}. Prefer `addMany` for
    * large inputs on a page: it yields to the event loop.
    */
-  addAll(docs: Iterable<MemdexDocument>): number;
+  addAll(docs: Iterable<Doc>): number;
   /**
    * Adds documents in batches, yielding to the event loop in between;
    * resolves to how many were added. Stops at the first rejected document
    * with that document's error (`SCHEMA`, `LIMIT`, ...), whose message names
    * it and whose `added` says how many before it were added; those stay.
    */
-  addMany(docs: Iterable<MemdexDocument> | AsyncIterable<MemdexDocument>, options?: AddManyOptions): Promise<number>;
+  addMany(docs: Iterable<Doc> | AsyncIterable<Doc>, options?: AddManyOptions): Promise<number>;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;
   /** Removes every document matching a (non-empty) filter; returns how many. */
-  removeWhere(filter: Filter): number;
-  /** The stored document, or `undefined`. */
-  get(id: string): MemdexDocument | undefined;
+  removeWhere(filter: Filter<Doc>): number;
+  /** The stored document (dates as ISO strings), or `undefined`. */
+  get(id: string): Stored<Doc> | undefined;
   /**
    * Ranked search, or a listing for a blank query with `filter`/`sort`
    * (see {@link SearchOptions.sort}). Never throws on user text unless
    * `syntax: 'strict'`.
    */
-  search(query: string, options?: SearchOptions): SearchResults;
+  search(query: string, options?: SearchOptions<Doc>): SearchResults<Doc>;
   /** Term completions for `prefix`. */
   suggest(prefix: string, options?: SuggestOptions): Suggestion[];
   /** Live documents matching `filter` (all when omitted). */
-  count(filter?: Filter): number;
+  count(filter?: Filter<Doc>): number;
   /** Merges all segments into one. */
   compact(): void;
   /** Index statistics. */
@@ -638,10 +731,10 @@ type Async<T> = {
  * The {@link Memdex} API served by a Web Worker ({@link Memdex.openInWorker}):
  * every method async; errors arrive as {@link MemdexError} with their code.
  */
-export interface RemoteMemdex
+export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
   extends Async<
     Pick<
-      Memdex,
+      Memdex<Doc>,
       | 'add'
       | 'upsert'
       | 'addAll'

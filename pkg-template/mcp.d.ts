@@ -15,10 +15,14 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Memdex, RemoteMemdex } from './index.js';
+
+/** An index of any document type, in process or in a worker. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyMemdex = Memdex<any> | RemoteMemdex<any>;
 import type { ToolCallOptions } from './tools.js';
 
 /** An `McpServer` serving the memory tools (see `memdex/tools`) on `index`. */
-export function createMemoryServer(index: Memdex | RemoteMemdex, options?: ToolCallOptions): McpServer;
+export function createMemoryServer(index: AnyMemdex, options?: ToolCallOptions): McpServer;
 
 /** Options of {@link serveStdio}; the flags of `memdex mcp`. */
 export interface StdioServerOptions {

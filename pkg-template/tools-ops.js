@@ -57,6 +57,12 @@ export async function runTool(index, name, args, options) {
     // A host's cap on answer sizes (e.g. an HTTP response limit).
     maxChars: (asked, fallback) => Math.min(asked ?? Math.min(fallback, options.maxChars ?? fallback), options.maxChars ?? Infinity),
   };
+  // `repo:*` (a trailing `*`) selects every namespace starting with `repo:`:
+  // a filter for search, list and delete by filter, not a namespace to
+  // store in or to look ids up in.
+  if (!pinned && ctx.ns?.endsWith('*') && !(name === 'memory_search' || name === 'memory_list' || (name === 'memory_delete' && args.id === undefined && args.ids === undefined))) {
+    throw fail('USAGE', `"namespace": "${ctx.ns}" ends in * (every namespace starting with "${ctx.ns.slice(0, -1)}"): only memory_search, memory_list and memory_delete by filter take a prefix; give one namespace`);
+  }
   if (op.read) await options.beforeRead?.();
   return op.run(ctx, args);
 }

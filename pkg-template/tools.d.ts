@@ -24,6 +24,10 @@
  */
 import type { Memdex, RemoteMemdex } from './index.js';
 
+/** An index of any document type, in process or in a worker. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyMemdex = Memdex<any> | RemoteMemdex<any>;
+
 /** A JSON Schema (the subset these tools use). */
 export interface JsonSchema {
   type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
@@ -128,7 +132,7 @@ export interface ToolCallOptions {
  * Calls on one index run one at a time.
  */
 export function handleToolCall(
-  index: Memdex | RemoteMemdex,
+  index: AnyMemdex,
   name: string,
   args: Record<string, unknown> | undefined,
   options?: ToolCallOptions,
@@ -138,7 +142,7 @@ export function handleToolCall(
 export function validateToolArguments(name: string, args: unknown, options?: Pick<ToolCallOptions, 'namespace' | 'readOnly'>): string[];
 
 /** Resolves when every tool call already made on `index` has finished. */
-export function idle(index: Memdex | RemoteMemdex): Promise<void>;
+export function idle(index: AnyMemdex): Promise<void>;
 
 /** Builds an error result (used by hosts for their own failures). */
 export function failure(code: string, message: string, extra?: { problems?: string[] }): ToolResult;

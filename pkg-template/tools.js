@@ -52,7 +52,7 @@ const FILTERS = {
   }),
 };
 const NAMESPACE_ARG = str(
-  'Namespace (agent, tenant, project) the memories belong to. Ids are unique within a namespace: pass the namespace shown with a memory along with its id.',
+  'Namespace (agent, tenant, project) the memories belong to. Ids are unique within a namespace: pass the namespace shown with a memory along with its id. Search, list and delete by filter also take a prefix ending in * ("repo:*": every namespace starting with "repo:").',
   { minLength: 1, maxLength: 200 },
 );
 

@@ -35,6 +35,10 @@ for (const file of files) {
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',
+    // Short lines: Node prints the source line of an uncaught error's throw
+    // site, and one 20 KB line is a kilobyte of noise; lines of at most ~120
+    // characters keep that readable (+4% gzipped, measured on core.js).
+    lineLimit: 120,
     sourcemap: 'external',
     sourcesContent: true,
     // Shown by devtools as the original's path; it resolves to nothing on

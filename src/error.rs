@@ -77,6 +77,8 @@ impl fmt::Display for Error {
                 f,
                 "invalid query at position {position}: {reason} (use the lenient parser to treat the text as plain terms)"
             ),
+            // An empty `field`: the schema as a whole (its reason names the option path).
+            Error::Schema { field, reason } if field.is_empty() => write!(f, "schema error: {reason}"),
             Error::Schema { field, reason } => write!(f, "schema error on field `{field}`: {reason}"),
             Error::NotFound { id } => write!(f, "no document with id `{id}`"),
             Error::Storage { key, reason, .. } => write!(

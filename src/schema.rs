@@ -131,7 +131,10 @@ impl IndexConfig {
             .values()
             .any(|d| matches!(d, FieldDef::Text { .. }))
         {
-            return Err(Error::schema("fields", "declare at least one text field"));
+            return Err(Error::schema(
+                "",
+                "declare at least one text field (type \"text\") in `schema`",
+            ));
         }
         if !self.k1.is_finite() || self.k1 < 0.0 {
             return Err(Error::schema("k1", "must be a finite number >= 0"));
@@ -217,6 +220,8 @@ impl FieldDef {
             Tail(&'a [Value]),
         }
         let (tag, rest) = match v {
+            // The shorthand `"keyword"`: the type with its default options.
+            Value::String(_) => (v, Rest::Tail(&[])),
             Value::Object(m) => {
                 let Some(tag) = m.get("type") else {
                     return Err(format!("missing field `{}`", jsonopt::join(path, "type")));
@@ -224,7 +229,13 @@ impl FieldDef {
                 (tag, Rest::Members(m))
             }
             Value::Array(a) if !a.is_empty() => (&a[0], Rest::Tail(&a[1..])),
-            other => return Err(jsonopt::invalid(path, "an object with a `type`", other)),
+            other => {
+                return Err(jsonopt::invalid(
+                    path,
+                    "a type name such as \"keyword\" or an object with a `type`",
+                    other,
+                ))
+            }
         };
         if !tag.is_string() {
             return Err(jsonopt::invalid(
@@ -269,32 +280,75 @@ impl FieldDef {
     }
 }
 
-const CONFIG_FIELDS: &[&str] = &["analyzer", "fields", "k1", "b"];
+const CONFIG_FIELDS: &[&str] = &["analyzer", "fields", "k1", "b", "schema", "defaultSchema"];
+
+/// Field definitions keyed by name from a JSON object; `path` (`schema`)
+/// names them in errors (`schema.tags.type`).
+fn field_defs(v: &Value, path: &str) -> Res<Vec<(String, FieldDef)>> {
+    let Value::Object(m) = v else {
+        return Err(jsonopt::invalid(
+            path,
+            "an object mapping field names to types, like { tags: 'keyword' }",
+            v,
+        ));
+    };
+    let mut defs = Vec::with_capacity(m.len());
+    for (name, def) in m {
+        defs.push((
+            name.clone(),
+            FieldDef::from_json(def, &jsonopt::join(path, name))?,
+        ));
+    }
+    Ok(defs)
+}
 
 impl IndexConfig {
     /// Reads a configuration from JSON (camelCase keys, every key optional,
     /// unknown keys rejected); the error names the offending key. Does not
     /// [`validate`](Self::validate).
+    ///
+    /// `fields` is the whole field list (what the manifest stores). The
+    /// open option `schema` adds its fields to the default ones (replacing
+    /// a default of the same name) unless `defaultSchema` is `false`, when
+    /// it is the whole list too.
     pub fn from_json(v: &Value) -> std::result::Result<Self, String> {
+        Self::from_json_as(v, None)
+    }
+
+    /// [`IndexConfig::from_json`], with `defaultSchema` overridden when
+    /// `extend` is given (an index created before `schema` extended the
+    /// defaults was opened with its whole schema: see `Engine::fromLoaded`).
+    pub fn from_json_as(v: &Value, extend: Option<bool>) -> std::result::Result<Self, String> {
         let mut c = IndexConfig::default();
+        let mut schema = None;
+        let mut defaults = true;
         for (k, v) in jsonopt::entries(v, "", CONFIG_FIELDS)? {
             match k {
                 "analyzer" => c.analyzer = analyzer_options(v, k)?,
-                "fields" => {
-                    let Value::Object(m) = v else {
-                        return Err(jsonopt::invalid(k, "an object", v));
-                    };
-                    c.fields = FieldMap::new();
-                    for (name, def) in m {
-                        let def = FieldDef::from_json(def, &jsonopt::join(k, name))?;
-                        c.fields.insert(name.clone(), def);
-                    }
-                }
+                "fields" => c.fields = field_defs(v, k)?.into_iter().collect(),
+                "schema" => schema = Some(field_defs(v, k)?),
+                "defaultSchema" => defaults = jsonopt::boolean(v, "", k)?,
                 "k1" => c.k1 = jsonopt::f32_(v, "", k)?,
                 _ => c.b = jsonopt::f32_(v, "", k)?,
             }
         }
+        if let Some(defs) = schema {
+            if !extend.unwrap_or(defaults) {
+                c.fields = FieldMap::new();
+            }
+            for (name, def) in defs {
+                c.fields.insert(name, def);
+            }
+        } else if !defaults {
+            return Err("`defaultSchema: false` needs a `schema` declaring the fields".into());
+        }
         Ok(c)
+    }
+
+    /// Whether a configuration JSON extends the default fields (an open
+    /// `schema` without `defaultSchema: false`).
+    pub fn extends_defaults(v: &Value) -> bool {
+        v.get("schema").is_some() && v.get("defaultSchema").and_then(Value::as_bool) != Some(false)
     }
 }
 
@@ -472,7 +526,75 @@ mod tests {
         );
         assert_eq!(
             read(json!([])).unwrap_err(),
-            "invalid type for `fields.f`: expected an object with a `type`, got an array"
+            "invalid type for `fields.f`: expected a type name such as \"keyword\" or an object with a `type`, got an array"
+        );
+        // Shorthands: every type by name, with its default options.
+        assert_eq!(
+            read(json!("keyword")),
+            Ok(FieldDef::Keyword { stored: true })
+        );
+        assert_eq!(
+            read(json!("boolean")),
+            Ok(FieldDef::Boolean { stored: true })
+        );
+        assert_eq!(read(json!("stored")), Ok(FieldDef::Stored));
+        assert_eq!(
+            read(json!("text")),
+            Ok(FieldDef::Text {
+                weight: 1.0,
+                language: None,
+                stored: true
+            })
+        );
+        assert_eq!(
+            read(json!("keywords")).unwrap_err(),
+            "invalid value for `fields.f.type`: unknown variant `keywords`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`"
+        );
+    }
+
+    /// `schema` adds to the default fields; `defaultSchema: false` (or the
+    /// old `fields`) is the whole list.
+    #[test]
+    fn schema_extends_the_defaults() {
+        let read = |v: serde_json::Value| IndexConfig::from_json(&from_serde(v));
+        let c =
+            read(json!({"schema": {"priority": "number", "title": {"type": "text", "weight": 3}}}))
+                .unwrap();
+        let mut want = IndexConfig::default();
+        want.fields
+            .insert("priority".into(), FieldDef::Number { stored: true });
+        want.fields.insert(
+            "title".into(),
+            FieldDef::Text {
+                weight: 3.0,
+                language: None,
+                stored: true,
+            },
+        );
+        assert_eq!(c, want);
+        let own = read(json!({"schema": {"body": "text"}, "defaultSchema": false})).unwrap();
+        assert_eq!(own.fields.keys().collect::<Vec<_>>(), ["body"]);
+        assert_eq!(read(json!({"fields": {"body": "text"}})).unwrap(), own);
+        // The other reading, for indexes opened with their whole schema.
+        let v = from_serde(json!({"schema": {"body": "text"}}));
+        assert!(IndexConfig::extends_defaults(&v));
+        assert_eq!(IndexConfig::from_json_as(&v, Some(false)).unwrap(), own);
+        assert_eq!(
+            read(json!({"defaultSchema": false})).unwrap_err(),
+            "`defaultSchema: false` needs a `schema` declaring the fields"
+        );
+        assert_eq!(
+            read(json!({"schema": {"tags": "keywrd"}})).unwrap_err(),
+            "invalid value for `schema.tags.type`: unknown variant `keywrd`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`"
+        );
+        assert_eq!(
+            read(json!({"schema": ["text"]})).unwrap_err(),
+            "invalid type for `schema`: expected an object mapping field names to types, like { tags: 'keyword' }, got an array"
+        );
+        let no_text = read(json!({"schema": {"n": "number"}, "defaultSchema": false})).unwrap();
+        assert_eq!(
+            no_text.validate().unwrap_err().to_string(),
+            "schema error: declare at least one text field (type \"text\") in `schema`"
         );
     }
 }

@@ -291,7 +291,7 @@ impl ResolvedSchema {
             let field_ref = *self.by_name.get(key).ok_or_else(|| {
                 Error::schema(
                     key,
-                    "is not declared in the schema; add it to `fields` or drop it",
+                    "is not declared in the schema; declare it when the index is created (e.g. `schema: { name: 'keyword' }`) or drop it",
                 )
             })?;
             if matches!(value, FieldValue::Null) {
@@ -352,6 +352,10 @@ fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
             limit: MAX_ID_BYTES,
             got: text.len(),
         }),
+        None | Some(FieldValue::Null) => Err(Error::schema(
+            ID_KEY,
+            "is missing: every document needs a non-empty string `id`",
+        )),
         _ => Err(Error::schema(ID_KEY, "must be a non-empty string")),
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! JSON shape (every key must match; keys AND together):
 //! ```json
-//! { "namespace": "agent-1" | ["a", "b"],
+//! { "namespace": "agent-1" | ["a", "b"] | "repo:*" | {"prefix": "repo:webapp/"},
+//!   // a trailing `*` or `prefix` (a string or strings): namespaces starting so
 //!   "kind": "rule" | ["rule", "decision"],         // keyword: equality / membership
 //!   "timestamp": {"gte": "2024-01-01", "lt": 1735689600000},  // number/date range
 //!   // a date-only bound (YYYY-MM-DD, UTC) covers its whole day: `lte` to
@@ -22,7 +23,11 @@ use crate::store::Column;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
-    Namespace(Vec<String>),
+    /// Namespaces equal to one of `exact` or starting with one of `prefixes`.
+    Namespace {
+        exact: Vec<String>,
+        prefixes: Vec<String>,
+    },
     Keyword {
         column: usize,
         values: Vec<String>,
@@ -74,7 +79,7 @@ impl Filter {
         let mut conditions = Vec::new();
         for (field, v) in obj {
             if field == NAMESPACE_KEY {
-                conditions.push(Condition::Namespace(strings(field, v)?));
+                conditions.push(namespace(v)?);
                 continue;
             }
             let column = match schema.by_name.get(field) {
@@ -117,13 +122,20 @@ impl Filter {
             let mut bits = vec![0u64; words];
             let set = |bits: &mut Vec<u64>, d: u32| bits[(d / 64) as usize] |= 1 << (d % 64);
             match cond {
-                Condition::Namespace(values) => {
-                    for v in values {
+                Condition::Namespace { exact, prefixes } => {
+                    for v in exact {
                         segment
                             .namespaces
                             .docs(v)
                             .iter()
                             .for_each(|&d| set(&mut bits, d));
+                    }
+                    if !prefixes.is_empty() {
+                        for (ns, docs) in &segment.namespaces.values {
+                            if prefixes.iter().any(|p| ns.starts_with(p.as_str())) {
+                                docs.iter().for_each(|&d| set(&mut bits, d));
+                            }
+                        }
                     }
                 }
                 Condition::Keyword { column, values } => {
@@ -167,6 +179,35 @@ impl Filter {
         }
         acc
     }
+}
+
+/// A namespace condition: `"a"`, `["a", "b"]`, a trailing `*` (`"repo:*"`)
+/// or `{ "prefix": "repo:webapp/" }` (a string or strings) for hierarchical
+/// namespaces.
+fn namespace(v: &Value) -> Result<Condition> {
+    let (mut exact, mut prefixes) = (Vec::new(), Vec::new());
+    match v {
+        Value::Object(m) => {
+            for (k, p) in m {
+                if k != "prefix" {
+                    return Err(Error::schema(
+                        NAMESPACE_KEY,
+                        format!("unknown namespace filter `{k}`; use a name, names, \"prefix*\" or {{ prefix: \"repo:\" }}"),
+                    ));
+                }
+                prefixes.extend(strings(NAMESPACE_KEY, p)?);
+            }
+        }
+        _ => {
+            for s in strings(NAMESPACE_KEY, v)? {
+                match s.strip_suffix('*') {
+                    Some(p) => prefixes.push(p.to_string()),
+                    None => exact.push(s),
+                }
+            }
+        }
+    }
+    Ok(Condition::Namespace { exact, prefixes })
 }
 
 /// A day in milliseconds.
@@ -265,6 +306,55 @@ mod day_bounds {
             .collect();
         ids.sort();
         ids
+    }
+
+    #[test]
+    fn namespace_prefixes_match_hierarchical_namespaces() {
+        let mut index = Index::new(IndexConfig::default()).unwrap();
+        for (id, ns) in [
+            ("a", "repo:webapp/main"),
+            ("b", "repo:webapp/dev"),
+            ("c", "repo:api/main"),
+            ("d", "repo"),
+            ("e", "other"),
+        ] {
+            let doc = format!(r#"{{"id":"{id}","text":"memory","namespace":"{ns}"}}"#);
+            index.add(&parse(&doc).unwrap()).unwrap();
+        }
+        let f = |s: &str| format!(r#"{{"namespace":{s}}}"#);
+        assert_eq!(
+            ids(&mut index, &f(r#"{"prefix":"repo:webapp/"}"#)),
+            ["a", "b"]
+        );
+        assert_eq!(ids(&mut index, &f(r#""repo:*""#)), ["a", "b", "c"]);
+        assert_eq!(ids(&mut index, &f(r#"["repo:api/*","other"]"#)), ["c", "e"]);
+        assert_eq!(
+            ids(
+                &mut index,
+                &f(r#"{"prefix":["repo:api/","repo:webapp/dev"]}"#)
+            ),
+            ["b", "c"]
+        );
+        assert_eq!(ids(&mut index, &f(r#""*""#)), ["a", "b", "c", "d", "e"]);
+        assert_eq!(ids(&mut index, &f(r#""repo""#)), ["d"]);
+        assert_eq!(index.count(&parse(&f(r#""repo:*""#)).unwrap()).unwrap(), 3);
+        let err = Index::new(IndexConfig::default())
+            .unwrap()
+            .count(&parse(&f(r#"{"starts":"x"}"#)).unwrap())
+            .unwrap_err();
+        assert_eq!(err.code(), "SCHEMA");
+        assert!(
+            err.to_string()
+                .contains("unknown namespace filter `starts`"),
+            "{err}"
+        );
+        assert_eq!(
+            index
+                .delete_where(&parse(&f(r#""repo:webapp/*""#)).unwrap())
+                .unwrap(),
+            2
+        );
+        assert_eq!(ids(&mut index, &f(r#""repo:*""#)), ["c"]);
     }
 
     #[test]

@@ -38,6 +38,13 @@ pub struct LoadedIndex {
     segments: Vec<(SegmentRecord, Segment, DeleteSet)>,
 }
 
+impl LoadedIndex {
+    /// The configuration stored with the index.
+    pub fn config(&self) -> &IndexConfig {
+        &self.manifest.config
+    }
+}
+
 /// Why one attempt at loading failed.
 enum Attempt {
     /// A referenced blob is gone: maybe collected by a newer commit.
@@ -235,8 +242,8 @@ impl Index {
         if let Some(c) = config {
             if *c != manifest.config {
                 return Err(Error::schema(
-                    "schema",
-                    "differs from the schema stored with this index; open it without a schema or use a new name",
+                    "",
+                    "the `schema` (or analyzer options) given differs from the one stored with this index; open it without them or use a new name",
                 ));
             }
         }

@@ -282,6 +282,10 @@ pub struct SearchResults {
     /// answer): a lenient search degrades instead of failing, see
     /// [`super::budget`].
     pub limited: Vec<super::budget::Limited>,
+    /// What the engine read differently from how it was written (lenient
+    /// `kind:rule` applied as a filter, `foo:bar` with no field `foo`
+    /// searched as words), one sentence each; empty for most searches.
+    pub warnings: Vec<String>,
 }
 
 // JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
@@ -355,6 +359,9 @@ impl ToJson for SearchResults {
         // Only degraded answers carry it: full answers' JSON is unchanged.
         if !self.limited.is_empty() {
             o.field("limited", &self.limited);
+        }
+        if !self.warnings.is_empty() {
+            o.field("warnings", &self.warnings);
         }
         o.end();
     }

@@ -63,13 +63,27 @@ impl Index {
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
         let mut ast = self.parse_query(query, opts.syntax)?;
+        // Lenient `kind:rule` on a keyword/boolean field is that filter.
+        let words = match opts.syntax {
+            Syntax::Lenient => super::fieldfilter::extract(&mut ast, &self.schema),
+            Syntax::Strict => Default::default(),
+        };
         super::merge::merge_repeats(&mut ast);
-        let filter = match &opts.filter {
+        let mut filter = match &opts.filter {
             Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
             _ => None,
         };
-        if super::list::is_listing(query, opts) {
-            return self.list(opts, filter.as_ref());
+        let from_words = !words.conditions.is_empty();
+        if from_words {
+            filter
+                .get_or_insert_with(Filter::default)
+                .conditions
+                .extend(words.conditions);
+        }
+        if super::list::is_listing(query, opts) || (from_words && ast.is_empty()) {
+            let mut results = self.list(opts, filter.as_ref())?;
+            results.warnings = words.warnings;
+            return Ok(results);
         }
         let (and_first, fallback) = match opts.mode {
             Mode::Or => (false, false),
@@ -88,6 +102,7 @@ impl Index {
             mode,
             total,
             limited,
+            warnings: words.warnings,
         })
     }
 
@@ -97,7 +112,14 @@ impl Index {
         let fields: Vec<&str> = self.schema.text.iter().map(|f| f.name.as_str()).collect();
         match syntax {
             Syntax::Lenient => Ok(parser::parse_lenient(query, &fields)),
-            Syntax::Strict => parser::parse_strict(query, &fields),
+            Syntax::Strict => parser::parse_strict(query, &fields).map_err(|e| match e {
+                Error::InvalidQuery { position, reason } => Error::InvalidQuery {
+                    position,
+                    reason: super::fieldfilter::strict_hint(&reason, &self.schema)
+                        .unwrap_or(reason),
+                },
+                e => e,
+            }),
         }
     }
 

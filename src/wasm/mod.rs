@@ -118,8 +118,26 @@ fn cached_search_options<'a>(
     }
 }
 
-fn config(v: Value) -> Result<IndexConfig, String> {
-    IndexConfig::from_json(&v)
+/// The index configuration of a JS argument (`undefined`: the default);
+/// `extend` overrides its `defaultSchema` (see [`IndexConfig::from_json_as`]).
+/// Errors are `SCHEMA` errors whose message names the option path
+/// (`schema.tags.type`), not a field called `config`.
+fn read_config(value: &JsValue, extend: Option<bool>) -> Result<IndexConfig, JsValue> {
+    let Some(json) = json_text(value, "schema")? else {
+        return Ok(IndexConfig::default());
+    };
+    let bad = |e: String| to_js_error(Error::schema("", e));
+    let v = json::parse(&json).map_err(|e| bad(e.to_string()))?;
+    IndexConfig::from_json_as(&v, extend).map_err(bad)
+}
+
+/// Whether a JS configuration extends the default fields.
+fn config_extends(value: &JsValue) -> bool {
+    json_text(value, "schema")
+        .ok()
+        .flatten()
+        .and_then(|j| json::parse(&j).ok())
+        .is_some_and(|v| IndexConfig::extends_defaults(&v))
 }
 
 fn search_options(v: Value) -> Result<SearchOptions, String> {
@@ -145,7 +163,7 @@ impl Engine {
     /// `config`: an `IndexConfig` object or `undefined` for the default schema.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Engine, JsValue> {
-        let config: IndexConfig = from_js(config, "config", self::config)?;
+        let config: IndexConfig = read_config(&config, None)?;
         let index = Index::new(config).map_err(to_js_error)?;
         Ok(Engine {
             index,
@@ -246,7 +264,10 @@ impl Engine {
         self.index.compact();
     }
 
-    pub fn stats(&self) -> Result<JsValue, JsValue> {
+    /// Statistics after flushing the write buffer, so that documents just
+    /// added count in `terms` and `segments` (as searches see them).
+    pub fn stats(&mut self) -> Result<JsValue, JsValue> {
+        self.index.flush();
         to_js(&self.index.stats())
     }
 }
@@ -306,7 +327,7 @@ pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
 #[wasm_bindgen(js_name = recoverIndex)]
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
-    let config: IndexConfig = from_js(config, "schema", self::config)?;
+    let config: IndexConfig = read_config(&config, None)?;
     Ok(future_to_promise(async move {
         let (_, report) = crate::index::recover::recover(&storage, &name, config)
             .await
@@ -336,14 +357,21 @@ impl Engine {
     /// stored one.
     #[wasm_bindgen(js_name = fromLoaded)]
     pub fn from_loaded(loaded: &mut Loaded, config: JsValue) -> Result<Engine, JsValue> {
-        let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
-            None
-        } else {
-            Some(from_js(config, "config", self::config)?)
-        };
         let inner = loaded.inner.take().ok_or_else(|| {
             to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
         })?;
+        let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
+            None
+        } else {
+            let given = read_config(&config, None)?;
+            // An index created before `schema` extended the default fields
+            // was opened with its whole field list: accept that too.
+            let whole = || read_config(&config, Some(false));
+            Some(match given != *inner.config() {
+                true if config_extends(&config) => whole()?,
+                _ => given,
+            })
+        };
         let index = Index::from_loaded(inner, config.as_ref()).map_err(to_js_error)?;
         Ok(Engine {
             index,

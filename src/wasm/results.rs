@@ -33,6 +33,7 @@ export function memdexResults(text, lens) {
   const mode = take();
   const total = take();
   const limited = take();
+  const warnings = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
     const id = take();
@@ -53,6 +54,7 @@ export function memdexResults(text, lens) {
   }
   const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
   if (limited !== undefined) results.limited = limited.split(',');
+  if (warnings !== undefined) results.warnings = JSON.parse(warnings);
   return results;
 }
 "#)]
@@ -98,7 +100,7 @@ fn utf16_len(utf8: &[u8]) -> u32 {
         .sum()
 }
 
-/// The results as a JS object `{ hits, mode, total?, limited? }`.
+/// The results as a JS object `{ hits, mode, total?, limited?, warnings? }`.
 pub fn to_js(results: &SearchResults) -> JsValue {
     let mut p = Pieces::default();
     p.push(match results.mode {
@@ -123,6 +125,12 @@ pub fn to_js(results: &SearchResults) -> JsValue {
             names.push_str(limited.as_str());
         }
         p.push(&names);
+    }
+    // Warnings as a JSON array; absent when there are none.
+    if results.warnings.is_empty() {
+        p.absent();
+    } else {
+        p.push_json(&results.warnings);
     }
     p.count(results.hits.len());
     for hit in &results.hits {

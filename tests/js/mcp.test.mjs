@@ -79,6 +79,29 @@ test('documents added with the JS API are found by the tools, by their own id', 
   await index.close();
 });
 
+test('a namespace ending in * is a prefix for search, list and delete by filter, and rejected elsewhere', async () => {
+  const index = await Memdex.open();
+  for (const ns of ['repo:webapp/main', 'repo:webapp/dev', 'repo:api/main', 'other']) {
+    const r = await handleToolCall(index, 'memory_store', { namespace: ns, title: `Deploy notes of ${ns}`, text: 'deploy notes', kind: 'note' });
+    assert.equal(r.isError, false, r.content[0].text);
+  }
+  const found = await handleToolCall(index, 'memory_search', { namespace: 'repo:webapp/*', query: 'deploy' });
+  assert.deepEqual(found.structuredContent.hits.map((h) => h.namespace).sort(), ['repo:webapp/dev', 'repo:webapp/main']);
+  const listed = await handleToolCall(index, 'memory_list', { namespace: 'repo:*' });
+  assert.equal(listed.structuredContent.total, 3);
+  for (const [tool, args] of [['memory_store', { text: 'x' }], ['memory_get', { id: 'x' }], ['memory_delete', { id: 'x' }]]) {
+    const r = await handleToolCall(index, tool, { namespace: 'repo:*', ...args });
+    assert.equal(r.isError, true, tool);
+    assert.match(r.content[0].text, /^USAGE: "namespace": "repo:\*" ends in \*/);
+  }
+  const preview = await handleToolCall(index, 'memory_delete', { namespace: 'repo:api/*', kind: 'note' });
+  assert.match(preview.content[0].text, /1/);
+  const deleted = await handleToolCall(index, 'memory_delete', { namespace: 'repo:api/*', kind: 'note', confirm: true });
+  assert.equal(deleted.isError, false, deleted.content[0].text);
+  assert.equal(index.count({ namespace: 'repo:*' }), 2);
+  await index.close();
+});
+
 test('a host caps answer sizes with maxChars; now() drives default timestamps and relative times', async () => {
   const index = await Memdex.open();
   const now = () => Date.parse('2026-06-10T12:00:00Z');
@@ -103,7 +126,7 @@ test('a host caps answer sizes with maxChars; now() drives default timestamps an
 });
 
 test('a failed call writes nothing: a rejected memory in a batch undoes the ones before it', async () => {
-  const index = await Memdex.open({ schema: { title: { type: 'text' }, text: { type: 'text' }, timestamp: { type: 'date' } } });
+  const index = await Memdex.open({ schema: { title: { type: 'text' }, text: { type: 'text' }, timestamp: { type: 'date' } }, defaultSchema: false });
   index.add({ id: 'old', title: 'kept', text: 'original' });
   const res = await handleToolCall(index, 'memory_store', {
     replace: true,

@@ -63,6 +63,8 @@ async function main(): Promise<void> {
   };
   const results: SearchResults = index.search('deploy', options);
   index.search('deploy', { storedFields: false });
+  // An untyped index takes any field name (the engine checks them).
+  index.search('deploy', { fields: { body: 2 }, filter: { anyField: 'x', n: { gte: 1 } }, sort: { field: 'any' }, storedFields: ['x'] });
   // @ts-expect-error storedFields takes a boolean or field names
   index.search('deploy', { storedFields: 'title' });
   // Listing without a query, sorted by a field; `total` when every match was visited.
@@ -154,4 +156,90 @@ async function main(): Promise<void> {
   void [fsIndex, withAdapter, n, removed, count, mode, limited, snippet, idf, suggestions, total, stats, copy, info, reloaded, remoteResults, remoteStats, tools, pinnedTools, code, recent, matches, isError, text, wrong, badCode];
 }
 
+// --- a typed index: Memdex.open<Doc>() types documents, filters, fields and hits ---
+interface Note {
+  id: string;
+  namespace?: string;
+  title: string;
+  text?: string;
+  kind?: 'rule' | 'decision' | 'note';
+  tags?: string[];
+  priority?: number;
+  pinned?: boolean;
+  timestamp?: Date | string;
+}
+
+async function typed(): Promise<void> {
+  const notes = await Memdex.open<Note>({ schema: { priority: 'number', pinned: 'boolean' } });
+  const plain = await Memdex.create({ schema: { tags: 'keyword' }, defaultSchema: true });
+  const own = await Memdex.open({ schema: { body: 'text', n: { type: 'number', stored: false } }, defaultSchema: false });
+  notes.add({ id: 'n1', title: 'Use pnpm', kind: 'rule', tags: ['tooling'], priority: 2, pinned: true, timestamp: new Date() });
+  notes.addAll([{ id: 'n2', title: 'x', timestamp: '2026-03-15T12:30:00Z' }]);
+  await notes.addMany([{ id: 'n3', title: 'y' }]);
+  const r: SearchResults<Note> = notes.search('pnpm', {
+    filter: {
+      namespace: { prefix: 'repo:webapp/' },
+      kind: ['rule', 'decision'],
+      priority: { gte: 1 },
+      pinned: true,
+      timestamp: { gte: new Date('2026-01-01'), lte: '2026-03-15' },
+    },
+    fields: { title: 3 },
+    storedFields: ['title', 'tags'],
+    sort: { field: 'priority', order: 'desc' },
+  });
+  const title: string | undefined = r.hits[0]?.fields.title;
+  const tags: string[] | undefined = r.hits[0]?.fields.tags;
+  // Stored dates come back as ISO strings.
+  const when: string | undefined = notes.get('n1')?.timestamp;
+  const warnings: string[] | undefined = r.warnings;
+  const n: number = notes.count({ namespace: 'repo:*', tags: 'tooling', timestamp: new Date() });
+  notes.count({ kind: 'rule', tags: ['a', 'b'], timestamp: '2026-03-15', priority: 3, pinned: false });
+  notes.removeWhere({ namespace: ['a', 'b'] });
+  // A typed index serves the MCP tools like any other.
+  const served: ToolResult = await handleToolCall(notes, 'memory_search', { query: 'pnpm' });
+  const remote: RemoteMemdex<Note> = await Memdex.openInWorker<Note>();
+  const remoteHits: Hit<Note>[] = (await remote.search('x')).hits;
+
+  // @ts-expect-error misspelled filter key
+  notes.search('x', { filter: { knd: 'rule' } });
+  // @ts-expect-error a number field takes numbers or ranges
+  notes.count({ priority: 'high' });
+  // @ts-expect-error a boolean field takes true or false
+  notes.count({ pinned: 'yes' });
+  // @ts-expect-error range bounds of a number field are numbers
+  notes.count({ priority: { gte: '1' } });
+  // @ts-expect-error a keyword field takes strings
+  notes.count({ tags: 3 });
+  // @ts-expect-error a field typed as a union of literals takes only those
+  notes.count({ kind: 'rul' });
+  // @ts-expect-error ... in lists too
+  notes.count({ kind: ['rule', 'rul'] });
+  // @ts-expect-error undeclared document field
+  notes.add({ id: 'n4', title: 'x', colour: 'blue' });
+  // @ts-expect-error wrong value type in a document
+  notes.add({ id: 'n5', title: 'x', priority: 'high' });
+  // @ts-expect-error documents of a typed index need their required fields
+  notes.add({ id: 'n6' });
+  // @ts-expect-error hit fields are typed: title is a string
+  const wrongTitle: number | undefined = r.hits[0]?.fields.title;
+  // @ts-expect-error hits have no undeclared fields
+  r.hits[0]?.fields.colour;
+  // @ts-expect-error storedFields names declared fields
+  notes.search('x', { storedFields: ['colour'] });
+  // @ts-expect-error sort names declared fields
+  notes.search('x', { sort: { field: 'colour' } });
+  // @ts-expect-error field weights name string fields
+  notes.search('x', { fields: { priority: 2 } });
+  // @ts-expect-error a stored Date is a string
+  const wrongDate: Date | undefined = notes.get('n1')?.timestamp;
+  // @ts-expect-error vectors have no shorthand (they need dimensions)
+  await Memdex.open({ schema: { v: 'vector' } });
+  // @ts-expect-error not a field type
+  await Memdex.open({ schema: { tags: 'keywords' } });
+
+  void [plain, own, title, tags, when, warnings, n, remoteHits, wrongTitle, wrongDate, served];
+}
+
 void main;
+void typed;

@@ -153,6 +153,11 @@ const schemas = {
       hits: { type: 'array', items: ref('Hit') },
       mode: { type: 'string', enum: ['or', 'and'] },
       total: { type: 'integer' },
+      warnings: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }',
+      },
       generation: { type: 'integer' },
       tookMs: { type: 'number' },
     },

@@ -146,6 +146,20 @@ test('search takes every package option, as query parameters and as a JSON body'
   assert.deepEqual(Object.keys(post.body.hits[0].fields), ['title']);
 });
 
+test('search reports how it read the query: kind:rule is a filter, with a warning', async () => {
+  const added = await call('POST', '/v1/ns/warn/docs', { json: [
+    { id: 'r', kind: 'rule', title: 'Deploy with pnpm' },
+    { id: 'n', kind: 'note', title: 'Deploy notes' },
+  ] });
+  assert.equal(added.status, 200, JSON.stringify(added.body));
+  const r = await call('GET', `/v1/ns/warn/search?q=deploy%20kind%3Arule&minGeneration=${added.body.generation}`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.deepEqual(r.body.hits.map((h) => h.id), ['r']);
+  assert.deepEqual(r.body.warnings, ["`kind` is a keyword field: `kind:rule` was applied as the filter { kind: 'rule' }"]);
+  const plain = await call('GET', `/v1/ns/warn/search?q=deploy&minGeneration=${added.body.generation}`);
+  assert.equal(plain.body.warnings, undefined);
+});
+
 test('suggest completes terms of the namespace', async () => {
   const { body } = await call('POST', '/v1/ns/sug/docs', { json: [{ id: 's1', text: 'kubernetes kubelet kubectl' }] });
   const r = await call('GET', `/v1/ns/sug/suggest?prefix=kube&limit=5&minGeneration=${body.generation}`);

@@ -515,7 +515,7 @@ impl<'a> Parser<'a, '_> {
 
 /// Whether `name` looks like a field name (so `foo:bar` in strict mode is an
 /// unknown field, while `12:30` or `:)` are just text).
-fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
