@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod bm25;
 pub mod budget;
+pub mod hybrid;
 pub mod list;
 pub mod merge;
 pub mod options;
