@@ -273,7 +273,9 @@ impl FieldDef {
         let (mut dimensions, mut metric, mut int8) = (None, crate::vector::Metric::Cosine, false);
         for (k, v) in entries {
             match k {
-                "dimensions" => dimensions = Some(jsonopt::uint(v, path, k, u32::MAX.into())? as u32),
+                "dimensions" => {
+                    dimensions = Some(jsonopt::uint(v, path, k, u32::MAX.into())? as u32)
+                }
                 "metric" => {
                     metric = [crate::vector::Metric::Cosine, crate::vector::Metric::Dot]
                         [jsonopt::variant(v, path, k, &["cosine", "dot"])?]

@@ -44,7 +44,12 @@ fn doc(id: &str, text: &str, kind: &str, emb: Option<[f32; 3]>) -> Value {
 fn corpus(index: &mut Index) {
     let docs = [
         doc("a", "deploy on friday", "note", Some([0.0, 1.0, 0.0])),
-        doc("b", "deploy friday friday night", "rule", Some([0.0, 0.0, 1.0])),
+        doc(
+            "b",
+            "deploy friday friday night",
+            "rule",
+            Some([0.0, 0.0, 1.0]),
+        ),
         doc("c", "the cat sat", "note", Some([1.0, 0.1, 0.0])),
         doc("d", "dogs bark", "rule", Some([0.9, 0.4, 0.0])),
         doc("e", "deploy", "note", None),
@@ -79,16 +84,33 @@ fn schema_round_trips_and_rejects_bad_definitions() {
         text.contains(r#""emb":{"type":"vector","dimensions":3,"metric":"dot","quantize":"int8"}"#),
         "{text}"
     );
-    assert_eq!(IndexConfig::from_json(&memdex::json::parse(&text).unwrap()), Ok(c));
+    assert_eq!(
+        IndexConfig::from_json(&memdex::json::parse(&text).unwrap()),
+        Ok(c)
+    );
     let read = |f: serde_json::Value| {
-        let v = memdex::json::parse(&serde_json::json!({"fields": {"t": {"type": "text"}, "v": f}}).to_string()).unwrap();
+        let v = memdex::json::parse(
+            &serde_json::json!({"fields": {"t": {"type": "text"}, "v": f}}).to_string(),
+        )
+        .unwrap();
         IndexConfig::from_json(&v).and_then(|c| c.validate().map_err(|e| e.to_string()))
     };
-    assert!(read(serde_json::json!({"type": "vector"})).unwrap_err().contains("fields.v.dimensions"));
-    assert!(read(serde_json::json!({"type": "vector", "dimensions": 0})).unwrap_err().contains("dimensions"));
-    assert!(read(serde_json::json!({"type": "vector", "dimensions": 4, "metric": "l2"})).unwrap_err().contains("fields.v.metric"));
+    assert!(read(serde_json::json!({"type": "vector"}))
+        .unwrap_err()
+        .contains("fields.v.dimensions"));
+    assert!(read(serde_json::json!({"type": "vector", "dimensions": 0}))
+        .unwrap_err()
+        .contains("dimensions"));
+    assert!(
+        read(serde_json::json!({"type": "vector", "dimensions": 4, "metric": "l2"}))
+            .unwrap_err()
+            .contains("fields.v.metric")
+    );
     assert!(read(serde_json::json!({"type": "vector", "dimensions": 4, "stored": true})).is_err());
-    assert_eq!(read(serde_json::json!({"type": "vector", "dimensions": 4})), Ok(()));
+    assert_eq!(
+        read(serde_json::json!({"type": "vector", "dimensions": 4})),
+        Ok(())
+    );
 }
 
 #[test]
@@ -106,7 +128,10 @@ fn documents_with_bad_vectors_are_schema_errors_naming_field_and_document() {
             .unwrap_err();
         assert_eq!(err.code(), "SCHEMA");
         let msg = err.to_string();
-        assert!(msg.contains("emb") && msg.contains("bad-doc") && msg.contains(reason), "{msg}");
+        assert!(
+            msg.contains("emb") && msg.contains("bad-doc") && msg.contains(reason),
+            "{msg}"
+        );
     }
     // The JSON-text path reads vectors too.
     index
@@ -114,7 +139,10 @@ fn documents_with_bad_vectors_are_schema_errors_naming_field_and_document() {
         .unwrap()
         .unwrap();
     index.flush();
-    let hit = &index.search("", &vector_opts([0.0, 1.0, 0.0])).unwrap().hits[0];
+    let hit = &index
+        .search("", &vector_opts([0.0, 1.0, 0.0]))
+        .unwrap()
+        .hits[0];
     // Cosine vectors are normalized at write: (0.6, 0.8, 0) . (0, 1, 0).
     assert_eq!((hit.id.as_str(), hit.score), ("ok", 0.8));
 }
@@ -129,7 +157,10 @@ fn pure_vector_search_ranks_by_metric_with_filters_and_deletes() {
         .iter()
         .map(|h| (h.id.as_str(), h.lexical, h.vector))
         .collect();
-    assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), ["c", "d", "a", "b"]);
+    assert_eq!(
+        got.iter().map(|g| g.0).collect::<Vec<_>>(),
+        ["c", "d", "a", "b"]
+    );
     assert!(got.iter().all(|g| g.1.is_none()));
     assert_eq!(got[0].2.unwrap().rank, 1);
     let c = 1.0 / (1.0f32 + 0.01).sqrt();
@@ -145,14 +176,18 @@ fn pure_vector_search_ranks_by_metric_with_filters_and_deletes() {
     assert_eq!(ids(&mut index, "", &vector_opts([1.0, 0.0, 0.0]))[0], "d");
     // Dot product: magnitudes count.
     let mut dot = Index::new(config("dot", "none")).unwrap();
-    dot.add(&doc("small", "x", "note", Some([1.0, 0.0, 0.0]))).unwrap();
-    dot.add(&doc("big", "x", "note", Some([5.0, 5.0, 0.0]))).unwrap();
+    dot.add(&doc("small", "x", "note", Some([1.0, 0.0, 0.0])))
+        .unwrap();
+    dot.add(&doc("big", "x", "note", Some([5.0, 5.0, 0.0])))
+        .unwrap();
     let hits = dot.search("", &vector_opts([1.0, 0.0, 0.0])).unwrap().hits;
     assert_eq!((hits[0].id.as_str(), hits[0].score), ("big", 5.0));
     // Under cosine, direction only: "small" is the better match.
     let mut cos = Index::new(config("cosine", "none")).unwrap();
-    cos.add(&doc("small", "x", "note", Some([1.0, 0.0, 0.0]))).unwrap();
-    cos.add(&doc("big", "x", "note", Some([5.0, 5.0, 0.0]))).unwrap();
+    cos.add(&doc("small", "x", "note", Some([1.0, 0.0, 0.0])))
+        .unwrap();
+    cos.add(&doc("big", "x", "note", Some([5.0, 5.0, 0.0])))
+        .unwrap();
     assert_eq!(ids(&mut cos, "", &vector_opts([1.0, 0.0, 0.0]))[0], "small");
 }
 
@@ -184,8 +219,8 @@ fn hybrid_fusion_keeps_keyword_only_and_vector_only_hits() {
             // "c" (vector rank 1) scores 1/61; "b" is in both lists.
             assert_eq!(by_id("c").score, 1.0 / 61.0);
             let b = by_id("b");
-            let want =
-                1.0 / (60.0 + b.lexical.unwrap().rank as f32) + 1.0 / (60.0 + b.vector.unwrap().rank as f32);
+            let want = 1.0 / (60.0 + b.lexical.unwrap().rank as f32)
+                + 1.0 / (60.0 + b.vector.unwrap().rank as f32);
             assert_eq!(b.score, want);
         }
         // Scores never rise down the list.
@@ -217,32 +252,76 @@ fn option_errors_are_usage_or_schema_and_name_the_option() {
         let e = index.search("deploy", &opts).unwrap_err();
         (e.code(), e.to_string())
     };
-    let (c, m) = code(&mut index, SearchOptions { vector: Some(vec![1.0, 0.0]), ..Default::default() });
+    let (c, m) = code(
+        &mut index,
+        SearchOptions {
+            vector: Some(vec![1.0, 0.0]),
+            ..Default::default()
+        },
+    );
     assert_eq!(c, "USAGE");
-    assert!(m.contains("`vector` has 2 numbers") && m.contains("3 dimensions"), "{m}");
-    let (c, m) = code(&mut index, SearchOptions { hybrid: Some(HybridOptions::default()), ..Default::default() });
+    assert!(
+        m.contains("`vector` has 2 numbers") && m.contains("3 dimensions"),
+        "{m}"
+    );
+    let (c, m) = code(
+        &mut index,
+        SearchOptions {
+            hybrid: Some(HybridOptions::default()),
+            ..Default::default()
+        },
+    );
     assert_eq!(c, "USAGE");
     assert!(m.contains("hybrid"), "{m}");
-    let (c, _) = code(&mut index, SearchOptions { vector_field: Some("text".into()), ..vector_opts([1.0, 0.0, 0.0]) });
+    let (c, _) = code(
+        &mut index,
+        SearchOptions {
+            vector_field: Some("text".into()),
+            ..vector_opts([1.0, 0.0, 0.0])
+        },
+    );
     assert_eq!(c, "SCHEMA");
-    let (c, _) = code(&mut index, SearchOptions { vector: Some(vec![f32::NAN, 0.0, 0.0]), ..Default::default() });
+    let (c, _) = code(
+        &mut index,
+        SearchOptions {
+            vector: Some(vec![f32::NAN, 0.0, 0.0]),
+            ..Default::default()
+        },
+    );
     assert_eq!(c, "USAGE");
-    let opts = SearchOptions::from_json(&json!({"vector": [1, 0, 0], "hybrid": {"method": "weighted", "alpha": 0.3}})).unwrap();
+    let opts = SearchOptions::from_json(
+        &json!({"vector": [1, 0, 0], "hybrid": {"method": "weighted", "alpha": 0.3}}),
+    )
+    .unwrap();
     assert_eq!(opts.vector, Some(vec![1.0, 0.0, 0.0]));
-    assert!(SearchOptions::from_json(&json!({"vector": "x"})).unwrap_err().contains("vector"));
+    assert!(SearchOptions::from_json(&json!({"vector": "x"}))
+        .unwrap_err()
+        .contains("vector"));
     let mut plain = Index::new(IndexConfig::default()).unwrap();
     plain.add(&json!({"id": "x", "text": "deploy"})).unwrap();
-    let e = plain.search("deploy", &vector_opts([1.0, 0.0, 0.0])).unwrap_err();
+    let e = plain
+        .search("deploy", &vector_opts([1.0, 0.0, 0.0]))
+        .unwrap_err();
     assert_eq!(e.code(), "SCHEMA");
 }
 
 /// Vector results by id and score, for comparing states.
 fn fingerprint(index: &mut Index) -> Vec<String> {
     let mut out = Vec::new();
-    for (q, v) in [("", [1.0, 0.0, 0.0]), ("deploy", [0.0, 0.0, 1.0]), ("", [0.2, 0.3, 0.9])] {
-        let opts = SearchOptions { limit: 50, ..vector_opts(v) };
+    for (q, v) in [
+        ("", [1.0, 0.0, 0.0]),
+        ("deploy", [0.0, 0.0, 1.0]),
+        ("", [0.2, 0.3, 0.9]),
+    ] {
+        let opts = SearchOptions {
+            limit: 50,
+            ..vector_opts(v)
+        };
         for h in index.search(q, &opts).unwrap().hits {
-            out.push(format!("{q}/{}:{}:{:?}:{:?}", h.id, h.score, h.lexical, h.vector));
+            out.push(format!(
+                "{q}/{}:{}:{:?}:{:?}",
+                h.id, h.score, h.lexical, h.vector
+            ));
         }
     }
     out
@@ -253,7 +332,12 @@ fn many(index: &mut Index, from: usize, to: usize) {
         let f = i as f32;
         let emb = (i % 5 != 0).then_some([f.sin(), f.cos(), (f * 0.3).sin() + 1.5]);
         index
-            .add(&doc(&format!("m{i}"), &format!("deploy note {i}"), "note", emb))
+            .add(&doc(
+                &format!("m{i}"),
+                &format!("deploy note {i}"),
+                "note",
+                emb,
+            ))
             .unwrap();
     }
 }
@@ -270,9 +354,17 @@ fn vectors_survive_flush_merge_commit_reopen_and_snapshot() {
     index.delete("m3");
     index.delete("m17");
     let want = fingerprint(&mut index);
-    assert!(!want.iter().any(|l| l.contains("/m3:") || l.contains("/m17:")));
-    assert!(!want.iter().any(|l| l.starts_with("/m5:")), "m5 has no vector");
-    assert!(want.iter().any(|l| l.starts_with("deploy/m5:")), "m5 is found by words");
+    assert!(!want
+        .iter()
+        .any(|l| l.contains("/m3:") || l.contains("/m17:")));
+    assert!(
+        !want.iter().any(|l| l.starts_with("/m5:")),
+        "m5 has no vector"
+    );
+    assert!(
+        want.iter().any(|l| l.starts_with("deploy/m5:")),
+        "m5 is found by words"
+    );
     block_on(index.commit(&storage, "v")).unwrap();
     let mut reopened = block_on(Index::open(&storage, "v", None)).unwrap();
     assert_eq!(fingerprint(&mut reopened), want);
@@ -290,7 +382,10 @@ fn vectors_survive_flush_merge_commit_reopen_and_snapshot() {
     reopened
         .add(&doc("m1", "deploy note 1", "note", Some([1.0, 0.0, 0.0])))
         .unwrap();
-    let top = &reopened.search("", &vector_opts([1.0, 0.0, 0.0])).unwrap().hits[0];
+    let top = &reopened
+        .search("", &vector_opts([1.0, 0.0, 0.0]))
+        .unwrap()
+        .hits[0];
     assert_eq!((top.id.as_str(), top.score), ("m1", 1.0));
 }
 
@@ -301,7 +396,10 @@ fn int8_mode_returns_exact_scores_of_near_exact_candidates() {
     many(&mut exact, 0, 300);
     many(&mut int8, 0, 300);
     for v in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.5], [-0.3, 0.2, 1.0]] {
-        let opts = SearchOptions { limit: 10, ..vector_opts(v) };
+        let opts = SearchOptions {
+            limit: 10,
+            ..vector_opts(v)
+        };
         let a = exact.search("", &opts).unwrap().hits;
         let b = int8.search("", &opts).unwrap().hits;
         // 300 candidates rerank whole: the results are the exact ones.
@@ -336,12 +434,26 @@ fn format_v2_index_still_opens_and_takes_new_commits() {
     let mut index = block_on(Index::open(&storage, "fixture", None)).unwrap();
     let before = index.len();
     assert!(before > 0);
-    let hits = index.search("deploy", &SearchOptions::default()).unwrap().hits;
-    index.add(&json!({"id": "new-doc", "text": "deploy again"})).unwrap();
+    let hits = index
+        .search("deploy", &SearchOptions::default())
+        .unwrap()
+        .hits;
+    index
+        .add(&json!({"id": "new-doc", "text": "deploy again"}))
+        .unwrap();
     block_on(index.commit(&storage, "fixture")).unwrap();
     let mut reopened = block_on(Index::open(&storage, "fixture", None)).unwrap();
     assert_eq!(reopened.len(), before + 1);
-    let again = reopened.search("deploy", &SearchOptions { limit: 100, ..Default::default() }).unwrap().hits;
+    let again = reopened
+        .search(
+            "deploy",
+            &SearchOptions {
+                limit: 100,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .hits;
     assert!(again.iter().any(|h| h.id == "new-doc"));
     for h in &hits {
         assert!(again.iter().any(|g| g.id == h.id));

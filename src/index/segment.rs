@@ -59,7 +59,11 @@ impl Segment {
             + self.field_lens.heap_bytes()
             + self.docs.heap_bytes()
             + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
-            + self.vectors.iter().map(VectorColumn::heap_bytes).sum::<usize>()
+            + self
+                .vectors
+                .iter()
+                .map(VectorColumn::heap_bytes)
+                .sum::<usize>()
     }
 
     /// Builds a segment from sorted, unique terms and per-doc data.

@@ -243,7 +243,11 @@ impl SearchOptions {
                                 .map(|x| x.as_f64().map(|x| x as f32))
                                 .collect::<Option<Vec<f32>>>()
                                 .ok_or_else(|| {
-                                    jsonopt::invalid(k, "an array of numbers (or a Float32Array)", v)
+                                    jsonopt::invalid(
+                                        k,
+                                        "an array of numbers (or a Float32Array)",
+                                        v,
+                                    )
                                 })?,
                         ),
                         Some(v) => {

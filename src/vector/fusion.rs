@@ -70,7 +70,9 @@ impl HybridOptions {
             }
         }
         if !o.k.is_finite() || o.k < 0.0 {
-            return Err("`hybrid.k` must be a finite number >= 0 (RRF's rank constant, e.g. 60)".into());
+            return Err(
+                "`hybrid.k` must be a finite number >= 0 (RRF's rank constant, e.g. 60)".into(),
+            );
         }
         if !(0.0..=1.0).contains(&o.alpha) {
             return Err("`hybrid.alpha` must be between 0 and 1 (the vector list's weight)".into());
@@ -130,9 +132,11 @@ fn contributions(list: &[(u64, f32)], opts: &HybridOptions, weight: f32) -> Vec<
             .map(|r| 1.0 / (opts.k + r as f32 + 1.0))
             .collect(),
         Method::Weighted => {
-            let (lo, hi) = list.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x.1), hi.max(x.1))
-            });
+            let (lo, hi) = list
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), x| {
+                    (lo.min(x.1), hi.max(x.1))
+                });
             list.iter()
                 .map(|x| {
                     let norm = if hi > lo { (x.1 - lo) / (hi - lo) } else { 1.0 };
@@ -189,10 +193,17 @@ mod tests {
         let read = |s: &str| HybridOptions::from_json(&crate::json::parse(s).unwrap());
         assert_eq!(read("{}"), Ok(HybridOptions::default()));
         let o = read(r#"{"method":"weighted","alpha":0.7,"k":10,"candidates":50}"#).unwrap();
-        assert_eq!((o.method, o.alpha, o.k, o.candidates), (Method::Weighted, 0.7, 10.0, 50));
+        assert_eq!(
+            (o.method, o.alpha, o.k, o.candidates),
+            (Method::Weighted, 0.7, 10.0, 50)
+        );
         assert!(read(r#"{"alpha":2}"#).unwrap_err().contains("hybrid.alpha"));
-        assert!(read(r#"{"candidates":0}"#).unwrap_err().contains("hybrid.candidates"));
-        assert!(read(r#"{"method":"x"}"#).unwrap_err().contains("hybrid.method"));
+        assert!(read(r#"{"candidates":0}"#)
+            .unwrap_err()
+            .contains("hybrid.candidates"));
+        assert!(read(r#"{"method":"x"}"#)
+            .unwrap_err()
+            .contains("hybrid.method"));
         assert!(read(r#"{"kk":1}"#).unwrap_err().contains("hybrid.kk"));
     }
 }

@@ -53,10 +53,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
             let pa = a.as_ptr().add(i) as *const v128;
             let pb = b.as_ptr().add(i) as *const v128;
             for (j, acc) in s.iter_mut().enumerate() {
-                *acc = f32x4_add(
-                    *acc,
-                    f32x4_mul(v128_load(pa.add(j)), v128_load(pb.add(j))),
-                );
+                *acc = f32x4_add(*acc, f32x4_mul(v128_load(pa.add(j)), v128_load(pb.add(j))));
             }
         }
         i += LANES;

@@ -152,7 +152,10 @@ impl VectorColumn {
     pub fn heap_bytes(&self) -> usize {
         self.docs.len() * 4
             + self.data.len() * 4
-            + self.int8.get().map_or(0, |q| q.codes.len() + q.scales.len() * 4)
+            + self
+                .int8
+                .get()
+                .map_or(0, |q| q.codes.len() + q.scales.len() * 4)
     }
 }
 

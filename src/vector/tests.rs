@@ -35,7 +35,10 @@ fn dot_sums_in_sixteen_lanes_in_a_fixed_order() {
     let v: Vec<f32> = (0..4)
         .map(|l| (acc[l] + acc[4 + l]) + (acc[8 + l] + acc[12 + l]))
         .collect();
-    assert_eq!(dot(&a, &b).to_bits(), ((v[0] + v[1]) + (v[2] + v[3])).to_bits());
+    assert_eq!(
+        dot(&a, &b).to_bits(),
+        ((v[0] + v[1]) + (v[2] + v[3])).to_bits()
+    );
 }
 
 #[test]
@@ -84,7 +87,10 @@ fn exact_scan_is_the_top_k_and_respects_allow() {
     let data = random_vectors(500, dims, 7);
     let col = VectorColumn::new(dims as u32, (0..500).collect(), data);
     let q = random_vectors(1, dims, 8);
-    assert_eq!(sorted(scan(&col, &q, &|_| true, 10, false)), exact_top(&col, &q, 10));
+    assert_eq!(
+        sorted(scan(&col, &q, &|_| true, 10, false)),
+        exact_top(&col, &q, 10)
+    );
     let even = sorted(scan(&col, &q, &|d| d % 2 == 0, 10, false));
     assert_eq!(even.len(), 10);
     assert!(even.iter().all(|d| d % 2 == 0));
@@ -115,7 +121,11 @@ fn int8_recall_at_10_is_at_least_095() {
         let exact = exact_top(&col, &q, 10);
         let approx = scan(&col, &q, &|_| true, 10, true);
         for &(score, doc) in &approx {
-            assert_eq!(score, dot(col.get(doc).unwrap(), &q), "reranked scores are exact");
+            assert_eq!(
+                score,
+                dot(col.get(doc).unwrap(), &q),
+                "reranked scores are exact"
+            );
         }
         found += approx.iter().filter(|x| exact.contains(&x.1)).count();
     }
