@@ -28,7 +28,7 @@ function readVectors(dir, name, dims) {
   return new Map(ids.map((id, i) => [id, all.slice(i * dims, (i + 1) * dims)]));
 }
 
-const out = { date: new Date().toISOString(), collections: {} };
+const out = { workload: 'vectors-relevance', date: new Date().toISOString(), collections: {} };
 for (const coll of ['cranfield', 'cisi']) {
   const dir = path.join(EMB, coll);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8'));

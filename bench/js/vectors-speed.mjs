@@ -90,6 +90,7 @@ for (let i = 0; i < QUERIES; i++) {
 }
 const p50 = (xs) => +latencyStats(xs).p50_ms.toFixed(2);
 const result = {
+  workload: 'vectors-speed',
   docs: docs.length,
   dims: DIMS,
   queries: QUERIES,
