@@ -106,7 +106,8 @@ impl Index {
             }
             let allow = filter.and_then(|f| f.evaluate(&entry.segment));
             let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
-            for (score, doc) in crate::vector::scan(col, query, &live, k, int8) {
+            let id = |d: u32| entry.segment.docs.id(d);
+            for (score, doc) in crate::vector::scan(col, query, &live, k, int8, &id) {
                 top.offer(Candidate {
                     score,
                     id: entry.segment.docs.id(doc),

@@ -166,13 +166,16 @@ pub fn rerank_count(k: usize) -> usize {
 
 /// The best `k` rows of `col` for `query` among allowed docs, as
 /// `(score, local doc)`, in no particular order. `int8` scans the codes and
-/// rescores the best [`rerank_count`] in f32.
-pub fn scan(
+/// rescores the best [`rerank_count`] in f32. Equal scores rank by `id`
+/// (the external id of a local doc), as every ranking does, so which of
+/// several tied documents make the cut does not depend on segmentation.
+pub fn scan<'a>(
     col: &VectorColumn,
     query: &[f32],
     allow: &impl Fn(u32) -> bool,
     k: usize,
     int8: bool,
+    id: &impl Fn(u32) -> &'a str,
 ) -> Vec<(f32, u32)> {
     if k == 0 || col.is_empty() || query.len() != col.dims as usize {
         return Vec::new();
@@ -182,7 +185,8 @@ pub fn scan(
         let mut codes = Vec::with_capacity(query.len());
         let qs = quantize(query, &mut codes);
         let d = col.dims as usize;
-        let mut heap = Best::new(rerank_count(k));
+        let row_id = |i: u32| id(col.docs[i as usize]);
+        let mut heap = Best::new(rerank_count(k), &row_id);
         for (i, &doc) in col.docs.iter().enumerate() {
             if !allow(doc) {
                 continue;
@@ -190,13 +194,13 @@ pub fn scan(
             let s = dot_i8(&q.codes[i * d..(i + 1) * d], &codes) as f32 * q.scales[i] * qs;
             heap.offer(s, i as u32);
         }
-        let mut exact = Best::new(k);
+        let mut exact = Best::new(k, id);
         for (_, i) in heap.into_vec() {
             exact.offer(dot(col.row(i as usize), query), col.docs[i as usize]);
         }
         return exact.into_vec();
     }
-    let mut heap = Best::new(k);
+    let mut heap = Best::new(k, id);
     for (i, &doc) in col.docs.iter().enumerate() {
         if !allow(doc) {
             continue;
@@ -209,25 +213,21 @@ pub fn scan(
     heap.into_vec()
 }
 
-/// A bounded min-heap of `(score, payload)`: the `k` highest scores, ties
-/// to the smaller payload (callers break final ties by external id).
-struct Best {
+/// A bounded min-heap of `(score, payload)`: the `k` highest scores, equal
+/// scores to the payload whose `id` is smaller.
+struct Best<'i, F> {
     k: usize,
     heap: Vec<(f32, u32)>,
+    id: &'i F,
 }
 
-impl Best {
-    fn new(k: usize) -> Best {
+impl<'i, 'a, F: Fn(u32) -> &'a str> Best<'i, F> {
+    fn new(k: usize, id: &'i F) -> Self {
         Best {
             k,
             heap: Vec::with_capacity(k.min(4096)),
+            id,
         }
-    }
-
-    /// `a` ranks below `b`.
-    #[inline]
-    fn worse(a: (f32, u32), b: (f32, u32)) -> bool {
-        a.0 < b.0 || (a.0 == b.0 && a.1 > b.1)
     }
 
     #[inline]
@@ -236,29 +236,32 @@ impl Best {
     }
 
     fn offer(&mut self, s: f32, p: u32) {
+        let id = self.id;
+        // `a` ranks below `b`.
+        let worse = |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && id(a.1) > id(b.1));
         let h = &mut self.heap;
         if h.len() < self.k {
             h.push((s, p));
             let mut i = h.len() - 1;
             while i > 0 {
                 let parent = (i - 1) / 2;
-                if Best::worse(h[i], h[parent]) {
+                if worse(h[i], h[parent]) {
                     h.swap(i, parent);
                     i = parent;
                 } else {
                     break;
                 }
             }
-        } else if self.k > 0 && Best::worse(h[0], (s, p)) {
+        } else if self.k > 0 && worse(h[0], (s, p)) {
             h[0] = (s, p);
             let mut i = 0;
             loop {
                 let (l, r) = (2 * i + 1, 2 * i + 2);
                 let mut m = i;
-                if l < h.len() && Best::worse(h[l], h[m]) {
+                if l < h.len() && worse(h[l], h[m]) {
                     m = l;
                 }
-                if r < h.len() && Best::worse(h[r], h[m]) {
+                if r < h.len() && worse(h[r], h[m]) {
                     m = r;
                 }
                 if m == i {

@@ -68,6 +68,28 @@ fn column_lookup_by_doc() {
     assert_eq!(col.get(3), None);
 }
 
+/// External ids whose byte order is the local doc order.
+fn ids(d: u32) -> &'static str {
+    static IDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| (0..10_000).map(|d| format!("{d:08}")).collect())[d as usize].as_str()
+}
+
+#[test]
+fn equal_scores_keep_the_smallest_ids_in_both_modes() {
+    let col = VectorColumn::new(2, (0..50).collect(), [0.6f32, 0.8].repeat(50));
+    // Ids in reverse local order: the cut must follow ids, not doc numbers.
+    let names: Vec<String> = (0..50).map(|d| format!("id{:02}", 49 - d)).collect();
+    let id = |d: u32| names[d as usize].as_str();
+    for int8 in [false, true] {
+        let mut got: Vec<u32> = scan(&col, &[1.0, 0.0], &|_| true, 3, int8, &id)
+            .into_iter()
+            .map(|x| x.1)
+            .collect();
+        got.sort();
+        assert_eq!(got, [47, 48, 49], "int8 = {int8}");
+    }
+}
+
 fn exact_top(col: &VectorColumn, q: &[f32], k: usize) -> Vec<u32> {
     let mut all: Vec<(f32, u32)> = (0..col.len())
         .map(|i| (dot(col.row(i), q), col.docs[i]))
@@ -88,10 +110,10 @@ fn exact_scan_is_the_top_k_and_respects_allow() {
     let col = VectorColumn::new(dims as u32, (0..500).collect(), data);
     let q = random_vectors(1, dims, 8);
     assert_eq!(
-        sorted(scan(&col, &q, &|_| true, 10, false)),
+        sorted(scan(&col, &q, &|_| true, 10, false, &ids)),
         exact_top(&col, &q, 10)
     );
-    let even = sorted(scan(&col, &q, &|d| d % 2 == 0, 10, false));
+    let even = sorted(scan(&col, &q, &|d| d % 2 == 0, 10, false, &ids));
     assert_eq!(even.len(), 10);
     assert!(even.iter().all(|d| d % 2 == 0));
     let expected: Vec<u32> = exact_top(&col, &q, 500)
@@ -119,7 +141,7 @@ fn int8_recall_at_10_is_at_least_095() {
         let mut q = random_vectors(1, dims, 1000 + qi);
         normalize(&mut q);
         let exact = exact_top(&col, &q, 10);
-        let approx = scan(&col, &q, &|_| true, 10, true);
+        let approx = scan(&col, &q, &|_| true, 10, true, &ids);
         for &(score, doc) in &approx {
             assert_eq!(
                 score,
