@@ -175,7 +175,7 @@ pub fn scan<'a>(
     allow: &impl Fn(u32) -> bool,
     k: usize,
     int8: bool,
-    id: &impl Fn(u32) -> &'a str,
+    id: &dyn Fn(u32) -> &'a str,
 ) -> Vec<(f32, u32)> {
     if k == 0 || col.is_empty() || query.len() != col.dims as usize {
         return Vec::new();
@@ -215,14 +215,15 @@ pub fn scan<'a>(
 
 /// A bounded min-heap of `(score, payload)`: the `k` highest scores, equal
 /// scores to the payload whose `id` is smaller.
-struct Best<'i, F> {
+/// (One instantiation: the id lookup is dynamic, and called on ties only.)
+struct Best<'i, 'a> {
     k: usize,
     heap: Vec<(f32, u32)>,
-    id: &'i F,
+    id: &'i dyn Fn(u32) -> &'a str,
 }
 
-impl<'i, 'a, F: Fn(u32) -> &'a str> Best<'i, F> {
-    fn new(k: usize, id: &'i F) -> Self {
+impl<'i, 'a> Best<'i, 'a> {
+    fn new(k: usize, id: &'i dyn Fn(u32) -> &'a str) -> Self {
         Best {
             k,
             heap: Vec::with_capacity(k.min(4096)),
