@@ -10,7 +10,9 @@
 //            separately (ratio of p50s: hybrid / (lexical + vector))
 //   - the query vector as JSON text (options.vector, an array) against a
 //     Float32Array handed to Engine.searchVector
-// Usage: node js/vectors-speed.mjs [N docs = 100000] [PKG_DIR = ../pkg]
+//   - crossing: the same JSON-vs-Float32Array comparison on a 10-document
+//     index (so the scan does not hide it), 2,000 queries, µs a query
+// Usage: node js/vectors-speed.mjs [N docs = 100000 | crossing] [PKG_DIR = ../pkg]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +20,11 @@ import { preparePackages, preparePackageQueries } from './prepare-data.mjs';
 import { latencyStats } from './metrics.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const N = Number(process.argv[2] ?? 100_000);
+const crossingOnly = process.argv[2] === 'crossing';
+const N = crossingOnly ? 10 : Number(process.argv[2] ?? 100_000);
 const pkg = path.resolve(process.argv[3] ?? path.join(here, '..', '..', 'pkg'));
 const DIMS = 384;
 const QUERIES = 200;
-
-const docs = fs.readFileSync(await preparePackages(N), 'utf8').trim().split('\n');
-const texts = fs.readFileSync(preparePackageQueries(QUERIES), 'utf8').trim().split('\n').map((l) => JSON.parse(l).text);
 
 let seed = 0x9e3779b9;
 const rand = () => {
@@ -37,6 +37,35 @@ const randomVector = () => Array.from({ length: DIMS }, () => Math.round((rand()
 
 const mod = await import(path.join(pkg, 'memdex.js'));
 await mod.default({ module_or_path: fs.readFileSync(path.join(pkg, 'memdex_bg.wasm')) });
+
+/** µs a query of a pure vector search on a 10-document index: [Float32Array, JSON]. */
+function crossing() {
+  const e = new mod.Engine({ fields: { text: { type: 'text' }, emb: { type: 'vector', dimensions: DIMS } } });
+  e.addJsonLines(Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `d${i}`, text: 'x', emb: randomVector() })).join('\n'));
+  e.flush();
+  const qs = Array.from({ length: 2000 }, () => new Float32Array(randomVector()));
+  const o = { limit: 10, storedFields: false };
+  let best = [Infinity, Infinity];
+  for (let r = 0; r < 3; r++) {
+    let t = performance.now();
+    for (const q of qs) e.searchVector('', o, q);
+    const f32 = ((performance.now() - t) / qs.length) * 1000;
+    t = performance.now();
+    for (const q of qs) e.search('', { ...o, vector: Array.from(q) });
+    const json = ((performance.now() - t) / qs.length) * 1000;
+    best = [Math.min(best[0], f32), Math.min(best[1], json)];
+  }
+  return { vector_crossing_float32array_us: +best[0].toFixed(1), vector_crossing_json_us: +best[1].toFixed(1) };
+}
+if (crossingOnly) {
+  console.log(JSON.stringify({ workload: 'vectors-crossing', ...crossing(), date: new Date().toISOString() }, null, 2));
+  process.exit(0);
+}
+
+const docs = fs.readFileSync(await preparePackages(N), 'utf8').trim().split('\n');
+const texts = fs.readFileSync(preparePackageQueries(QUERIES), 'utf8').trim().split('\n').map((l) => JSON.parse(l).text);
+
+
 const schema = (quantize) => ({
   fields: {
     title: { type: 'text', weight: 2 }, text: { type: 'text' }, kind: { type: 'keyword' }, timestamp: { type: 'date' },
@@ -106,6 +135,7 @@ const result = {
   lexical_plus_vector_p50_ms: p50(sumMs),
   hybrid_p50_ms: p50(hybridMs),
   hybrid_ratio: +(p50(hybridMs) / p50(sumMs)).toFixed(2),
+  ...crossing(),
   date: new Date().toISOString(),
 };
 console.log(JSON.stringify(result, null, 2));
