@@ -233,9 +233,6 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
             vectors.push(read_vectors(&mut r, n_docs)?);
             continue;
         }
-        if !vectors.is_empty() {
-            return Err(r.corrupt("filter column after a vector column"));
-        }
         columns.push(match kind {
             COL_KEYWORD => Column::Keyword(read_keywords(&mut r, n_docs)?),
             COL_NUMBER => {
