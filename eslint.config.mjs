@@ -4,7 +4,7 @@ import globals from 'globals';
 
 export default [
   {
-    ignores: ['pkg/**', 'pkg-english/**', 'target/**', 'node_modules/**', '**/node_modules/**', 'bench/.venv/**', '.worker-state/**', 'tests/types/**'],
+    ignores: ['pkg/**', 'pkg-english/**', 'target/**', 'node_modules/**', '**/node_modules/**', 'bench/.venv/**', 'bench/.venv-embed/**', '.worker-state/**', 'tests/types/**'],
   },
   js.configs.recommended,
   {

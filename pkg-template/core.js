@@ -158,7 +158,7 @@ function checkDoc(doc) {
 function documentJson(doc) {
   let json;
   try {
-    json = JSON.stringify(doc);
+    json = JSON.stringify(plainVectors(doc));
   } catch (err) {
     const deep = err instanceof RangeError;
     throw new MemdexError(
@@ -171,6 +171,22 @@ function documentJson(doc) {
   const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
   if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]}`);
   return json;
+}
+
+/**
+ * A document whose typed-array fields (a `Float32Array` embedding) are
+ * number arrays: JSON.stringify would write a typed array as an object.
+ */
+function plainVectors(doc) {
+  let out = doc;
+  for (const key of Object.keys(doc)) {
+    const v = doc[key];
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      if (out === doc) out = { ...doc };
+      out[key] = Array.from(/** @type {Float32Array} */ (v));
+    }
+  }
+  return out;
 }
 
 /** The first NaN, ±Infinity or invalid Date JSON.stringify would write as null: [path, what is wrong]. */
@@ -624,6 +640,14 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     search(query, options) {
       const engine = this.#engine;
       const opts = checkSearch(query, options);
+      // A query vector goes over as a Float32Array (copied as floats), not
+      // as JSON text; the engine validates it like every other option.
+      const vector = opts?.vector;
+      if (vector !== undefined && vector !== null && (Array.isArray(vector) || ArrayBuffer.isView(vector))) {
+        const { vector: _, ...rest } = opts;
+        const floats = vector instanceof Float32Array ? vector : Float32Array.from(/** @type {number[]} */ (vector));
+        return call(() => engine.searchVector(query, rest, floats));
+      }
       return call(() => engine.search(query, opts));
     }
 

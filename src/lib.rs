@@ -29,6 +29,7 @@ mod sort;
 pub mod storage;
 pub mod store;
 pub mod termdict;
+pub mod vector;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

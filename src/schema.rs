@@ -42,6 +42,14 @@ pub enum FieldDef {
     },
     /// Stored, never indexed.
     Stored,
+    /// Fixed-length float vector for vector and hybrid search (see
+    /// [`crate::vector`]); never part of the stored JSON.
+    Vector {
+        dimensions: u32,
+        metric: crate::vector::Metric,
+        /// Score int8 codes and rerank the best in f32 (`quantize: 'int8'`).
+        int8: bool,
+    },
 }
 
 impl FieldDef {
@@ -53,6 +61,7 @@ impl FieldDef {
             | FieldDef::Date { stored }
             | FieldDef::Boolean { stored } => *stored,
             FieldDef::Stored => true,
+            FieldDef::Vector { .. } => false,
         }
     }
 }
@@ -119,6 +128,17 @@ impl IndexConfig {
             }
             if name.is_empty() {
                 return Err(Error::schema(name, "field names must not be empty"));
+            }
+            if let FieldDef::Vector { dimensions, .. } = def {
+                if *dimensions == 0 || *dimensions > crate::vector::MAX_DIMENSIONS {
+                    return Err(Error::schema(
+                        name,
+                        format!(
+                            "dimensions must be between 1 and {}",
+                            crate::vector::MAX_DIMENSIONS
+                        ),
+                    ));
+                }
             }
             if let FieldDef::Text { weight, .. } = def {
                 if !weight.is_finite() || *weight <= 0.0 {
@@ -204,7 +224,10 @@ fn analyzer_options(v: &Value, path: &str) -> Res<AnalyzerOptions> {
     Ok(o)
 }
 
-const FIELD_TYPES: &[&str] = &["text", "keyword", "number", "date", "boolean", "stored"];
+const FIELD_TYPES: &[&str] = &[
+    "text", "keyword", "number", "date", "boolean", "stored", "vector",
+];
+const VECTOR_FIELDS: &[&str] = &["dimensions", "metric", "quantize"];
 const TEXT_FIELDS: &[&str] = &["weight", "language", "stored"];
 const STORED_FIELDS: &[&str] = &["stored"];
 
@@ -250,6 +273,7 @@ impl FieldDef {
             // `stored` ignores extra keys of an object (as the derive did).
             5 if matches!(rest, Rest::Members(_)) => return Ok(FieldDef::Stored),
             5 => &[],
+            6 => VECTOR_FIELDS,
             _ => STORED_FIELDS,
         };
         let entries = match rest {
@@ -257,8 +281,17 @@ impl FieldDef {
             Rest::Tail(a) => jsonopt::positional(a, path, fields)?,
         };
         let (mut weight, mut lang, mut stored) = (1.0, None, true);
+        let (mut dimensions, mut metric, mut int8) = (None, crate::vector::Metric::Cosine, false);
         for (k, v) in entries {
             match k {
+                "dimensions" => {
+                    dimensions = Some(jsonopt::uint(v, path, k, u32::MAX.into())? as u32)
+                }
+                "metric" => {
+                    metric = [crate::vector::Metric::Cosine, crate::vector::Metric::Dot]
+                        [jsonopt::variant(v, path, k, &["cosine", "dot"])?]
+                }
+                "quantize" => int8 = jsonopt::variant(v, path, k, &["none", "int8"])? == 1,
                 "weight" => weight = jsonopt::f32_(v, path, k)?,
                 "language" if v.is_null() => lang = None,
                 "language" => lang = Some(language(v, path, k)?),
@@ -275,6 +308,16 @@ impl FieldDef {
             2 => FieldDef::Number { stored },
             3 => FieldDef::Date { stored },
             4 => FieldDef::Boolean { stored },
+            6 => FieldDef::Vector {
+                dimensions: dimensions.ok_or_else(|| {
+                    format!(
+                        "missing field `{}` (the length of the field's vectors)",
+                        jsonopt::join(path, "dimensions")
+                    )
+                })?,
+                metric,
+                int8,
+            },
             _ => FieldDef::Stored,
         })
     }
@@ -415,6 +458,15 @@ impl ToJson for FieldDef {
             FieldDef::Date { stored } => o.field("type", "date").field("stored", stored),
             FieldDef::Boolean { stored } => o.field("type", "boolean").field("stored", stored),
             FieldDef::Stored => o.field("type", "stored"),
+            FieldDef::Vector {
+                dimensions,
+                metric,
+                int8,
+            } => o
+                .field("type", "vector")
+                .field("dimensions", dimensions)
+                .field("metric", metric.name())
+                .field("quantize", if *int8 { "int8" } else { "none" }),
         }
         .end();
     }

@@ -48,6 +48,8 @@ pub enum FilterKind {
 pub enum FieldRef {
     Text(usize),
     Filter(usize),
+    /// A vector field: index into [`ResolvedSchema::vectors`].
+    Vector(usize),
     StoredOnly,
 }
 
@@ -66,10 +68,19 @@ pub struct FilterField {
     pub kind: FilterKind,
 }
 
+/// A vector field (see [`crate::vector`]).
+pub struct VectorField {
+    pub name: String,
+    pub dims: u32,
+    pub metric: crate::vector::Metric,
+    pub int8: bool,
+}
+
 /// The schema resolved into field numbers and analyzers.
 pub struct ResolvedSchema {
     pub text: Vec<TextField>,
     pub filters: Vec<FilterField>,
+    pub vectors: Vec<VectorField>,
     pub by_name: HashMap<String, FieldRef>,
     stored: HashMap<String, bool>,
 }
@@ -145,6 +156,9 @@ pub struct PreparedDoc {
     /// once, as Lucene's discounted overlaps; removed stopwords not at all).
     pub lens: Vec<u32>,
     pub filters: Vec<FilterValue>,
+    /// Per vector field: the document's vector (unit length on cosine
+    /// fields), if it has one.
+    pub vectors: Vec<Option<Vec<f32>>>,
 }
 
 impl ResolvedSchema {
@@ -152,6 +166,7 @@ impl ResolvedSchema {
         config.validate()?;
         let mut text: Vec<TextField> = Vec::new();
         let mut filters = Vec::new();
+        let mut vectors = Vec::new();
         let mut text_options: Vec<AnalyzerOptions> = Vec::new();
         let mut by_name = HashMap::default();
         let mut stored = HashMap::default();
@@ -185,6 +200,19 @@ impl ResolvedSchema {
                 FieldDef::Date { .. } => push_filter(&mut filters, name, FilterKind::Date),
                 FieldDef::Boolean { .. } => push_filter(&mut filters, name, FilterKind::Boolean),
                 FieldDef::Stored => FieldRef::StoredOnly,
+                FieldDef::Vector {
+                    dimensions,
+                    metric,
+                    int8,
+                } => {
+                    vectors.push(VectorField {
+                        name: name.clone(),
+                        dims: *dimensions,
+                        metric: *metric,
+                        int8: *int8,
+                    });
+                    FieldRef::Vector(vectors.len() - 1)
+                }
             };
             by_name.insert(name.clone(), field_ref);
         }
@@ -197,6 +225,7 @@ impl ResolvedSchema {
         Ok(ResolvedSchema {
             text,
             filters,
+            vectors,
             by_name,
             stored,
         })
@@ -264,6 +293,7 @@ impl ResolvedSchema {
         };
         let mut text = DocTokens::default();
         let mut lens = vec![0; self.text.len()];
+        let mut vectors = vec![None; self.vectors.len()];
         let mut filters: Vec<FilterValue> = self
             .filters
             .iter()
@@ -320,6 +350,9 @@ impl ResolvedSchema {
                         FieldValue::Null => unreachable!("null values are skipped"),
                     }
                 }
+                FieldRef::Vector(f) => {
+                    vectors[f] = Some(self.vector_value(key, f, value, &id)?);
+                }
                 FieldRef::StoredOnly => {}
             }
             if self.stored.get(key).copied().unwrap_or(false) {
@@ -337,7 +370,45 @@ impl ResolvedSchema {
             text,
             lens,
             filters,
+            vectors,
         })
+    }
+
+    /// A vector field's value: `dims` finite numbers (an array; the JS
+    /// layer turns a `Float32Array` into one), normalized on cosine fields.
+    fn vector_value(
+        &self,
+        key: &str,
+        f: usize,
+        value: &FieldValue<'_>,
+        id: &str,
+    ) -> Result<Vec<f32>> {
+        let field = &self.vectors[f];
+        let bad = |reason: String| Err(Error::schema(key, format!("document `{id}`: {reason}")));
+        let FieldValue::Other(v) = value else {
+            return bad("a vector field takes an array of numbers (or a Float32Array)".into());
+        };
+        let Value::Array(items) = v.as_ref() else {
+            return bad("a vector field takes an array of numbers (or a Float32Array)".into());
+        };
+        if items.len() != field.dims as usize {
+            return bad(format!(
+                "expected {} numbers (the field's dimensions), got {}",
+                field.dims,
+                items.len()
+            ));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (i, x) in items.iter().enumerate() {
+            match x.as_f64().map(|x| x as f32).filter(|x| x.is_finite()) {
+                Some(x) => out.push(x),
+                None => return bad(format!("element {i} is not a finite 32-bit float")),
+            }
+        }
+        if field.metric == crate::vector::Metric::Cosine && !crate::vector::normalize(&mut out) {
+            return bad("a cosine vector must not be all zeros".into());
+        }
+        Ok(out)
     }
 }
 

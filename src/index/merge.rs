@@ -59,6 +59,13 @@ pub fn merge_segments(
         for (target, source) in out.columns.iter_mut().zip(&seg.columns) {
             merge_column(target, source, remap);
         }
+        for (f, col) in seg.vectors.iter().enumerate() {
+            for (i, &d) in col.docs.iter().enumerate() {
+                if let Some(&new) = remap.get(d as usize).filter(|&&n| n != GONE) {
+                    out.push_vector(f, new, col.row(i));
+                }
+            }
+        }
     }
 
     let dicts: Vec<&TermDict> = parts.iter().map(|(seg, _)| &seg.terms).collect();

@@ -8,6 +8,7 @@ use crate::codec::varint;
 use crate::postings::{encoder::FieldRange, PostingsStore, TermInfo, TermPostingsEncoder};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::{TermDict, TermDictBuilder};
+use crate::vector::VectorColumn;
 
 use super::document::{FilterKind, FilterValue, PreparedDoc};
 use super::lengths::FieldLengths;
@@ -24,9 +25,23 @@ pub struct Segment {
     pub docs: DocStore,
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
+    /// One per vector field of the schema, by [`FieldRef::Vector`] index
+    /// (fewer when the last fields have no vectors in this segment: a
+    /// missing column has no vectors).
+    ///
+    /// [`FieldRef::Vector`]: super::document::FieldRef::Vector
+    pub vectors: Vec<VectorColumn>,
 }
 
 impl Segment {
+    /// The vector of local doc `doc` in vector field `field` (the
+    /// [`FieldRef::Vector`](super::document::FieldRef::Vector) index), if
+    /// it has one. Cosine fields hold unit vectors, so the cosine of two
+    /// documents is [`crate::vector::dot`] of their vectors.
+    pub fn vector(&self, field: usize, doc: u32) -> Option<&[f32]> {
+        self.vectors.get(field)?.get(doc)
+    }
+
     pub fn term(&self, term: &str) -> Option<TermInfo> {
         let ord = self.terms.get(term)?;
         self.term_infos.get(ord as usize).copied()
@@ -44,6 +59,11 @@ impl Segment {
             + self.field_lens.heap_bytes()
             + self.docs.heap_bytes()
             + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+            + self
+                .vectors
+                .iter()
+                .map(VectorColumn::heap_bytes)
+                .sum::<usize>()
     }
 
     /// Builds a segment from sorted, unique terms and per-doc data.
@@ -95,6 +115,7 @@ impl TermsAssembler {
             docs: parts.docs,
             namespaces: parts.namespaces,
             columns: parts.columns,
+            vectors: parts.vectors,
         }
     }
 }
@@ -106,6 +127,7 @@ pub(crate) struct SegmentParts {
     pub docs: DocStore,
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
+    pub vectors: Vec<VectorColumn>,
 }
 
 impl SegmentParts {
@@ -123,7 +145,16 @@ impl SegmentParts {
                     FilterKind::Boolean => Column::Boolean(Vec::new()),
                 })
                 .collect(),
+            vectors: Vec::new(),
         }
+    }
+
+    /// Appends the vector of local doc `doc` to vector field `field`.
+    pub fn push_vector(&mut self, field: usize, doc: u32, v: &[f32]) {
+        if self.vectors.len() <= field {
+            self.vectors.resize_with(field + 1, VectorColumn::default);
+        }
+        self.vectors[field].push(doc, v);
     }
 }
 
@@ -236,6 +267,12 @@ impl SegmentWriter {
             doc.namespace.as_deref(),
             &doc.filters,
         );
+        for (f, v) in doc.vectors.iter().enumerate() {
+            if let Some(v) = v {
+                self.parts.push_vector(f, local, v);
+                self.heap_estimate += v.len() * 4 + 4;
+            }
+        }
         self.heap_estimate += doc.stored_json.len() + doc.id.len() + 32;
         local
     }

@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::postings::{BlockMeta, FieldBound, PostingsStore, TermInfo, BLOCK_LEN, MAX_TEXT_FIELDS};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::TermDict;
+use crate::vector::VectorColumn;
 
 use super::lengths::FieldLengths;
 
@@ -20,6 +21,8 @@ use super::segment::Segment;
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
 const COL_BOOLEAN: u8 = 3;
+/// Format v3: a vector field's column (see [`write_vectors`]).
+const COL_VECTOR: u8 = 4;
 
 pub fn write_segment(seg: &Segment) -> Vec<u8> {
     let mut w = ByteWriter::default();
@@ -53,7 +56,7 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
         w.bytes(seg.docs.stored_bytes(d));
     }
     write_keywords(&mut w, &seg.namespaces);
-    w.u64(seg.columns.len() as u64);
+    w.u64((seg.columns.len() + seg.vectors.len()) as u64);
     for c in &seg.columns {
         match c {
             Column::Keyword(k) => {
@@ -71,7 +74,58 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
             }
         }
     }
+    for v in &seg.vectors {
+        write_vectors(&mut w, v);
+    }
     w.buf
+}
+
+/// A vector column (after the filter columns, in vector field order):
+/// `u8 COL_VECTOR`, `u32 dims`, `u64 count`, `count` varint doc deltas
+/// (ascending local ids), then the rows as length-prefixed bytes of
+/// `count * dims` little-endian f32.
+fn write_vectors(w: &mut ByteWriter, col: &VectorColumn) {
+    w.u8(COL_VECTOR);
+    w.u32(col.dims);
+    w.u64(col.docs.len() as u64);
+    let mut prev = 0;
+    for &d in &col.docs {
+        w.varint(d - prev);
+        prev = d;
+    }
+    w.u64(col.data.len() as u64 * 4);
+    w.buf.reserve(col.data.len() * 4);
+    for x in &col.data {
+        w.buf.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+fn read_vectors(r: &mut ByteReader<'_>, n_docs: u32) -> Result<VectorColumn> {
+    let dims = r.u32()?;
+    if dims > crate::vector::MAX_DIMENSIONS {
+        return Err(r.corrupt("vector column dimensions out of range"));
+    }
+    let count = r.len(1)?;
+    let mut docs = Vec::with_capacity(count);
+    let mut prev = 0u32;
+    for i in 0..count {
+        let delta = r.varint()?;
+        let d = prev
+            .checked_add(delta)
+            .filter(|&d| d < n_docs && (i == 0 || delta > 0));
+        let d = d.ok_or_else(|| r.corrupt("vector doc list out of range"))?;
+        docs.push(d);
+        prev = d;
+    }
+    let bytes = r.bytes()?;
+    if bytes.len() != count * dims as usize * 4 || (count > 0 && dims == 0) {
+        return Err(r.corrupt("vector rows do not match the vector doc list"));
+    }
+    let data = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok(VectorColumn::new(dims, docs, data))
 }
 
 fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
@@ -91,9 +145,9 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     }
 }
 
-/// Reads a segment written with format `version` (2, the only one read
-/// today: blob::open_versioned refuses others; the parameter is where a
-/// future layout change branches).
+/// Reads a segment written with format `version` (2 or 3: blob::open_versioned
+/// refuses others). Version 3 adds vector columns ([`COL_VECTOR`]); a v2
+/// segment has none.
 pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
@@ -102,7 +156,6 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         return Err(r.corrupt(format!("invalid text field count {n_fields}")));
     }
     let dict = r.bytes()?.to_vec();
-    debug_assert_eq!(version, crate::codec::blob::FORMAT_VERSION);
     let terms = TermDict::from_bytes(dict)
         .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let n_terms = r.len(12)?;
@@ -173,8 +226,14 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let namespaces = read_keywords(&mut r, n_docs)?;
     let n_columns = r.len(1)?;
     let mut columns = Vec::with_capacity(n_columns);
+    let mut vectors = Vec::new();
     for _ in 0..n_columns {
-        columns.push(match r.u8()? {
+        let kind = r.u8()?;
+        if kind == COL_VECTOR && version >= 3 {
+            vectors.push(read_vectors(&mut r, n_docs)?);
+            continue;
+        }
+        columns.push(match kind {
             COL_KEYWORD => Column::Keyword(read_keywords(&mut r, n_docs)?),
             COL_NUMBER => {
                 let n = r.len(8)?;
@@ -213,6 +272,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         docs,
         namespaces,
         columns,
+        vectors,
     })
 }
 

@@ -74,6 +74,7 @@ impl FieldWords {
                 let (kind, cond) = match schema.by_name.get(name) {
                     None => ("not a field of the schema", None),
                     Some(FieldRef::StoredOnly) => ("a stored-only field", None),
+                    Some(FieldRef::Vector(_)) => ("a vector field", None),
                     Some(FieldRef::Text(_)) => return true,
                     Some(&FieldRef::Filter(column)) => match schema.filters[column].kind {
                         FilterKind::Keyword => (

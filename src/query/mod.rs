@@ -4,6 +4,7 @@ pub mod ast;
 pub mod bm25;
 pub mod budget;
 pub(crate) mod fieldfilter;
+pub mod hybrid;
 pub mod list;
 pub mod merge;
 pub mod options;

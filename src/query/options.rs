@@ -82,6 +82,15 @@ pub struct SearchOptions {
     pub stored_fields: StoredSelection,
     /// Order by a field instead of by score (see [`super::list`]).
     pub sort: Option<super::list::SortSpec>,
+    /// Query vector (`vector`): alone, a pure vector search; with a query
+    /// string, a hybrid search (see [`crate::vector`]).
+    pub vector: Option<Vec<f32>>,
+    /// The vector field searched (`vectorField`); may be left out when the
+    /// schema has one vector field.
+    pub vector_field: Option<String>,
+    /// How lexical and vector candidates are fused (`hybrid`); defaults
+    /// apply when a vector comes with a query string.
+    pub hybrid: Option<crate::vector::fusion::HybridOptions>,
 }
 
 /// Stored fields returned with each hit.
@@ -115,6 +124,9 @@ impl Default for SearchOptions {
             b: None,
             stored_fields: StoredSelection::All,
             sort: None,
+            vector: None,
+            vector_field: None,
+            hybrid: None,
         }
     }
 }
@@ -136,6 +148,9 @@ const SEARCH_FIELDS: &[&str] = &[
     "b",
     "storedFields",
     "sort",
+    "vector",
+    "vectorField",
+    "hybrid",
 ];
 
 impl HighlightOptions {
@@ -220,6 +235,40 @@ impl SearchOptions {
                         }
                     }
                 }
+                "vector" => {
+                    o.vector = match jsonopt::opt(v) {
+                        None => None,
+                        Some(Value::Array(xs)) => Some(
+                            xs.iter()
+                                .map(|x| x.as_f64().map(|x| x as f32))
+                                .collect::<Option<Vec<f32>>>()
+                                .ok_or_else(|| {
+                                    jsonopt::invalid(
+                                        k,
+                                        "an array of numbers (or a Float32Array)",
+                                        v,
+                                    )
+                                })?,
+                        ),
+                        Some(v) => {
+                            return Err(jsonopt::invalid(
+                                k,
+                                "an array of numbers (or a Float32Array)",
+                                v,
+                            ))
+                        }
+                    }
+                }
+                "vectorField" => {
+                    o.vector_field = jsonopt::opt(v)
+                        .map(|v| jsonopt::string(v, "", k))
+                        .transpose()?
+                }
+                "hybrid" => {
+                    o.hybrid = jsonopt::opt(v)
+                        .map(crate::vector::fusion::HybridOptions::from_json)
+                        .transpose()?
+                }
                 "sort" => {
                     o.sort = jsonopt::opt(v)
                         .map(super::list::SortSpec::from_json)
@@ -267,6 +316,27 @@ pub struct Hit {
     /// Field -> HTML-escaped snippet with highlight tags (when asked for).
     pub snippets: FieldMap<String>,
     pub explanation: Option<Vec<TermExplanation>>,
+    /// How a hybrid or vector search found the hit: its rank (from 1) and
+    /// score in the lexical list and in the vector list (each absent when
+    /// that list did not hold it; both absent for plain searches).
+    pub lexical: Option<Found>,
+    pub vector: Option<Found>,
+}
+
+/// A hit's place in one candidate list of a hybrid search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found {
+    pub rank: usize,
+    pub score: f32,
+}
+
+impl ToJson for Found {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("rank", &self.rank)
+            .field("score", &self.score)
+            .end();
+    }
 }
 
 /// The answer to a search.
@@ -338,6 +408,12 @@ impl ToJson for Hit {
         }
         if let Some(explanation) = &self.explanation {
             o.field("explanation", explanation);
+        }
+        if let Some(lexical) = &self.lexical {
+            o.field("lexical", lexical);
+        }
+        if let Some(vector) = &self.vector {
+            o.field("vector", vector);
         }
         o.end();
     }

@@ -24,6 +24,15 @@ use super::topk::{Candidate, TopK};
 use crate::index::filter::{allowed, Filter};
 use crate::store::StoredFields;
 
+/// A ranked page of candidates with what it takes to turn them into hits.
+pub(super) struct Ranked<'a> {
+    pub candidates: Vec<Candidate<'a>>,
+    pub total: Option<usize>,
+    pub limited: Vec<Limited>,
+    pub plan: Plan,
+    pub params: ScoreParams,
+}
+
 /// Largest `offset + limit` a search may ask for.
 pub const MAX_RESULTS: usize = 10_000;
 /// Longest accepted query, in bytes.
@@ -80,6 +89,11 @@ impl Index {
                 .conditions
                 .extend(words.conditions);
         }
+        if opts.vector.is_some() {
+            let mut results = self.hybrid(query, &ast, opts, filter.as_ref(), limits)?;
+            results.warnings = words.warnings;
+            return Ok(results);
+        }
         if super::list::is_listing(query, opts) || (from_words && ast.is_empty()) {
             let mut results = self.list(opts, filter.as_ref())?;
             results.warnings = words.warnings;
@@ -134,6 +148,20 @@ impl Index {
         and_mode: bool,
         limits: Limits,
     ) -> Result<(Vec<Hit>, Option<usize>, Vec<Limited>)> {
+        let r = self.ranked(ast, opts, filter, and_mode, limits)?;
+        let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts);
+        Ok((hits, r.total, r.limited))
+    }
+
+    /// [`Index::run`] up to the ranked page (no hits built yet).
+    pub(super) fn ranked(
+        &self,
+        ast: &Query,
+        opts: &SearchOptions,
+        filter: Option<&Filter>,
+        and_mode: bool,
+        limits: Limits,
+    ) -> Result<Ranked<'_>> {
         let mut budget = Budget::new(limits, opts.syntax == Syntax::Strict);
         let plan = Planner::new(
             self,
@@ -145,11 +173,17 @@ impl Index {
             },
         )
         .plan(ast, &mut budget)?;
+        let params = self.score_params(opts);
         let Some(root) = &plan.root else {
             let total = opts.sort.as_ref().map(|_| 0);
-            return Ok((Vec::new(), total, budget.limited().to_vec()));
+            return Ok(Ranked {
+                candidates: Vec::new(),
+                total,
+                limited: budget.limited().to_vec(),
+                plan,
+                params,
+            });
         };
-        let params = self.score_params(opts);
         let k = super::list::collect_limit(self, opts);
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
@@ -178,9 +212,14 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
-        let (ranked, total) = super::list::page(self, top, opts)?;
-        let hits = self.make_hits(&ranked, &plan, &params, opts);
-        Ok((hits, total, budget.limited().to_vec()))
+        let (candidates, total) = super::list::page(self, top, opts)?;
+        Ok(Ranked {
+            candidates,
+            total,
+            limited: budget.limited().to_vec(),
+            plan,
+            params,
+        })
     }
 
     pub(super) fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
@@ -292,6 +331,8 @@ impl Index {
                     matched_terms,
                     snippets,
                     explanation: opts.explain.then_some(explanation),
+                    lexical: None,
+                    vector: None,
                 }
             })
             .collect()
@@ -419,6 +460,7 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
     if let Some(sort) = &opts.sort {
         super::list::SortColumn::resolve(sort, &index.schema)?;
     }
+    super::hybrid::validate(index, opts)?;
     if let StoredSelection::Only(names) = &opts.stored_fields {
         for name in names {
             if !index

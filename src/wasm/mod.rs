@@ -227,6 +227,25 @@ impl Engine {
         Ok(results::to_js(&results))
     }
 
+    /// `search` with a query vector handed over as an `f32` array (a
+    /// `Float32Array` is copied into wasm memory as is: no JSON text of
+    /// hundreds of numbers); `options` without `vector`.
+    #[wasm_bindgen(js_name = searchVector)]
+    pub fn search_vector(
+        &mut self,
+        query: &str,
+        options: JsValue,
+        vector: &[f32],
+    ) -> Result<JsValue, JsValue> {
+        let options = cached_search_options(&mut self.last_options, &options)?;
+        let options = SearchOptions {
+            vector: Some(vector.to_vec()),
+            ..options.clone()
+        };
+        let results = self.index.search(query, &options).map_err(to_js_error)?;
+        Ok(results::to_js(&results))
+    }
+
     /// `search` with the results as JSON text (for HTTP responses; equal to
     /// `JSON.stringify(search(...))`).
     #[wasm_bindgen(js_name = searchJson)]

@@ -50,6 +50,8 @@ export function memdexResults(text, lens) {
     if (snippets !== undefined) hit.snippets = JSON.parse(snippets);
     const explanation = take();
     if (explanation !== undefined) hit.explanation = JSON.parse(explanation);
+    const found = take();
+    if (found !== undefined) Object.assign(hit, JSON.parse(found));
     hits[h] = hit;
   }
   const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
@@ -153,6 +155,23 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         match &hit.explanation {
             Some(explanation) => p.push_json(explanation),
             None => p.absent(),
+        }
+        // `{"lexical":{rank,score},"vector":{rank,score}}` (either key
+        // absent) for vector and hybrid hits.
+        if hit.lexical.is_none() && hit.vector.is_none() {
+            p.absent();
+        } else {
+            let start = p.text.len();
+            let mut o = crate::json::Object::new(&mut p.text);
+            if let Some(lexical) = &hit.lexical {
+                o.field("lexical", lexical);
+            }
+            if let Some(vector) = &hit.vector {
+                o.field("vector", vector);
+            }
+            o.end();
+            let len = utf16_len(&p.text.as_bytes()[start..]);
+            p.lens.push(len);
         }
     }
     results_from_pieces(&p.text, &p.lens)

@@ -124,8 +124,17 @@ async function main(): Promise<void> {
   await Memdex.open({ storage: 'localStorage' });
   // @ts-expect-error autoCommit has no `delay`
   await Memdex.open({ autoCommit: { delay: 10 } });
-  // @ts-expect-error unknown field type
+  // @ts-expect-error a vector field needs its dimensions
   await Memdex.open({ schema: { title: { type: 'vector' } } });
+  // @ts-expect-error vector metric is cosine or dot
+  await Memdex.open({ schema: { title: { type: 'text' }, e: { type: 'vector', dimensions: 3, metric: 'l2' } } });
+  const vec = await Memdex.open({ schema: { title: { type: 'text' }, e: { type: 'vector', dimensions: 3, quantize: 'int8' } } });
+  const hybridHit = vec.search('x', { vector: new Float32Array(3), hybrid: { method: 'weighted', alpha: 0.3 } }).hits[0];
+  const found: number | undefined = hybridHit?.vector?.rank ?? hybridHit?.lexical?.score;
+  vec.search('', { vector: [1, 0, 0], vectorField: 'e' });
+  // @ts-expect-error hybrid method is rrf or weighted
+  vec.search('x', { vector: [1, 0, 0], hybrid: { method: 'max' } });
+  void found;
   // @ts-expect-error a text field weight is a number
   await Memdex.open({ schema: { title: { type: 'text', weight: 'high' } } });
   // @ts-expect-error documents need an id
