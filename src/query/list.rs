@@ -167,6 +167,7 @@ impl Index {
             total: Some(total),
             // A listing visits each live document once: no query to bound.
             limited: Vec::new(),
+            strategy: None,
         })
     }
 }

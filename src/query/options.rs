@@ -28,6 +28,17 @@ pub enum Syntax {
     Strict,
 }
 
+/// How a search picks its options (`strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The options as given.
+    #[default]
+    None,
+    /// Rules pick the mode (and proximity, expansion, hybrid) from the
+    /// query text; see [`super::strategy`].
+    Auto,
+}
+
 /// Highlighting of matched terms in snippets.
 ///
 /// Deserialized by hand ([`HighlightOptions::from_json`]): same inputs as a
@@ -82,6 +93,11 @@ pub struct SearchOptions {
     pub stored_fields: StoredSelection,
     /// Order by a field instead of by score (see [`super::list`]).
     pub sort: Option<super::list::SortSpec>,
+    /// Term-proximity rerank of the top candidates (see
+    /// [`super::proximity`]); off by default.
+    pub proximity: Option<super::proximity::ProximityOptions>,
+    /// `Auto`: the options above that it decides are chosen by rules.
+    pub strategy: Strategy,
 }
 
 /// Stored fields returned with each hit.
@@ -115,6 +131,8 @@ impl Default for SearchOptions {
             b: None,
             stored_fields: StoredSelection::All,
             sort: None,
+            proximity: None,
+            strategy: Strategy::None,
         }
     }
 }
@@ -136,6 +154,8 @@ const SEARCH_FIELDS: &[&str] = &[
     "b",
     "storedFields",
     "sort",
+    "proximity",
+    "strategy",
 ];
 
 impl HighlightOptions {
@@ -220,6 +240,11 @@ impl SearchOptions {
                         }
                     }
                 }
+                "proximity" => o.proximity = super::proximity::ProximityOptions::from_json(v)?,
+                "strategy" => {
+                    o.strategy = [Strategy::None, Strategy::Auto]
+                        [jsonopt::variant(v, "", k, &["none", "auto"])?]
+                }
                 "sort" => {
                     o.sort = jsonopt::opt(v)
                         .map(super::list::SortSpec::from_json)
@@ -282,6 +307,8 @@ pub struct SearchResults {
     /// answer): a lenient search degrades instead of failing, see
     /// [`super::budget`].
     pub limited: Vec<super::budget::Limited>,
+    /// What `strategy: 'auto'` chose (absent otherwise).
+    pub strategy: Option<super::strategy::Choice>,
 }
 
 // JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
@@ -355,6 +382,9 @@ impl ToJson for SearchResults {
         // Only degraded answers carry it: full answers' JSON is unchanged.
         if !self.limited.is_empty() {
             o.field("limited", &self.limited);
+        }
+        if let Some(strategy) = &self.strategy {
+            o.field("strategy", strategy);
         }
         o.end();
     }

@@ -11,7 +11,7 @@ use super::ast::Query;
 use super::bm25::FieldNorm;
 use super::budget::{Budget, Limited, Limits, Steps};
 use super::options::{
-    Hit, Mode, SearchOptions, SearchResults, StoredSelection, Syntax, TermExplanation,
+    Hit, Mode, SearchOptions, SearchResults, StoredSelection, Strategy, Syntax, TermExplanation,
 };
 use super::parser;
 use super::plan::{Node, Plan, PlanOptions, Planner};
@@ -62,6 +62,9 @@ impl Index {
         limits: Limits,
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
+        if opts.strategy == Strategy::Auto {
+            return self.search_auto(query, opts, limits);
+        }
         let mut ast = self.parse_query(query, opts.syntax)?;
         super::merge::merge_repeats(&mut ast);
         let filter = match &opts.filter {
@@ -88,7 +91,32 @@ impl Index {
             mode,
             total,
             limited,
+            strategy: None,
         })
+    }
+
+    /// `strategy: 'auto'`: the rules of [`super::strategy`] choose the mode
+    /// and proximity (and, once the index has them, link expansion and
+    /// hybrid fusion); the rest of the options apply as given.
+    fn search_auto(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        limits: Limits,
+    ) -> Result<SearchResults> {
+        // Integrator: pass `opts.vector.is_some()` once `vector` exists, and
+        // apply `choice.hybrid` / `choice.expand_hops` to `chosen` below.
+        let choice = super::strategy::choose(query, false);
+        let mut chosen = opts.clone();
+        chosen.strategy = Strategy::None;
+        chosen.mode = choice.mode;
+        if choice.proximity && chosen.proximity.is_none() {
+            chosen.proximity = Some(Default::default());
+        }
+        let text = choice.query.as_deref().unwrap_or(query);
+        let mut results = self.search_with_limits(text, &chosen, limits)?;
+        results.strategy = Some(choice);
+        Ok(results)
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
@@ -128,7 +156,12 @@ impl Index {
             return Ok((Vec::new(), total, budget.limited().to_vec()));
         };
         let params = self.score_params(opts);
-        let k = super::list::collect_limit(self, opts);
+        // Proximity reranks the best RERANK_DEPTH of a ranked search.
+        let rerank = opts.proximity.filter(|_| opts.sort.is_none());
+        let k = match rerank {
+            Some(_) => super::list::collect_limit(self, opts).max(super::proximity::RERANK_DEPTH),
+            None => super::list::collect_limit(self, opts),
+        };
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
@@ -156,7 +189,15 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
-        let (ranked, total) = super::list::page(self, top, opts)?;
+        let (ranked, total) = match &rerank {
+            Some(p) => {
+                let mut ranked = top.into_sorted();
+                self.proximity_rerank(&mut ranked, &plan, &params, p);
+                let page = ranked.into_iter().skip(opts.offset).take(opts.limit);
+                (page.collect(), None)
+            }
+            None => super::list::page(self, top, opts)?,
+        };
         let hits = self.make_hits(&ranked, &plan, &params, opts);
         Ok((hits, total, budget.limited().to_vec()))
     }
@@ -393,6 +434,9 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
         if !(0.0..=1.0).contains(&b) {
             return usage("`b` must be a number between 0 and 1");
         }
+    }
+    if let Some(Err(reason)) = opts.proximity.map(|p| p.check()) {
+        return usage(reason);
     }
     if let Some(sort) = &opts.sort {
         super::list::SortColumn::resolve(sort, &index.schema)?;

@@ -1,0 +1,459 @@
+//! `strategy: 'auto'`: a small, fixed rule set that picks the search mode
+//! (and proximity, link expansion, hybrid fusion) from the query text, so a
+//! caller that does not know the query's shape need not guess. The result
+//! reports what was chosen and why (`results.strategy`).
+//!
+//! The rules, first match decides the mode:
+//!
+//! | reason | when | mode |
+//! |---|---|---|
+//! | `quoted` | the query has a `"quoted phrase"` | `and` (the phrase and every other word required) |
+//! | `identifier` | a word looks like code: camelCase, snake_case, a path (`src/a.rs`, `./x`), a file name (`core.js`), a version (`1.2`, `v18.2.0`), `a::b`, `a->b`, `f()`, `#123`, `--flag` | `and` |
+//! | `short` | at most 3 words, no question word, no `?` | `and` |
+//! | `natural-language` | anything else | [`NATURAL_LANGUAGE_MODE`] with proximity |
+//!
+//! Independently of the mode: a relation question (`what depends on X`,
+//! `related to X`, `linked to X`, `dependencies of X`, `connected to X`)
+//! searches for `X` (the relation words removed) and asks for link
+//! expansion `expand: { hops: 1 }`; a `vector` option asks for hybrid
+//! fusion with its defaults.
+
+use crate::json::{Object, ToJson};
+
+use super::options::Mode;
+
+/// Mode `auto` uses for natural-language questions: the default mode
+/// ([`Mode::default`]), measured best for them (BENCHMARKS.md,
+/// "Natural-language default").
+pub const NATURAL_LANGUAGE_MODE: Mode = Mode::Or;
+
+/// Why `auto` chose its mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    Quoted,
+    Identifier,
+    Short,
+    NaturalLanguage,
+}
+
+impl Reason {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Quoted => "quoted",
+            Reason::Identifier => "identifier",
+            Reason::Short => "short",
+            Reason::NaturalLanguage => "natural-language",
+        }
+    }
+}
+
+/// What `auto` chose for one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub reason: Reason,
+    pub mode: Mode,
+    /// Proximity rerank on (natural-language questions).
+    pub proximity: bool,
+    /// Link expansion hops (relation questions).
+    pub expand_hops: Option<u8>,
+    /// Hybrid lexical + vector fusion (a `vector` option was given).
+    pub hybrid: bool,
+    /// The text searched, when the rules rewrote the query (relation
+    /// words removed).
+    pub query: Option<String>,
+}
+
+impl ToJson for Choice {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.field("name", &"auto")
+            .field("reason", &self.reason.name())
+            .field("mode", &self.mode)
+            .field("proximity", &self.proximity);
+        if let Some(hops) = self.expand_hops {
+            o.field("expand", &Hops(hops));
+        }
+        if self.hybrid {
+            o.field("hybrid", &true);
+        }
+        if let Some(q) = &self.query {
+            o.field("query", q);
+        }
+        o.end();
+    }
+}
+
+struct Hops(u8);
+
+impl ToJson for Hops {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out).field("hops", &(self.0 as u64)).end();
+    }
+}
+
+/// Words that make a query a question (never "short and precise").
+const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "can", "could",
+    "should", "would", "will", "is", "are", "was", "were", "do", "does", "did", "i", "we", "my",
+    "our", "the", "a", "an", "to", "of", "for", "in", "on", "with", "about",
+];
+
+/// Relation phrases, lowercase; the query's text after one is what is
+/// searched.
+const RELATIONS: &[&str] = &[
+    "depends on",
+    "depend on",
+    "depending on",
+    "dependencies of",
+    "dependents of",
+    "relates to",
+    "related to",
+    "relate to",
+    "linked to",
+    "links to",
+    "link to",
+    "connected to",
+];
+
+/// Applies the rules to `query`; `has_vector`: the search has a `vector`.
+pub fn choose(query: &str, has_vector: bool) -> Choice {
+    let (expand_hops, rewritten) = match relation_target(query) {
+        Some(target) => (Some(1), Some(target)),
+        None => (None, None),
+    };
+    let text = rewritten.as_deref().unwrap_or(query);
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| ",;:!?()[]{}'`<>".contains(c)))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let reason = if text.matches('"').count() >= 2 {
+        Reason::Quoted
+    } else if words
+        .iter()
+        .copied()
+        .chain(text.split_whitespace())
+        .any(is_identifier)
+    {
+        Reason::Identifier
+    } else if !words.is_empty()
+        && words.len() <= 3
+        && !text.contains('?')
+        && !words
+            .iter()
+            .any(|w| QUESTION_WORDS.contains(&w.to_lowercase().as_str()))
+    {
+        Reason::Short
+    } else {
+        Reason::NaturalLanguage
+    };
+    let natural = reason == Reason::NaturalLanguage;
+    Choice {
+        reason,
+        mode: if natural {
+            NATURAL_LANGUAGE_MODE
+        } else {
+            Mode::And
+        },
+        proximity: natural,
+        expand_hops,
+        hybrid: has_vector,
+        query: rewritten,
+    }
+}
+
+/// For a relation question, the text after the relation phrase (trailing
+/// `?` removed), if any is left.
+fn relation_target(query: &str) -> Option<String> {
+    let lower = query.to_lowercase();
+    for rel in RELATIONS {
+        let Some(at) = lower.find(rel) else { continue };
+        // Whole words only ("unrelated to" is not "related to").
+        let before_ok = lower[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let end = at + rel.len();
+        let after_ok = lower[end..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
+        if !(before_ok && after_ok) {
+            continue;
+        }
+        // Lowercasing can change byte lengths: map back by characters.
+        let chars_to_end = lower[..end].chars().count();
+        let rest: String = query.chars().skip(chars_to_end).collect();
+        let rest = rest.trim().trim_end_matches('?').trim();
+        if !rest.is_empty() {
+            return Some(rest.to_string());
+        }
+    }
+    None
+}
+
+/// A code-like word: camelCase, snake_case, a path or file name, a
+/// version, `a::b`, `a->b`, `f()`, `#123`, `--flag`.
+pub(crate) fn is_identifier(w: &str) -> bool {
+    let chars: Vec<char> = w.chars().collect();
+    let alnum = |c: char| c.is_alphanumeric();
+    // camelCase / PascalCase with an inner capital after a lowercase letter.
+    let camel = chars
+        .windows(2)
+        .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+    // snake_case (also SCREAMING_SNAKE): an underscore between word chars.
+    let snake = chars
+        .windows(3)
+        .any(|p| alnum(p[0]) && p[1] == '_' && alnum(p[2]));
+    let path = w.starts_with("./")
+        || w.starts_with("../")
+        || w.starts_with("~/")
+        || (w.starts_with('/') && w.len() > 1)
+        || w.matches('/').count() >= 2
+        || w.contains('\\')
+        || (w.contains('/') && file_name(w.rsplit('/').next().unwrap_or("")));
+    let version = chars
+        .windows(3)
+        .any(|p| p[0].is_ascii_digit() && p[1] == '.' && p[2].is_ascii_digit());
+    let code = w.contains("::")
+        || w.contains("->")
+        || w.ends_with("()")
+        || (w.starts_with('#') && w.len() > 1 && w[1..].bytes().all(|b| b.is_ascii_digit()))
+        || (w.starts_with("--") && w.len() > 2 && w[2..].starts_with(char::is_alphabetic));
+    camel || snake || path || version || code || file_name(w)
+}
+
+/// `name.ext`: a stem of at least 2 characters and a 1-5 letter extension.
+fn file_name(w: &str) -> bool {
+    match w.rsplit_once('.') {
+        Some((stem, ext)) => {
+            stem.chars().count() >= 2
+                && !stem.ends_with('.')
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_lowercase())
+                && stem
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "-_.".contains(c))
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The documented rules on example queries: (query, has vector,
+    /// reason, mode, expand hops, rewritten query).
+    #[test]
+    fn auto_chooses_by_the_documented_rules() {
+        let nl = NATURAL_LANGUAGE_MODE;
+        let table: &[(&str, bool, Reason, Mode, Option<u8>, Option<&str>)] = &[
+            (
+                "\"use pnpm\" lockfile",
+                false,
+                Reason::Quoted,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "useState hook",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "max_retries",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "src/query/search.rs",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "error in core.js",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "upgrade to node 18.2",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "v2.1.0 changelog",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "Index::search panics",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "why does init() hang",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            (
+                "fixed in #1234",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                None,
+                None,
+            ),
+            ("pnpm lockfile", false, Reason::Short, Mode::And, None, None),
+            ("deploy friday", false, Reason::Short, Mode::And, None, None),
+            ("zustand", false, Reason::Short, Mode::And, None, None),
+            (
+                "what package manager should I use?",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "can I deploy on friday?",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "deploy on friday",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "how do we handle auth token refresh in the web app",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "e.g. and/or the rest",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "what depends on the billing service?",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                Some(1),
+                Some("the billing service"),
+            ),
+            (
+                "what depends on authClient",
+                false,
+                Reason::Identifier,
+                Mode::And,
+                Some(1),
+                Some("authClient"),
+            ),
+            (
+                "Which notes are related to postgres?",
+                false,
+                Reason::Short,
+                Mode::And,
+                Some(1),
+                Some("postgres"),
+            ),
+            (
+                "memories linked to the auth migration",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                Some(1),
+                Some("the auth migration"),
+            ),
+            (
+                "unrelated to billing",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            ("pnpm lockfile", true, Reason::Short, Mode::And, None, None),
+            (
+                "what package manager should I use?",
+                true,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+        ];
+        for &(query, vector, reason, mode, hops, rewritten) in table {
+            let c = choose(query, vector);
+            assert_eq!(c.reason, reason, "{query}");
+            assert_eq!(c.mode, mode, "{query}");
+            assert_eq!(c.expand_hops, hops, "{query}");
+            assert_eq!(c.query.as_deref(), rewritten, "{query}");
+            assert_eq!(c.hybrid, vector, "{query}");
+            assert_eq!(c.proximity, reason == Reason::NaturalLanguage, "{query}");
+        }
+    }
+
+    #[test]
+    fn identifiers_and_plain_words() {
+        for w in [
+            "getUserById",
+            "HttpClient",
+            "MAX_SIZE",
+            "./build.sh",
+            "~/notes",
+            "/etc/hosts",
+            "a/b/c",
+            "package.json",
+            "1.0",
+            "std::fs",
+            "--force",
+        ] {
+            assert!(is_identifier(w), "{w}");
+        }
+        for w in [
+            "pnpm", "Deploy", "and/or", "e.g", "NASA", "friday", "#", "3", "end.",
+        ] {
+            assert!(!is_identifier(w), "{w}");
+        }
+    }
+}
