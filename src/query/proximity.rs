@@ -1,6 +1,8 @@
 //! Term proximity (`proximity: true`): a BM25TP-style term-pair bonus
 //! (Rasolofo & Savoy 2003) applied as a **rerank** of the best
-//! [`RERANK_DEPTH`] candidates of the BM25F pass.
+//! [`ProximityOptions::depth`] candidates of the BM25F pass (queries with
+//! at least two distinct positive terms; others are untouched and cost
+//! nothing more).
 //!
 //! For each pair of distinct positive query terms `(a, b)` and each text
 //! field `f` both are searched in, every pair of their occurrences at
@@ -16,7 +18,7 @@
 //! MaxScore and block-max skip), and the pruning bounds stay what they are
 //! (a bonus inside the scoring loop would have to be added to every
 //! block's upper bound, weakening pruning for every term). The price: a
-//! document outside the BM25F top [`RERANK_DEPTH`] cannot be lifted in by
+//! document outside the BM25F top `depth` cannot be lifted in by
 //! its proximity, and the first pass collects that many candidates instead
 //! of `offset + limit` (less pruning); `bench/relevance/options.rs` and
 //! BENCHMARKS.md have the measured effect.
@@ -30,8 +32,8 @@ use super::plan::{Node, Plan};
 use super::scorer::ScoreParams;
 use super::topk::Candidate;
 
-/// Candidates of the BM25F pass that the proximity bonus reorders.
-pub const RERANK_DEPTH: usize = 100;
+/// Most candidates a rerank may ask for (`proximity.depth`).
+pub const MAX_DEPTH: usize = 1000;
 /// At most this many distinct positive terms take part (the highest idf;
 /// pairs grow quadratically).
 pub const MAX_TERMS: usize = 16;
@@ -43,20 +45,34 @@ pub struct ProximityOptions {
     pub weight: f32,
     /// Largest distance (in positions) between two occurrences that counts.
     pub window: u32,
+    /// Candidates of the BM25F pass reordered (at least `offset + limit`;
+    /// `None`: twice that).
+    pub depth: Option<usize>,
+    /// Coordination: the score is multiplied by `1 + c · matched / terms`
+    /// (experiment, 0 = off).
+    pub coordination: f32,
 }
 
 impl Default for ProximityOptions {
     fn default() -> Self {
         ProximityOptions {
-            weight: 0.5,
+            weight: 0.25,
             window: 5,
+            depth: None,
+            coordination: 0.0,
         }
     }
 }
 
-const FIELDS: &[&str] = &["weight", "window"];
+const FIELDS: &[&str] = &["weight", "window", "depth", "coordination"];
 
 impl ProximityOptions {
+    /// How many candidates the first pass collects for a page ending at
+    /// `page_end` (`offset + limit`).
+    pub(crate) fn collect(&self, page_end: usize) -> usize {
+        page_end.max(self.depth.unwrap_or(page_end.saturating_mul(2)))
+    }
+
     /// `true` (defaults), `false`/`null` (off), or `{ weight, window }`.
     pub(crate) fn from_json(v: &Value) -> jsonopt::Res<Option<Self>> {
         match jsonopt::opt(v) {
@@ -67,6 +83,8 @@ impl ProximityOptions {
                 for (k, v) in jsonopt::entries(v, "proximity", FIELDS)? {
                     match k {
                         "weight" => o.weight = jsonopt::f32_(v, "proximity", k)?,
+                        "depth" => o.depth = Some(jsonopt::usize_(v, "proximity", k)?),
+                        "coordination" => o.coordination = jsonopt::f32_(v, "proximity", k)?,
                         _ => o.window = jsonopt::uint(v, "proximity", k, 64)? as u32,
                     }
                 }
@@ -88,13 +106,16 @@ impl ProximityOptions {
         if self.window == 0 {
             return Err("`proximity.window` must be between 1 and 64");
         }
+        if self.depth.is_some_and(|d| d > MAX_DEPTH) {
+            return Err("`proximity.depth` must be at most 1000");
+        }
         Ok(())
     }
 }
 
 /// The plan terms proximity pairs up: distinct positive terms (not under
 /// a `must_not`), highest idf first, at most [`MAX_TERMS`].
-fn positive_terms(plan: &Plan) -> Vec<usize> {
+pub(super) fn positive_terms(plan: &Plan) -> Vec<usize> {
     fn walk(node: &Node, out: &mut Vec<usize>) {
         match node {
             Node::Term(t) => out.push(*t),
@@ -166,7 +187,7 @@ pub(crate) fn pair_weight(a: &[u32], b: &[u32], window: u32) -> f32 {
 
 impl Index {
     /// Adds the proximity bonus to `ranked` (best first, at most
-    /// [`RERANK_DEPTH`] deep) and sorts it again; ties by id as top-k does.
+    /// `depth` deep) and sorts it again; ties by id as top-k does.
     pub(super) fn proximity_rerank<'a>(
         &'a self,
         ranked: &mut [Candidate<'a>],
@@ -175,7 +196,7 @@ impl Index {
         opts: &ProximityOptions,
     ) {
         let terms = positive_terms(plan);
-        if terms.len() < 2 || ranked.is_empty() || opts.weight == 0.0 {
+        if terms.len() < 2 || ranked.is_empty() {
             return;
         }
         // Visit candidates in (segment, doc) order: cursors only move forward.
@@ -202,16 +223,24 @@ impl Index {
                     .collect();
             }
             let mut present = 0;
-            for (cursor, pos) in cursors.iter_mut().zip(&mut positions) {
+            for ((cursor, pos), &t) in cursors.iter_mut().zip(&mut positions).zip(&terms) {
                 pos.present = false;
                 let Some(cursor) = cursor else { continue };
+                // The scoring loop's record of the terms it saw: no seek
+                // for a term the candidate lacks.
+                if c.matched.is_some_and(|bits| t < 64 && bits >> t & 1 == 0) {
+                    continue;
+                }
                 if cursor.seek(c.doc) == c.doc {
                     cursor.read_positions(&mut pos.buf, &mut pos.ranges);
                     pos.present = true;
                     present += 1;
                 }
             }
-            if present < 2 {
+            if opts.coordination > 0.0 {
+                c.score *= 1.0 + opts.coordination * present as f32 / terms.len() as f32;
+            }
+            if present < 2 || opts.weight == 0.0 {
                 continue;
             }
             let mut bonus = 0.0f32;

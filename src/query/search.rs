@@ -156,10 +156,13 @@ impl Index {
             return Ok((Vec::new(), total, budget.limited().to_vec()));
         };
         let params = self.score_params(opts);
-        // Proximity reranks the best RERANK_DEPTH of a ranked search.
-        let rerank = opts.proximity.filter(|_| opts.sort.is_none());
+        // Proximity reranks the best `depth` of a ranked search of at least
+        // two distinct terms (one term has no pairs: nothing to collect).
+        let rerank = opts
+            .proximity
+            .filter(|_| opts.sort.is_none() && super::proximity::positive_terms(&plan).len() >= 2);
         let k = match rerank {
-            Some(_) => super::list::collect_limit(self, opts).max(super::proximity::RERANK_DEPTH),
+            Some(p) => p.collect(super::list::collect_limit(self, opts)),
             None => super::list::collect_limit(self, opts),
         };
         let mut top = TopK::new(k);

@@ -7,10 +7,10 @@
 //!
 //! | reason | when | mode |
 //! |---|---|---|
-//! | `quoted` | the query has a `"quoted phrase"` | `and` (the phrase and every other word required) |
-//! | `identifier` | a word looks like code: camelCase, snake_case, a path (`src/a.rs`, `./x`), a file name (`core.js`), a version (`1.2`, `v18.2.0`), `a::b`, `a->b`, `f()`, `#123`, `--flag` | `and` |
-//! | `short` | at most 3 words, no question word, no `?` | `and` |
-//! | `natural-language` | anything else | [`NATURAL_LANGUAGE_MODE`] with proximity |
+//! | `quoted` | the query has a `"quoted phrase"` | `fallback` (the phrase and every other word required; OR only if that finds nothing) |
+//! | `identifier` | a word looks like code: camelCase, snake_case, a path (`src/a.rs`, `./x`, `a/b/c`), a file name (`core.js`), a version (`v1.2`, `18.2.0`), `a::b`, `a->b`, `f()`, `#123`, `--flag` | `fallback` |
+//! | `short` | at most 3 words, no question word, no `?` | `fallback` |
+//! | `natural-language` | anything else | [`NATURAL_LANGUAGE_MODE`] (`or`) with proximity |
 //!
 //! Independently of the mode: a relation question (`what depends on X`,
 //! `related to X`, `linked to X`, `dependencies of X`, `connected to X`)
@@ -26,6 +26,12 @@ use super::options::Mode;
 /// ([`Mode::default`]), measured best for them (BENCHMARKS.md,
 /// "Natural-language default").
 pub const NATURAL_LANGUAGE_MODE: Mode = Mode::Or;
+
+/// Mode `auto` uses for quoted text, identifiers and short queries: AND,
+/// and OR only when AND finds nothing (`fallback`): measured on the
+/// relevance collections, a strict AND left long queries that merely
+/// contain quotes or a code-like word with no answer at all.
+pub const PRECISE_MODE: Mode = Mode::Fallback;
 
 /// Why `auto` chose its mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +159,7 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
         mode: if natural {
             NATURAL_LANGUAGE_MODE
         } else {
-            Mode::And
+            PRECISE_MODE
         },
         proximity: natural,
         expand_hops,
@@ -205,16 +211,35 @@ pub(crate) fn is_identifier(w: &str) -> bool {
     let snake = chars
         .windows(3)
         .any(|p| alnum(p[0]) && p[1] == '_' && alnum(p[2]));
-    let path = w.starts_with("./")
+    // `/word/` (slashes as quotes, as in Cranfield's queries) is no path.
+    let slashed = w.len() > 2 && w.starts_with('/') && w.ends_with('/');
+    let path = !slashed && w.starts_with("./")
         || w.starts_with("../")
         || w.starts_with("~/")
-        || (w.starts_with('/') && w.len() > 1)
-        || w.matches('/').count() >= 2
+        || (!slashed && w.matches('/').count() >= 2)
         || w.contains('\\')
-        || (w.contains('/') && file_name(w.rsplit('/').next().unwrap_or("")));
-    let version = chars
-        .windows(3)
-        .any(|p| p[0].is_ascii_digit() && p[1] == '.' && p[2].is_ascii_digit());
+        || (w.contains('/')
+            && w.rsplit('/')
+                .next()
+                .and_then(|last| last.rsplit_once('.'))
+                .is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && (1..=5).contains(&ext.len())
+                        && ext.bytes().all(|b| b.is_ascii_lowercase())
+                }));
+    // Versions: `v1.2`, `1.2.3` (a bare `0.5` is a number, not a version).
+    let dotted = |s: &str, min_dots: usize| {
+        let parts: Vec<&str> = s.split('.').collect();
+        parts.len() > min_dots
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let bare = w.trim_end_matches('.');
+    let version = dotted(bare, 2)
+        || bare
+            .strip_prefix(['v', 'V'])
+            .is_some_and(|rest| dotted(rest, 1));
     let code = w.contains("::")
         || w.contains("->")
         || w.ends_with("()")
@@ -248,36 +273,23 @@ mod tests {
     #[test]
     fn auto_chooses_by_the_documented_rules() {
         let nl = NATURAL_LANGUAGE_MODE;
+        let and = PRECISE_MODE;
         let table: &[(&str, bool, Reason, Mode, Option<u8>, Option<&str>)] = &[
             (
                 "\"use pnpm\" lockfile",
                 false,
                 Reason::Quoted,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
-            (
-                "useState hook",
-                false,
-                Reason::Identifier,
-                Mode::And,
-                None,
-                None,
-            ),
-            (
-                "max_retries",
-                false,
-                Reason::Identifier,
-                Mode::And,
-                None,
-                None,
-            ),
+            ("useState hook", false, Reason::Identifier, and, None, None),
+            ("max_retries", false, Reason::Identifier, and, None, None),
             (
                 "src/query/search.rs",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
@@ -285,15 +297,23 @@ mod tests {
                 "error in core.js",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
             (
-                "upgrade to node 18.2",
+                "mach 0.5 flutter of /slip flow/",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "upgrade to node 18.2.1",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
@@ -301,7 +321,7 @@ mod tests {
                 "v2.1.0 changelog",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
@@ -309,7 +329,7 @@ mod tests {
                 "Index::search panics",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
@@ -317,21 +337,14 @@ mod tests {
                 "why does init() hang",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 None,
                 None,
             ),
-            (
-                "fixed in #1234",
-                false,
-                Reason::Identifier,
-                Mode::And,
-                None,
-                None,
-            ),
-            ("pnpm lockfile", false, Reason::Short, Mode::And, None, None),
-            ("deploy friday", false, Reason::Short, Mode::And, None, None),
-            ("zustand", false, Reason::Short, Mode::And, None, None),
+            ("fixed in #1234", false, Reason::Identifier, and, None, None),
+            ("pnpm lockfile", false, Reason::Short, and, None, None),
+            ("deploy friday", false, Reason::Short, and, None, None),
+            ("zustand", false, Reason::Short, and, None, None),
             (
                 "what package manager should I use?",
                 false,
@@ -384,7 +397,7 @@ mod tests {
                 "what depends on authClient",
                 false,
                 Reason::Identifier,
-                Mode::And,
+                and,
                 Some(1),
                 Some("authClient"),
             ),
@@ -392,7 +405,7 @@ mod tests {
                 "Which notes are related to postgres?",
                 false,
                 Reason::Short,
-                Mode::And,
+                and,
                 Some(1),
                 Some("postgres"),
             ),
@@ -412,7 +425,7 @@ mod tests {
                 None,
                 None,
             ),
-            ("pnpm lockfile", true, Reason::Short, Mode::And, None, None),
+            ("pnpm lockfile", true, Reason::Short, and, None, None),
             (
                 "what package manager should I use?",
                 true,
@@ -442,9 +455,11 @@ mod tests {
             "./build.sh",
             "~/notes",
             "/etc/hosts",
+            "src/a.rs",
             "a/b/c",
             "package.json",
-            "1.0",
+            "1.0.2",
+            "v1.2",
             "std::fs",
             "--force",
         ] {
