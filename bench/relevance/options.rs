@@ -222,7 +222,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
             let (ndcg, s1) = evaluate(&runs, &c.qrels);
-            println!("| {name} | {} | {ndcg:.3} | {s1:.3} | {ms:.0} |", c.name);
+            println!("| {name} | {} | {ndcg:.4} | {s1:.3} | {ms:.0} |", c.name);
         }
     }
     Ok(())

