@@ -7,14 +7,16 @@
 //!
 //! | reason | when | mode |
 //! |---|---|---|
+//! | `natural-language` | more than 12 words ([`LONG_QUERY_WORDS`]) | [`NATURAL_LANGUAGE_MODE`] (`or`) with proximity |
 //! | `quoted` | the query has a `"quoted phrase"` | `fallback` (the phrase and every other word required; OR only if that finds nothing) |
-//! | `identifier` | a word looks like code: camelCase, snake_case, a path (`src/a.rs`, `./x`, `a/b/c`), a file name (`core.js`), a version (`v1.2`, `18.2.0`), `a::b`, `a->b`, `f()`, `#123`, `--flag` | `fallback` |
+//! | `identifier` | a word looks like code: camelCase (`useState`; PascalCase with two inner capitals, `HttpClientFactory`, as `GitHub` is mostly a name), snake_case, a path (`src/a.rs`, `./x`, `a/b/c`), a file name (`core.js`), a version (`v1.2`, `18.2.0`), `a::b`, `a->b`, `f()`, `#123`, `--flag` | `fallback` |
 //! | `short` | at most 3 words, no question word, no `?` | `fallback` |
 //! | `natural-language` | anything else | [`NATURAL_LANGUAGE_MODE`] (`or`) with proximity |
 //!
 //! Independently of the mode: a relation question (`what depends on X`,
-//! `related to X`, `linked to X`, `dependencies of X`, `connected to X`)
-//! searches for `X` (the relation words removed) and asks for link
+//! `notes related to X`, `linked to X`, `dependencies of X`, `connected to
+//! X`; only lead words such as what/which/notes/memories/show me may come
+//! before the relation) searches for `X` (the relation words removed) and asks for link
 //! expansion `expand: { hops: 1 }`; a `vector` option asks for hybrid
 //! fusion with its defaults.
 
@@ -97,6 +99,11 @@ impl ToJson for Hops {
     }
 }
 
+/// Longer queries are prose (a pasted paragraph, a long question) whatever
+/// quotes or code-like words they hold: requiring all their words finds
+/// little (measured on CISI, whose queries are abstracts with quotes).
+pub const LONG_QUERY_WORDS: usize = 12;
+
 /// Words that make a query a question (never "short and precise").
 const QUESTION_WORDS: &[&str] = &[
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "can", "could",
@@ -121,6 +128,45 @@ const RELATIONS: &[&str] = &[
     "connected to",
 ];
 
+/// Words that may come before a relation phrase: the question's lead.
+const RELATION_LEADS: &[&str] = &[
+    "what",
+    "what's",
+    "whats",
+    "which",
+    "who",
+    "anything",
+    "everything",
+    "something",
+    "all",
+    "the",
+    "memories",
+    "memory",
+    "notes",
+    "note",
+    "things",
+    "items",
+    "decisions",
+    "rules",
+    "facts",
+    "is",
+    "are",
+    "was",
+    "were",
+    "does",
+    "do",
+    "did",
+    "that",
+    "else",
+    "show",
+    "list",
+    "find",
+    "me",
+    "get",
+    "directly",
+    "also",
+];
+
 /// Applies the rules to `query`; `has_vector`: the search has a `vector`.
 pub fn choose(query: &str, has_vector: bool) -> Choice {
     let (expand_hops, rewritten) = match relation_target(query) {
@@ -133,7 +179,9 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
         .map(|w| w.trim_matches(|c: char| ",;:!?()[]{}'`<>".contains(c)))
         .filter(|w| !w.is_empty())
         .collect();
-    let reason = if text.matches('"').count() >= 2 {
+    let reason = if words.len() > LONG_QUERY_WORDS {
+        Reason::NaturalLanguage
+    } else if text.matches('"').count() >= 2 {
         Reason::Quoted
     } else if words
         .iter()
@@ -184,7 +232,13 @@ fn relation_target(query: &str) -> Option<String> {
             .chars()
             .next()
             .is_none_or(|c| !c.is_alphanumeric());
-        if !(before_ok && after_ok) {
+        // Only as the question itself ("what depends on X", "notes linked
+        // to X"), not inside a statement ("systems related to chemistry").
+        let lead_ok = lower[..at]
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .all(|w| RELATION_LEADS.contains(&w));
+        if !(before_ok && after_ok && lead_ok) {
             continue;
         }
         // Lowercasing can change byte lengths: map back by characters.
@@ -203,10 +257,14 @@ fn relation_target(query: &str) -> Option<String> {
 pub(crate) fn is_identifier(w: &str) -> bool {
     let chars: Vec<char> = w.chars().collect();
     let alnum = |c: char| c.is_alphanumeric();
-    // camelCase / PascalCase with an inner capital after a lowercase letter.
-    let camel = chars
+    // camelCase (a lowercase start and an inner capital: `useState`), or
+    // PascalCase with two inner capitals (`HttpClientFactory`): one inner
+    // capital after an uppercase start is mostly a name (PostgreSQL, GitHub).
+    let humps = chars
         .windows(2)
-        .any(|p| p[0].is_lowercase() && p[1].is_uppercase());
+        .filter(|p| p[0].is_lowercase() && p[1].is_uppercase())
+        .count();
+    let camel = humps >= 2 || (humps == 1 && chars[0].is_lowercase());
     // snake_case (also SCREAMING_SNAKE): an underscore between word chars.
     let snake = chars
         .windows(3)
@@ -298,6 +356,14 @@ mod tests {
                 false,
                 Reason::Identifier,
                 and,
+                None,
+                None,
+            ),
+            (
+                "a long \"quoted\" text with getUserById and more than twelve words in it",
+                false,
+                Reason::NaturalLanguage,
+                nl,
                 None,
                 None,
             ),
@@ -418,6 +484,22 @@ mod tests {
                 Some("the auth migration"),
             ),
             (
+                "Computerized information systems in fields related to chemistry.",
+                false,
+                Reason::NaturalLanguage,
+                nl,
+                None,
+                None,
+            ),
+            (
+                "show me everything linked to authClient",
+                false,
+                Reason::Identifier,
+                and,
+                Some(1),
+                Some("authClient"),
+            ),
+            (
                 "unrelated to billing",
                 false,
                 Reason::NaturalLanguage,
@@ -450,7 +532,7 @@ mod tests {
     fn identifiers_and_plain_words() {
         for w in [
             "getUserById",
-            "HttpClient",
+            "HttpClientFactory",
             "MAX_SIZE",
             "./build.sh",
             "~/notes",
@@ -466,7 +548,17 @@ mod tests {
             assert!(is_identifier(w), "{w}");
         }
         for w in [
-            "pnpm", "Deploy", "and/or", "e.g", "NASA", "friday", "#", "3", "end.",
+            "pnpm",
+            "Deploy",
+            "PostgreSQL",
+            "GitHub",
+            "and/or",
+            "e.g",
+            "NASA",
+            "friday",
+            "#",
+            "3",
+            "end.",
         ] {
             assert!(!is_identifier(w), "{w}");
         }
