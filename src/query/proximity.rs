@@ -144,8 +144,14 @@ pub(super) fn positive_terms(plan: &Plan) -> Vec<usize> {
             distinct.push(t);
         }
     }
-    // Highest idf first (stable: query order among equals).
-    distinct.sort_by(|&a, &b| plan.terms[b].idf.total_cmp(&plan.terms[a].idf));
+    // Highest idf first, query order among equals (the crate's one pair
+    // sort: no sort instantiation of its own, see `crate::sort`).
+    let order = crate::sort::order_by_key(
+        distinct
+            .iter()
+            .map(|&t| !crate::sort::f32_key(plan.terms[t].idf)),
+    );
+    let mut distinct = crate::sort::permute(distinct, &order);
     distinct.truncate(MAX_TERMS);
     distinct
 }
@@ -282,7 +288,17 @@ impl Index {
             }
             c.score += opts.weight * bonus;
         }
-        ranked.sort_by(|a, b| a.rank_cmp(b));
+        // Insertion sort: `depth` is small (20 by default, at most 1,000)
+        // and nearly sorted already, and a `sort_by` on candidates would
+        // compile a standard sort of its own into the wasm (see
+        // `crate::sort`).
+        for i in 1..ranked.len() {
+            let mut j = i;
+            while j > 0 && ranked[j].rank_cmp(&ranked[j - 1]).is_lt() {
+                ranked.swap(j, j - 1);
+                j -= 1;
+            }
+        }
     }
 }
 

@@ -62,9 +62,21 @@ impl Index {
         limits: Limits,
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
-        if opts.strategy == Strategy::Auto {
-            return self.search_auto(query, opts, limits);
-        }
+        // `strategy: 'auto'`: the rules of [`super::strategy`] choose the
+        // mode and proximity (and, once the index has them, link expansion
+        // and hybrid fusion); the other options apply as given.
+        // Integrator: pass `opts.vector.is_some()` once `vector` exists, and
+        // apply `hybrid` / `expand_hops` of the choice.
+        let choice =
+            (opts.strategy == Strategy::Auto).then(|| super::strategy::choose(query, false));
+        let (query, mode, proximity) = match &choice {
+            Some(c) => (
+                c.query.as_deref().unwrap_or(query),
+                c.mode,
+                opts.proximity.or(c.proximity.then(Default::default)),
+            ),
+            None => (query, opts.mode, opts.proximity),
+        };
         let mut ast = self.parse_query(query, opts.syntax)?;
         super::merge::merge_repeats(&mut ast);
         let filter = match &opts.filter {
@@ -72,18 +84,29 @@ impl Index {
             _ => None,
         };
         if super::list::is_listing(query, opts) {
-            return self.list(opts, filter.as_ref());
+            let mut listing = self.list(opts, filter.as_ref())?;
+            listing.strategy = choice;
+            return Ok(listing);
         }
-        let (and_first, fallback) = match opts.mode {
+        let (and_first, fallback) = match mode {
             Mode::Or => (false, false),
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let (mut hits, mut total, mut limited) =
-            self.run(&ast, opts, filter.as_ref(), and_first, limits)?;
+        let pass = |and_mode| {
+            self.run(
+                &ast,
+                opts,
+                proximity.as_ref(),
+                filter.as_ref(),
+                and_mode,
+                limits,
+            )
+        };
+        let (mut hits, mut total, mut limited) = pass(and_first)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
-            (hits, total, limited) = self.run(&ast, opts, filter.as_ref(), false, limits)?;
+            (hits, total, limited) = pass(false)?;
             mode = Mode::Or;
         }
         Ok(SearchResults {
@@ -91,32 +114,8 @@ impl Index {
             mode,
             total,
             limited,
-            strategy: None,
+            strategy: choice,
         })
-    }
-
-    /// `strategy: 'auto'`: the rules of [`super::strategy`] choose the mode
-    /// and proximity (and, once the index has them, link expansion and
-    /// hybrid fusion); the rest of the options apply as given.
-    fn search_auto(
-        &self,
-        query: &str,
-        opts: &SearchOptions,
-        limits: Limits,
-    ) -> Result<SearchResults> {
-        // Integrator: pass `opts.vector.is_some()` once `vector` exists, and
-        // apply `choice.hybrid` / `choice.expand_hops` to `chosen` below.
-        let choice = super::strategy::choose(query, false);
-        let mut chosen = opts.clone();
-        chosen.strategy = Strategy::None;
-        chosen.mode = choice.mode;
-        if choice.proximity && chosen.proximity.is_none() {
-            chosen.proximity = Some(Default::default());
-        }
-        let text = choice.query.as_deref().unwrap_or(query);
-        let mut results = self.search_with_limits(text, &chosen, limits)?;
-        results.strategy = Some(choice);
-        Ok(results)
     }
 
     fn parse_query(&self, query: &str, syntax: Syntax) -> Result<Query> {
@@ -136,6 +135,7 @@ impl Index {
         &self,
         ast: &Query,
         opts: &SearchOptions,
+        proximity: Option<&super::proximity::ProximityOptions>,
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
@@ -158,8 +158,7 @@ impl Index {
         let params = self.score_params(opts);
         // Proximity reranks the best `depth` of a ranked search of at least
         // two distinct terms (one term has no pairs: nothing to collect).
-        let rerank = opts
-            .proximity
+        let rerank = proximity
             .filter(|_| opts.sort.is_none() && super::proximity::positive_terms(&plan).len() >= 2);
         let k = match rerank {
             Some(p) => p.collect(super::list::collect_limit(self, opts)),

@@ -176,7 +176,7 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
     let text = rewritten.as_deref().unwrap_or(query);
     let words: Vec<&str> = text
         .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| ",;:!?()[]{}'`<>".contains(c)))
+        .map(trim_punctuation)
         .filter(|w| !w.is_empty())
         .collect();
     let reason = if words.len() > LONG_QUERY_WORDS {
@@ -195,7 +195,7 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
         && !text.contains('?')
         && !words
             .iter()
-            .any(|w| QUESTION_WORDS.contains(&w.to_lowercase().as_str()))
+            .any(|w| QUESTION_WORDS.contains(&w.to_ascii_lowercase().as_str()))
     {
         Reason::Short
     } else {
@@ -219,32 +219,25 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
 /// For a relation question, the text after the relation phrase (trailing
 /// `?` removed), if any is left.
 fn relation_target(query: &str) -> Option<String> {
-    let lower = query.to_lowercase();
+    // ASCII lowercasing keeps byte offsets (and needs no Unicode tables).
+    let lower = query.to_ascii_lowercase();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c >= 0x80;
     for rel in RELATIONS {
         let Some(at) = lower.find(rel) else { continue };
-        // Whole words only ("unrelated to" is not "related to").
-        let before_ok = lower[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
         let end = at + rel.len();
-        let after_ok = lower[end..]
-            .chars()
-            .next()
-            .is_none_or(|c| !c.is_alphanumeric());
+        // Whole words only ("unrelated to" is not "related to").
+        let before_ok = at == 0 || !word(lower.as_bytes()[at - 1]);
+        let after_ok = lower.as_bytes().get(end).is_none_or(|&c| !word(c));
         // Only as the question itself ("what depends on X", "notes linked
         // to X"), not inside a statement ("systems related to chemistry").
         let lead_ok = lower[..at]
-            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
             .filter(|w| !w.is_empty())
             .all(|w| RELATION_LEADS.contains(&w));
         if !(before_ok && after_ok && lead_ok) {
             continue;
         }
-        // Lowercasing can change byte lengths: map back by characters.
-        let chars_to_end = lower[..end].chars().count();
-        let rest: String = query.chars().skip(chars_to_end).collect();
-        let rest = rest.trim().trim_end_matches('?').trim();
+        let rest = query[end..].trim().trim_end_matches('?').trim();
         if !rest.is_empty() {
             return Some(rest.to_string());
         }
@@ -252,47 +245,52 @@ fn relation_target(query: &str) -> Option<String> {
     None
 }
 
+/// `w` without the ASCII punctuation around words in prose.
+fn trim_punctuation(w: &str) -> &str {
+    let strip = |b: u8| b",;:!?()[]{}'`<>".contains(&b);
+    let bytes = w.as_bytes();
+    let mut start = 0;
+    let mut end = bytes.len();
+    while start < end && strip(bytes[start]) {
+        start += 1;
+    }
+    while end > start && strip(bytes[end - 1]) {
+        end -= 1;
+    }
+    // ASCII bytes are whole characters: both ends are boundaries.
+    &w[start..end]
+}
+
 /// A code-like word: camelCase, snake_case, a path or file name, a
-/// version, `a::b`, `a->b`, `f()`, `#123`, `--flag`.
+/// version, `a::b`, `a->b`, `f()`, `#123`, `--flag`. ASCII only: code is.
+#[inline(never)]
 pub(crate) fn is_identifier(w: &str) -> bool {
-    let chars: Vec<char> = w.chars().collect();
-    let alnum = |c: char| c.is_alphanumeric();
+    let b = w.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric();
     // camelCase (a lowercase start and an inner capital: `useState`), or
     // PascalCase with two inner capitals (`HttpClientFactory`): one inner
     // capital after an uppercase start is mostly a name (PostgreSQL, GitHub).
-    let humps = chars
+    let humps = b
         .windows(2)
-        .filter(|p| p[0].is_lowercase() && p[1].is_uppercase())
+        .filter(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase())
         .count();
-    let camel = humps >= 2 || (humps == 1 && chars[0].is_lowercase());
+    let camel = humps >= 2 || (humps == 1 && b[0].is_ascii_lowercase());
     // snake_case (also SCREAMING_SNAKE): an underscore between word chars.
-    let snake = chars
+    let snake = b
         .windows(3)
-        .any(|p| alnum(p[0]) && p[1] == '_' && alnum(p[2]));
+        .any(|p| word(p[0]) && p[1] == b'_' && word(p[2]));
     // `/word/` (slashes as quotes, as in Cranfield's queries) is no path.
-    let slashed = w.len() > 2 && w.starts_with('/') && w.ends_with('/');
-    let path = !slashed && w.starts_with("./")
-        || w.starts_with("../")
-        || w.starts_with("~/")
-        || (!slashed && w.matches('/').count() >= 2)
-        || w.contains('\\')
-        || (w.contains('/')
-            && w.rsplit('/')
-                .next()
-                .and_then(|last| last.rsplit_once('.'))
-                .is_some_and(|(stem, ext)| {
-                    !stem.is_empty()
-                        && (1..=5).contains(&ext.len())
-                        && ext.bytes().all(|b| b.is_ascii_lowercase())
-                }));
+    let slashed = b.len() > 2 && b[0] == b'/' && b[b.len() - 1] == b'/';
+    let slashes = b.iter().filter(|&&c| c == b'/').count();
+    let last = w.rsplit('/').next().unwrap_or("");
+    let path = !slashed
+        && (w.starts_with("./")
+            || w.starts_with("../")
+            || w.starts_with("~/")
+            || slashes >= 2
+            || w.contains('\\')
+            || (slashes == 1 && extension(last, 1)));
     // Versions: `v1.2`, `1.2.3` (a bare `0.5` is a number, not a version).
-    let dotted = |s: &str, min_dots: usize| {
-        let parts: Vec<&str> = s.split('.').collect();
-        parts.len() > min_dots
-            && parts
-                .iter()
-                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    };
     let bare = w.trim_end_matches('.');
     let version = dotted(bare, 2)
         || bare
@@ -301,22 +299,30 @@ pub(crate) fn is_identifier(w: &str) -> bool {
     let code = w.contains("::")
         || w.contains("->")
         || w.ends_with("()")
-        || (w.starts_with('#') && w.len() > 1 && w[1..].bytes().all(|b| b.is_ascii_digit()))
-        || (w.starts_with("--") && w.len() > 2 && w[2..].starts_with(char::is_alphabetic));
-    camel || snake || path || version || code || file_name(w)
+        || (b.len() > 1 && b[0] == b'#' && b[1..].iter().all(u8::is_ascii_digit))
+        || (w.starts_with("--") && b.get(2).is_some_and(u8::is_ascii_alphabetic));
+    camel || snake || path || version || code || extension(w, 2)
 }
 
-/// `name.ext`: a stem of at least 2 characters and a 1-5 letter extension.
-fn file_name(w: &str) -> bool {
+/// Numbers joined by more than `min_dots` dots (`1.2.3`).
+fn dotted(s: &str, min_dots: usize) -> bool {
+    s.split('.').count() > min_dots
+        && s.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// `name.ext`: a stem of at least `min_stem` word characters (`-_.`
+/// allowed) and a 1-5 letter lowercase extension (`core.js`).
+fn extension(w: &str, min_stem: usize) -> bool {
     match w.rsplit_once('.') {
         Some((stem, ext)) => {
-            stem.chars().count() >= 2
+            stem.len() >= min_stem
                 && !stem.ends_with('.')
                 && (1..=5).contains(&ext.len())
-                && ext.bytes().all(|b| b.is_ascii_lowercase())
+                && ext.bytes().all(|c| c.is_ascii_lowercase())
                 && stem
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "-_.".contains(c))
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"-_.".contains(&c))
         }
         None => false,
     }
