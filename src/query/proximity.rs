@@ -52,9 +52,6 @@ pub struct ProximityOptions {
     /// their BM25F order (their scores are below every reordered one's), so
     /// pages do not depend on `offset`.
     pub depth: usize,
-    /// Coordination: the score is multiplied by `1 + c · matched / terms`
-    /// (experiment, 0 = off).
-    pub coordination: f32,
 }
 
 impl Default for ProximityOptions {
@@ -63,12 +60,11 @@ impl Default for ProximityOptions {
             weight: 0.25,
             window: 5,
             depth: DEFAULT_DEPTH,
-            coordination: 0.0,
         }
     }
 }
 
-const FIELDS: &[&str] = &["weight", "window", "depth", "coordination"];
+const FIELDS: &[&str] = &["weight", "window", "depth"];
 
 impl ProximityOptions {
     /// How many candidates the first pass collects for a page ending at
@@ -88,7 +84,6 @@ impl ProximityOptions {
                     match k {
                         "weight" => o.weight = jsonopt::f32_(v, "proximity", k)?,
                         "depth" => o.depth = jsonopt::usize_(v, "proximity", k)?,
-                        "coordination" => o.coordination = jsonopt::f32_(v, "proximity", k)?,
                         _ => o.window = jsonopt::uint(v, "proximity", k, 64)? as u32,
                     }
                 }
@@ -208,7 +203,7 @@ impl Index {
         let depth = opts.depth.min(ranked.len());
         let ranked = &mut ranked[..depth];
         let terms = positive_terms(plan);
-        if terms.len() < 2 || ranked.is_empty() {
+        if terms.len() < 2 || ranked.is_empty() || opts.weight == 0.0 {
             return;
         }
         // Visit candidates in (segment, doc) order: cursors only move forward.
@@ -249,10 +244,7 @@ impl Index {
                     present += 1;
                 }
             }
-            if opts.coordination > 0.0 {
-                c.score *= 1.0 + opts.coordination * present as f32 / terms.len() as f32;
-            }
-            if present < 2 || opts.weight == 0.0 {
+            if present < 2 {
                 continue;
             }
             let mut bonus = 0.0f32;
