@@ -338,7 +338,8 @@ mod tests {
     fn auto_chooses_by_the_documented_rules() {
         let nl = NATURAL_LANGUAGE_MODE;
         let and = PRECISE_MODE;
-        let table: &[(&str, bool, Reason, Mode, Option<u8>, Option<&str>)] = &[
+        type Row<'a> = (&'a str, bool, Reason, Mode, Option<u8>, Option<&'a str>);
+        let table: &[Row] = &[
             (
                 "\"use pnpm\" lockfile",
                 false,
