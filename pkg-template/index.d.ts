@@ -303,7 +303,10 @@ export interface HighlightOptions {
 
 /** Options of {@link Memdex.search}. */
 export interface SearchOptions {
-  /** `or` (default): any term; `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`. */
+  /**
+   * `or` (default): any term, documents with more and rarer terms first (measured best for questions in
+   * plain language, BENCHMARKS.md); `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`.
+   */
   mode?: 'or' | 'and' | 'fallback';
   /**
    * `lenient` (default) never throws on user text: malformed syntax degrades
@@ -371,7 +374,8 @@ export interface SearchOptions {
    * weighted by the rarer term's idf and by `weight`, default 0.25).
    * `true` uses the defaults. Measured: nDCG@10 +0.002 on Cranfield and
    * +0.009 on CISI, for +24 % query p50 at 100k documents (BENCHMARKS.md),
-   * hence opt-in. Ignored with `sort` and for one-word queries.
+   * hence opt-in. Ignored with `sort` and for one-word queries. Hit
+   * scores include the bonus; `explain` lists the BM25F parts only.
    */
   proximity?: boolean | ProximityOptions;
   /**

@@ -9,7 +9,10 @@ use crate::FieldMap;
 /// How query terms combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
-    /// Any term may match; more matching terms score higher.
+    /// Any term may match; more matching terms score higher. The default:
+    /// measured best for natural-language questions (BENCHMARKS.md,
+    /// "Proximity and the natural-language default"); the MCP tools and
+    /// the Worker pass no mode unless asked, so they share it.
     #[default]
     Or,
     /// Every term is required.
