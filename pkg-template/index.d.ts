@@ -414,7 +414,10 @@ type StringKeys<Doc> = {
 
 /** Options of {@link Memdex.search}. */
 export interface SearchOptions<Doc = MemdexDocument> {
-  /** `or` (default): any term; `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`. */
+  /**
+   * `or` (default): any term, documents with more and rarer terms first (measured best for questions in
+   * plain language, BENCHMARKS.md); `and`: all terms; `fallback`: AND, then OR if AND finds fewer than `minHits`.
+   */
   mode?: 'or' | 'and' | 'fallback';
   /**
    * `lenient` (default) never throws on user text: malformed syntax degrades
@@ -489,6 +492,63 @@ export interface SearchOptions<Doc = MemdexDocument> {
   vectorField?: string;
   /** How a hybrid search (query string + `vector`) fuses its two lists; defaults apply when omitted. */
   hybrid?: HybridOptions;
+  /**
+   * Term proximity (off by default): the best candidates of the BM25F
+   * ranking (`depth`, default twice `offset + limit`) are reordered with a
+   * bonus for documents where the query's words stand close together
+   * (BM25TP-style: each pair of distinct query terms within `window`
+   * positions (default 5) adds `1/d²`, saturated like a term frequency,
+   * weighted by the rarer term's idf and by `weight`, default 0.25).
+   * `true` uses the defaults. Measured: nDCG@10 +0.002 on Cranfield and
+   * +0.009 on CISI, for +24 % query p50 at 100k documents (BENCHMARKS.md),
+   * hence opt-in. Ignored with `sort` and for one-word queries. Hit
+   * scores include the bonus; `explain` lists the BM25F parts only.
+   */
+  proximity?: boolean | ProximityOptions;
+  /**
+   * `'auto'`: a small rule set chooses the search mode (and proximity) from
+   * the query, and `results.strategy` says what it chose and why.
+   * Quoted text (`"…"`), code-like words (camelCase, snake_case, paths,
+   * file names, versions, `a::b`, `f()`, `#123`, `--flag`) and short queries
+   * (at most 3 words, no question word, no `?`) use `fallback` (AND, or OR
+   * when AND finds nothing); other text is a natural-language question:
+   * `or` with proximity. A relation question ("what depends on X",
+   * "related to X", "linked to X") searches for `X`. `mode` is ignored;
+   * every other option applies as given. Default `'none'`: options as given.
+   *
+   * ```ts
+   * const r = index.search('what depends on authClient', { strategy: 'auto' });
+   * r.strategy; // { name: 'auto', reason: 'identifier', mode: 'fallback', proximity: false, expand: { hops: 1 }, query: 'authClient' }
+   * ```
+   */
+  strategy?: 'none' | 'auto';
+}
+
+/** Tuning of {@link SearchOptions.proximity}. */
+export interface ProximityOptions {
+  /** Multiplier of the bonus (default 0.25; 0 turns it off). */
+  weight?: number;
+  /** Largest distance in positions between two words that counts (1-64, default 5). */
+  window?: number;
+  /** Candidates reordered (at most 1,000; default twice `offset + limit`). */
+  depth?: number;
+}
+
+/** What `strategy: 'auto'` chose ({@link SearchResults.strategy}). */
+export interface StrategyChoice {
+  name: 'auto';
+  /** Which rule decided the mode. */
+  reason: 'quoted' | 'identifier' | 'short' | 'natural-language';
+  /** The mode chosen (`results.mode` says which of AND/OR produced the hits). */
+  mode: 'or' | 'and' | 'fallback';
+  /** Whether the proximity rerank was on. */
+  proximity: boolean;
+  /** Link expansion asked for by a relation question. */
+  expand?: { hops: number };
+  /** Hybrid lexical + vector fusion (a `vector` was given). */
+  hybrid?: boolean;
+  /** The text searched, when the rules rewrote the query (relation words removed). */
+  query?: string;
 }
 
 /**
@@ -610,6 +670,8 @@ export interface SearchResults<Doc = MemdexDocument> {
    * as plain words. Show them to a developer or agent; they never fail a search.
    */
   warnings?: string[];
+  /** What `strategy: 'auto'` chose (absent otherwise). */
+  strategy?: StrategyChoice;
 }
 
 /** One autocomplete suggestion. */

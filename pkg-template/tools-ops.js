@@ -198,7 +198,8 @@ async function search(ctx, args) {
   const snippetLength = Math.max(80, Math.min(600, Math.floor(maxChars / limit) - 80));
   const { hits, mode, total } = await ctx.index.search(args.query, {
     limit,
-    mode: args.mode ?? 'fallback',
+    // Absent: the engine's default mode (the library's and the Worker's too).
+    mode: args.mode,
     filter: filterOf(ctx, args),
     highlight: { preTag: '', postTag: '', snippetLength },
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },
@@ -232,7 +233,7 @@ async function search(ctx, args) {
   if (out.length === 0) {
     const scope = describeFilter(args);
     return ok(
-      `No memories match "${args.query}"${scope ? ` (${scope})` : ''}. Try other or fewer words, mode "or", fewer filters, or memory_list to browse.`,
+      `No memories match "${args.query}"${scope ? ` (${scope})` : ''}. Try other or fewer words, fewer filters, or memory_list to browse.`,
       structured,
     );
   }

@@ -115,9 +115,11 @@ const ALL = [
         ...FILTERS,
         mode: {
           type: 'string',
-          enum: ['fallback', 'and', 'or'],
-          default: 'fallback',
-          description: '"and": every word must match; "or": any word; "fallback" (default): "and", then "or" when nothing matches all words.',
+          enum: ['or', 'and', 'fallback'],
+          default: 'or',
+          description:
+            '"or" (default, best for questions in plain language): any word may match and memories matching more and rarer words rank higher; ' +
+            '"and": every word must match (precise lookups of identifiers); "fallback": "and", then "or" when nothing matches all words.',
         },
         order: {
           type: 'string',

@@ -77,11 +77,13 @@ fn positional(args: &[String], n: usize) -> Option<&str> {
 }
 
 fn parse_mode(s: Option<&str>) -> Result<Mode, String> {
-    match s.unwrap_or("or") {
-        "or" => Ok(Mode::Or),
-        "and" => Ok(Mode::And),
-        "fallback" => Ok(Mode::Fallback),
-        other => Err(format!("unknown mode `{other}`")),
+    match s {
+        // The engine's default (measured best for questions), not restated.
+        None => Ok(Mode::default()),
+        Some("or") => Ok(Mode::Or),
+        Some("and") => Ok(Mode::And),
+        Some("fallback") => Ok(Mode::Fallback),
+        Some(other) => Err(format!("unknown mode `{other}`")),
     }
 }
 

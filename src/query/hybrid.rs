@@ -154,10 +154,24 @@ impl Index {
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let mut lexical = self.ranked(ast, &lex_opts, filter, and_first, limits)?;
+        let mut lexical = self.ranked(
+            ast,
+            &lex_opts,
+            opts.proximity.as_ref(),
+            filter,
+            and_first,
+            limits,
+        )?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if !blank && fallback && lexical.candidates.len() < opts.min_hits.max(1).min(want) {
-            lexical = self.ranked(ast, &lex_opts, filter, false, limits)?;
+            lexical = self.ranked(
+                ast,
+                &lex_opts,
+                opts.proximity.as_ref(),
+                filter,
+                false,
+                limits,
+            )?;
             mode = Mode::Or;
         }
 
@@ -218,6 +232,7 @@ impl Index {
             total: None,
             limited: lexical.limited,
             warnings: Vec::new(),
+            strategy: None,
         })
     }
 }

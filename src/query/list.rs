@@ -168,6 +168,7 @@ impl Index {
             // A listing visits each live document once: no query to bound.
             limited: Vec::new(),
             warnings: Vec::new(),
+            strategy: None,
         })
     }
 }

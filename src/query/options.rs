@@ -9,7 +9,10 @@ use crate::FieldMap;
 /// How query terms combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
-    /// Any term may match; more matching terms score higher.
+    /// Any term may match; more matching terms score higher. The default:
+    /// measured best for natural-language questions (BENCHMARKS.md,
+    /// "Proximity and the natural-language default"); the MCP tools and
+    /// the Worker pass no mode unless asked, so they share it.
     #[default]
     Or,
     /// Every term is required.
@@ -26,6 +29,17 @@ pub enum Syntax {
     Lenient,
     /// Fails with `INVALID_QUERY` naming position and reason.
     Strict,
+}
+
+/// How a search picks its options (`strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The options as given.
+    #[default]
+    None,
+    /// Rules pick the mode (and proximity, expansion, hybrid) from the
+    /// query text; see [`super::strategy`].
+    Auto,
 }
 
 /// Highlighting of matched terms in snippets.
@@ -91,6 +105,11 @@ pub struct SearchOptions {
     /// How lexical and vector candidates are fused (`hybrid`); defaults
     /// apply when a vector comes with a query string.
     pub hybrid: Option<crate::vector::fusion::HybridOptions>,
+    /// Term-proximity rerank of the top candidates (see
+    /// [`super::proximity`]); off by default.
+    pub proximity: Option<super::proximity::ProximityOptions>,
+    /// `Auto`: the options above that it decides are chosen by rules.
+    pub strategy: Strategy,
 }
 
 /// Stored fields returned with each hit.
@@ -127,6 +146,8 @@ impl Default for SearchOptions {
             vector: None,
             vector_field: None,
             hybrid: None,
+            proximity: None,
+            strategy: Strategy::None,
         }
     }
 }
@@ -151,6 +172,8 @@ const SEARCH_FIELDS: &[&str] = &[
     "vector",
     "vectorField",
     "hybrid",
+    "proximity",
+    "strategy",
 ];
 
 impl HighlightOptions {
@@ -269,6 +292,11 @@ impl SearchOptions {
                         .map(crate::vector::fusion::HybridOptions::from_json)
                         .transpose()?
                 }
+                "proximity" => o.proximity = super::proximity::ProximityOptions::from_json(v)?,
+                "strategy" => {
+                    o.strategy = [Strategy::None, Strategy::Auto]
+                        [jsonopt::variant(v, "", k, &["none", "auto"])?]
+                }
                 "sort" => {
                     o.sort = jsonopt::opt(v)
                         .map(super::list::SortSpec::from_json)
@@ -356,6 +384,8 @@ pub struct SearchResults {
     /// `kind:rule` applied as a filter, `foo:bar` with no field `foo`
     /// searched as words), one sentence each; empty for most searches.
     pub warnings: Vec<String>,
+    /// What `strategy: 'auto'` chose (absent otherwise).
+    pub strategy: Option<super::strategy::Choice>,
 }
 
 // JSON as the serde derives wrote it (`searchJson`, the CLI): camelCase
@@ -438,6 +468,9 @@ impl ToJson for SearchResults {
         }
         if !self.warnings.is_empty() {
             o.field("warnings", &self.warnings);
+        }
+        if let Some(strategy) = &self.strategy {
+            o.field("strategy", strategy);
         }
         o.end();
     }

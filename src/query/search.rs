@@ -11,7 +11,7 @@ use super::ast::Query;
 use super::bm25::FieldNorm;
 use super::budget::{Budget, Limited, Limits, Steps};
 use super::options::{
-    Hit, Mode, SearchOptions, SearchResults, StoredSelection, Syntax, TermExplanation,
+    Hit, Mode, SearchOptions, SearchResults, StoredSelection, Strategy, Syntax, TermExplanation,
 };
 use super::parser;
 use super::plan::{Node, Plan, PlanOptions, Planner};
@@ -71,6 +71,19 @@ impl Index {
         limits: Limits,
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
+        // `strategy: 'auto'`: the rules of [`super::strategy`] choose the
+        // mode and proximity (and, once the index has them, link expansion
+        // and hybrid fusion); the other options apply as given.
+        let choice = (opts.strategy == Strategy::Auto)
+            .then(|| super::strategy::choose(query, opts.vector.is_some()));
+        let (query, mode, proximity) = match &choice {
+            Some(c) => (
+                c.query.as_deref().unwrap_or(query),
+                c.mode,
+                opts.proximity.or(c.proximity.then(Default::default)),
+            ),
+            None => (query, opts.mode, opts.proximity),
+        };
         let mut ast = self.parse_query(query, opts.syntax)?;
         // Lenient `kind:rule` on a keyword/boolean field is that filter.
         let words = match opts.syntax {
@@ -92,23 +105,34 @@ impl Index {
         if opts.vector.is_some() {
             let mut results = self.hybrid(query, &ast, opts, filter.as_ref(), limits)?;
             results.warnings = words.warnings;
+            results.strategy = choice;
             return Ok(results);
         }
         if super::list::is_listing(query, opts) || (from_words && ast.is_empty()) {
             let mut results = self.list(opts, filter.as_ref())?;
             results.warnings = words.warnings;
+            results.strategy = choice;
             return Ok(results);
         }
-        let (and_first, fallback) = match opts.mode {
+        let (and_first, fallback) = match mode {
             Mode::Or => (false, false),
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let (mut hits, mut total, mut limited) =
-            self.run(&ast, opts, filter.as_ref(), and_first, limits)?;
+        let pass = |and_mode| {
+            self.run(
+                &ast,
+                opts,
+                proximity.as_ref(),
+                filter.as_ref(),
+                and_mode,
+                limits,
+            )
+        };
+        let (mut hits, mut total, mut limited) = pass(and_first)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
-            (hits, total, limited) = self.run(&ast, opts, filter.as_ref(), false, limits)?;
+            (hits, total, limited) = pass(false)?;
             mode = Mode::Or;
         }
         Ok(SearchResults {
@@ -117,6 +141,7 @@ impl Index {
             total,
             limited,
             warnings: words.warnings,
+            strategy: choice,
         })
     }
 
@@ -144,11 +169,12 @@ impl Index {
         &self,
         ast: &Query,
         opts: &SearchOptions,
+        proximity: Option<&super::proximity::ProximityOptions>,
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
     ) -> Result<(Vec<Hit>, Option<usize>, Vec<Limited>)> {
-        let r = self.ranked(ast, opts, filter, and_mode, limits)?;
+        let r = self.ranked(ast, opts, proximity, filter, and_mode, limits)?;
         let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts);
         Ok((hits, r.total, r.limited))
     }
@@ -158,6 +184,7 @@ impl Index {
         &self,
         ast: &Query,
         opts: &SearchOptions,
+        proximity: Option<&super::proximity::ProximityOptions>,
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
@@ -184,7 +211,14 @@ impl Index {
                 params,
             });
         };
-        let k = super::list::collect_limit(self, opts);
+        // Proximity reranks the best `depth` of a ranked search of at least
+        // two distinct terms (one term has no pairs: nothing to collect).
+        let rerank = proximity
+            .filter(|_| opts.sort.is_none() && super::proximity::positive_terms(&plan).len() >= 2);
+        let k = match rerank {
+            Some(p) => p.collect(super::list::collect_limit(self, opts)),
+            None => super::list::collect_limit(self, opts),
+        };
         let mut top = TopK::new(k);
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
@@ -212,7 +246,15 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
-        let (candidates, total) = super::list::page(self, top, opts)?;
+        let (candidates, total) = match &rerank {
+            Some(p) => {
+                let mut ranked = top.into_sorted();
+                self.proximity_rerank(&mut ranked, &plan, &params, p);
+                let page = ranked.into_iter().skip(opts.offset).take(opts.limit);
+                (page.collect(), None)
+            }
+            None => super::list::page(self, top, opts)?,
+        };
         Ok(Ranked {
             candidates,
             total,
@@ -456,6 +498,9 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
         if !(0.0..=1.0).contains(&b) {
             return usage("`b` must be a number between 0 and 1");
         }
+    }
+    if let Some(Err(reason)) = opts.proximity.map(|p| p.check()) {
+        return usage(reason);
     }
     if let Some(sort) = &opts.sort {
         super::list::SortColumn::resolve(sort, &index.schema)?;

@@ -19,7 +19,7 @@ pub struct Candidate<'a> {
 
 impl Candidate<'_> {
     /// `Less` when `self` ranks before `other`.
-    fn rank_cmp(&self, other: &Self) -> Ordering {
+    pub(super) fn rank_cmp(&self, other: &Self) -> Ordering {
         other
             .score
             .total_cmp(&self.score)

@@ -34,6 +34,7 @@ export function memdexResults(text, lens) {
   const total = take();
   const limited = take();
   const warnings = take();
+  const strategy = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
     const id = take();
@@ -57,6 +58,7 @@ export function memdexResults(text, lens) {
   const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
   if (limited !== undefined) results.limited = limited.split(',');
   if (warnings !== undefined) results.warnings = JSON.parse(warnings);
+  if (strategy !== undefined) results.strategy = JSON.parse(strategy);
   return results;
 }
 "#)]
@@ -102,7 +104,7 @@ fn utf16_len(utf8: &[u8]) -> u32 {
         .sum()
 }
 
-/// The results as a JS object `{ hits, mode, total?, limited?, warnings? }`.
+/// The results as a JS object `{ hits, mode, total?, limited?, warnings?, strategy? }`.
 pub fn to_js(results: &SearchResults) -> JsValue {
     let mut p = Pieces::default();
     p.push(match results.mode {
@@ -133,6 +135,10 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         p.absent();
     } else {
         p.push_json(&results.warnings);
+    }
+    match &results.strategy {
+        Some(choice) => p.push_json(choice),
+        None => p.absent(),
     }
     p.count(results.hits.len());
     for hit in &results.hits {

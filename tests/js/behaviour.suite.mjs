@@ -85,6 +85,56 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await index.close();
   });
 
+  t('proximity: words standing together rank first; opt-in, validated by the engine', async () => {
+    const index = await Memdex.open({ storage: makeStorage(), autoCommit: false });
+    index.addAll([
+      { id: 'far', title: 'notes', text: 'deploy one two three four five six seven eight friday' },
+      { id: 'near', title: 'notes', text: 'one two three four five six seven eight deploy friday' },
+    ]);
+    const plain = index.search('deploy friday');
+    assert.deepEqual(plain.hits.map((h) => h.id), ['far', 'near']);
+    assert.equal(plain.hits[0].score, plain.hits[1].score);
+    const near = index.search('deploy friday', { proximity: true });
+    assert.deepEqual(near.hits.map((h) => h.id), ['near', 'far']);
+    assert.ok(near.hits[0].score > near.hits[1].score);
+    assert.equal(index.search('deploy friday', { proximity: { weight: 0 } }).hits[0].id, 'far');
+    const err = await expectCode(() => index.search('deploy friday', { proximity: { window: 0 } }), 'USAGE');
+    assert.match(err.message, /proximity\.window/);
+    await expectCode(() => index.search('x', { strategy: 'magic' }), 'USAGE');
+    await index.close();
+  });
+
+  t("strategy 'auto': the rule table, reported in results.strategy", async () => {
+    const index = await fresh();
+    // [query, reason, chosen mode, mode that produced the hits, expand hops, rewritten query]
+    const table = [
+      ['can I deploy on friday?', 'natural-language', 'or', 'or', undefined, undefined],
+      ['"billing service" postgres', 'quoted', 'fallback', 'and', undefined, undefined],
+      ['db-2 ran out of disk after backup_job', 'identifier', 'fallback', 'and', undefined, undefined],
+      ['backup_job zebra', 'identifier', 'fallback', 'or', undefined, undefined],
+      ['rotate credentials', 'short', 'fallback', 'and', undefined, undefined],
+      ['what depends on the billing service?', 'natural-language', 'or', 'or', 1, 'the billing service'],
+      ['memories linked to PostgreSQL', 'short', 'fallback', 'and', 1, 'PostgreSQL'],
+      ['src/billing/service.ts', 'identifier', 'fallback', 'or', undefined, undefined],
+    ];
+    for (const [q, reason, chosen, ran, hops, query] of table) {
+      const r = index.search(q, { strategy: 'auto' });
+      assert.equal(r.strategy.name, 'auto', q);
+      assert.equal(r.strategy.reason, reason, q);
+      assert.equal(r.strategy.mode, chosen, q);
+      assert.equal(r.strategy.proximity, reason === 'natural-language', q);
+      assert.equal(r.mode, ran, q);
+      assert.equal(r.strategy.expand?.hops, hops, q);
+      assert.equal(r.strategy.query, query, q);
+    }
+    assert.equal(index.search('can I deploy on friday?', { strategy: 'auto' }).hits[0].id, 'm1');
+    assert.equal(index.search('what depends on the billing service?', { strategy: 'auto' }).hits[0].id, 'm2');
+    // Other options still apply; without `strategy` nothing is reported.
+    assert.equal(index.search('database', { strategy: 'auto', filter: { kind: 'rule' } }).hits[0].id, 'm4');
+    assert.equal(index.search('database').strategy, undefined);
+    await index.close();
+  });
+
   t('filters: namespace (one or several), keyword, date range; count and removeWhere', async () => {
     const index = await fresh();
     const ids = (r) => r.hits.map((h) => h.id).sort();

@@ -141,7 +141,7 @@ test('errors are tool errors with a code and a next step; protocol errors only f
     ['memory_search', {}, /^USAGE: .*"query" is required/],
     ['memory_search', { query: '   ' }, /^USAGE: .*use memory_list/],
     ['memory_search', { query: 'x', limit: 500 }, /"limit" must be between 1 and 50/],
-    ['memory_search', { query: 'x', mode: 'xor' }, /"mode" must be one of "fallback", "and", "or"/],
+    ['memory_search', { query: 'x', mode: 'xor' }, /"mode" must be one of "or", "and", "fallback"/],
     ['memory_search', { query: 'x', since: 'last tuesday' }, /^USAGE: "since" must be an ISO date .* 7d/],
     ['memory_search', { query: 'x', kind: 3 }, /"kind" must be a string or a list of strings/],
     ['memory_store', { text: 42 }, /"text" must be a string/],

@@ -40,6 +40,8 @@ const options = [
   { limit: 1, offset: 1 },
   { fields: { title: 2 } },
   { prefix: true, fuzzy: 1, limit: 50 },
+  { proximity: true },
+  { strategy: 'auto' },
 ];
 
 test('search() objects equal JSON.parse(searchJson()), keys in order', () => {

@@ -61,6 +61,8 @@ const SEARCH_QUERY = [
   q('b', { type: 'number' }, 'BM25 b override'),
   q('storedFields', { type: 'string' }, 'true, false, or a comma list of stored fields'),
   q('sort', { type: 'string' }, 'field or field:asc|desc (number, date, boolean or keyword field)'),
+  q('proximity', { type: 'string' }, 'true, or JSON {"weight","window","depth"}: rerank by how close the query words stand (opt-in)'),
+  q('strategy', { type: 'string', enum: ['none', 'auto'] }, 'auto: rules choose the mode from the query; the answer says what in "strategy"'),
   MIN_GEN,
 ];
 
@@ -131,6 +133,8 @@ const schemas = {
       b: { type: 'number' },
       storedFields: { type: ['boolean', 'array'], items: { type: 'string' } },
       sort: { type: 'object', required: ['field'], properties: { field: { type: 'string' }, order: { type: 'string', enum: ['asc', 'desc'] } } },
+      proximity: { type: ['boolean', 'object'] },
+      strategy: { type: 'string', enum: ['none', 'auto'] },
     },
   },
   Hit: {
@@ -158,6 +162,7 @@ const schemas = {
         items: { type: 'string' },
         description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }',
       },
+      strategy: { type: 'object', description: 'What strategy "auto" chose: name, reason, mode, proximity, expand?, hybrid?, query?' },
       generation: { type: 'integer' },
       tookMs: { type: 'number' },
     },

@@ -25,6 +25,8 @@ export const SEARCH_OPTIONS = [
   'b',
   'storedFields',
   'sort',
+  'proximity',
+  'strategy',
 ];
 
 /**
@@ -51,6 +53,7 @@ export function searchFromQuery(params, limits) {
         break;
       case 'mode':
       case 'syntax':
+      case 'strategy':
         options[name] = value;
         break;
       case 'limit':
@@ -70,6 +73,7 @@ export function searchFromQuery(params, limits) {
         options[name] = value === 'true' ? true : value === 'false' ? false : integer(name, value);
         break;
       case 'highlight':
+      case 'proximity':
         options[name] = value.startsWith('{') ? jsonParam(name, value) : bool(name, value);
         break;
       case 'storedFields':

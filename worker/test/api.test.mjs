@@ -144,6 +144,25 @@ test('search takes every package option, as query parameters and as a JSON body'
   assert.equal(post.status, 200, JSON.stringify(post.body));
   assert.deepEqual(post.body.hits.map((h) => h.id), ['b']);
   assert.deepEqual(Object.keys(post.body.hits[0].fields), ['title']);
+
+  // The engine's default mode (no `mode`: the library's, the MCP tools').
+  assert.equal((await q('q=deploy%20zebra')).body.mode, 'or');
+  const prox = await q('q=deploy%20migrations&proximity=true');
+  assert.equal(prox.status, 200, JSON.stringify(prox.body));
+  assert.equal(prox.body.hits[0].id, 'a');
+  const tuned = await q(`q=deploy%20migrations&proximity=${encodeURIComponent('{"window":3}')}`);
+  assert.equal(tuned.status, 200, JSON.stringify(tuned.body));
+  const badProx = await q(`q=deploy&proximity=${encodeURIComponent('{"window":0}')}`);
+  assert.equal(badProx.status, 400);
+  assert.match(badProx.body.error.message, /proximity\.window/);
+  const auto = await q('q=can%20I%20deploy%20during%20the%20holidays%3F&strategy=auto');
+  assert.equal(auto.status, 200, JSON.stringify(auto.body));
+  assert.deepEqual(auto.body.strategy, { name: 'auto', reason: 'natural-language', mode: 'or', proximity: true });
+  assert.equal(auto.body.hits[0].id, 'b');
+  const autoPost = await call('POST', '/v1/ns/opts/search', { json: { query: 'dark mode', minGeneration: gen, strategy: 'auto' } });
+  assert.equal(autoPost.body.strategy.reason, 'short');
+  assert.equal(autoPost.body.mode, 'and');
+  assert.deepEqual(autoPost.body.hits.map((h) => h.id), ['c']);
 });
 
 test('search reports how it read the query: kind:rule is a filter, with a warning', async () => {
