@@ -129,6 +129,11 @@ pub struct TokenRef<'a> {
     pub position: u32,
     pub start: u32,
     pub end: u32,
+    /// The word before stemming (normalized and folded like the term) when
+    /// it went through the stemmer; `None` when the term is the word as
+    /// written (compounds, numbers, CJK, no stemming language). Typo
+    /// matching and autocomplete work on these surface forms.
+    pub surface: Option<&'a str>,
 }
 
 /// Stemming language. `None` disables stemming (and default stopwords).
@@ -472,6 +477,7 @@ impl Analyzer {
             position: st.position,
             start: start16,
             end: end16,
+            surface: None,
         });
         // `v1.2.3` is also findable as `1.2.3`.
         let version = term.strip_prefix('v').filter(|rest| {
@@ -485,6 +491,7 @@ impl Analyzer {
                 position: st.position,
                 start: start16 + 1,
                 end: end16,
+                surface: None,
             });
         }
     }
@@ -537,7 +544,7 @@ impl Analyzer {
             return;
         }
         let keep = st.keep_stopwords;
-        let mut emit = |stop: bool, term: &str, stats: &mut AnalyzeStats| {
+        let mut emit = |stop: bool, term: &str, surface: Option<&str>, stats: &mut AnalyzeStats| {
             stats.stopwords += stop as usize;
             if (stop && !keep) || term.is_empty() {
                 return;
@@ -551,20 +558,22 @@ impl Analyzer {
                 position: st.position,
                 start: start16,
                 end: end16,
+                surface,
             });
         };
         match &self.stemmer {
             Some(s) if !part.has_digit => {
+                let surface = self.folded(&st.buf, &mut st.term);
                 self.stem_cache.with(
                     &st.buf,
                     |w| (self.stopwords.contains(w), self.folded_owned(&s.stem(w))),
-                    |stop, term| emit(stop, term, &mut st.stats),
+                    |stop, term| emit(stop, term, Some(surface), &mut st.stats),
                 );
             }
             _ => {
                 let stop = self.stopwords.contains(st.buf.as_str());
                 let term = self.folded(&st.buf, &mut st.term);
-                emit(stop, term, &mut st.stats);
+                emit(stop, term, None, &mut st.stats);
             }
         }
     }
@@ -606,6 +615,7 @@ impl Analyzer {
                     position: st.position,
                     start: prev_start16,
                     end: c16,
+                    surface: None,
                 });
                 st.position = st.position.saturating_add(1);
             }
@@ -620,6 +630,7 @@ impl Analyzer {
                 position: st.position,
                 start: prev_start16,
                 end: prev_end16,
+                surface: None,
             });
             st.position = st.position.saturating_add(1);
         }

@@ -16,6 +16,7 @@ use crate::termdict::TermDict;
 use super::lengths::FieldLengths;
 
 use super::segment::Segment;
+use super::surfaces::Surfaces;
 
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
@@ -71,6 +72,10 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
             }
         }
     }
+    // Format v3: the surface words (super::surfaces).
+    w.bytes(seg.surfaces.words.as_bytes());
+    w.u32s(&seg.surfaces.stems);
+    w.u32s(&seg.surfaces.counts);
     w.buf
 }
 
@@ -91,9 +96,8 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     }
 }
 
-/// Reads a segment written with format `version` (2, the only one read
-/// today: blob::open_versioned refuses others; the parameter is where a
-/// future layout change branches).
+/// Reads a segment written with format `version`: 3, or 2 (no surface
+/// words; blob::open_versioned refuses others).
 pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
@@ -102,7 +106,6 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         return Err(r.corrupt(format!("invalid text field count {n_fields}")));
     }
     let dict = r.bytes()?.to_vec();
-    debug_assert_eq!(version, crate::codec::blob::FORMAT_VERSION);
     let terms = TermDict::from_bytes(dict)
         .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let n_terms = r.len(12)?;
@@ -194,6 +197,19 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
             other => return Err(r.corrupt(format!("unknown column kind {other}"))),
         });
     }
+    let mut surfaces = Surfaces::default();
+    if version >= 3 {
+        let words = TermDict::from_bytes(r.bytes()?.to_vec())
+            .map_err(|reason| r.corrupt(format!("surface words: {reason}")))?;
+        surfaces = Surfaces {
+            words,
+            stems: r.u32s()?,
+            counts: r.u32s()?,
+        };
+        surfaces
+            .validate(terms.len())
+            .map_err(|reason| r.corrupt(reason))?;
+    }
     if !r.is_at_end() {
         return Err(r.corrupt("trailing bytes after the segment"));
     }
@@ -213,6 +229,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         docs,
         namespaces,
         columns,
+        surfaces,
     })
 }
 
