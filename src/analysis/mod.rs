@@ -89,14 +89,6 @@ use tokenizer::{for_each_segment, split_parts, Grouper, Part, Unit};
 mod normalize;
 mod stem;
 
-/// `text` NFKC-normalized and lowercased as the analyzer does before
-/// stemming (no language-specific mapping, no diacritic folding): for
-/// prefixes matched against index terms, such as autocomplete's.
-pub(crate) fn lowercase(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    lower_nfkc_into(text, false, &mut out);
-    out
-}
 pub mod stopwords;
 mod tokenizer;
 
@@ -346,6 +338,15 @@ impl Analyzer {
     /// The stemming language.
     pub fn language(&self) -> Language {
         self.language
+    }
+
+    /// `text` normalized as this analyzer normalizes a word before
+    /// stemming (NFKC, lowercase, diacritics folded if on): how surface
+    /// words are stored, for prefixes matched against them.
+    pub fn normalize_word(&self, text: &str) -> String {
+        let mut buf = String::new();
+        lower_nfkc_into(text, self.turkish, &mut buf);
+        self.folded_owned(&buf)
     }
 
     /// True if `word` (any case, unstemmed) is a stopword of this analyzer.

@@ -11,4 +11,5 @@ pub mod plan;
 pub mod scorer;
 pub mod search;
 pub mod snippet;
+pub mod suggest;
 pub mod topk;

@@ -17,8 +17,23 @@ use super::budget::Budget;
 /// Expansions of one prefix/fuzzy term kept (highest df first), when the
 /// query's budget allows ([`super::budget::MAX_EXPANSIONS`] shared by all).
 pub const MAX_TERM_EXPANSIONS: usize = 64;
-/// Score multiplier of expanded (non-exact) terms.
+/// Score multiplier of expanded (non-exact) terms: prefix completions, and
+/// typo matches once per edit (distance 1: 0.5, distance 2: 0.25), so an
+/// exact match outranks a near one.
 pub const EXPANSION_BOOST: f32 = 0.5;
+/// `fuzzy: 'auto'` / `true`: the distance by word length
+/// ([`auto_distance`]).
+pub const FUZZY_AUTO: u8 = u8::MAX;
+
+/// Typo tolerance for a word of `chars` characters: none below 4 (too many
+/// short words are one edit apart), 1 up to 7, 2 from 8 on.
+pub fn auto_distance(chars: usize) -> u8 {
+    match chars {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
 
 /// One index term of the query with its statistics.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,7 +181,7 @@ impl<'a> Planner<'a> {
     fn count_expanding(&self, query: &Query) -> usize {
         match query {
             Query::Term { prefix, fuzzy, .. } => {
-                usize::from(*prefix || self.opts.prefix || (*fuzzy).max(self.opts.fuzzy) > 0)
+                usize::from(*prefix || self.opts.prefix || *fuzzy > 0 || self.opts.fuzzy > 0)
             }
             Query::Phrase { .. } => 0,
             Query::Bool { clauses, .. } => {
@@ -213,6 +228,19 @@ impl<'a> Planner<'a> {
         out
     }
 
+    /// Per token of `text` (as [`Planner::analyze`] yields them for the
+    /// fields `fields`), the word before stemming, if it was stemmed.
+    fn surfaces(&self, text: &str, fields: u32) -> Vec<Option<String>> {
+        let mut out = Vec::new();
+        let field = (fields.trailing_zeros() as usize).min(31);
+        if let Some(field) = self.index.schema.text.get(field) {
+            field.analyzer.analyze_each(text, false, |t| {
+                out.push(t.surface.map(str::to_string));
+            });
+        }
+        out
+    }
+
     fn add_term(&mut self, term: String, fields: u32, boost: f32) -> usize {
         let doc_freq = self.doc_freq(&term);
         let idf = bm25::idf(self.index.live_docs as f64, doc_freq as f64);
@@ -252,14 +280,18 @@ impl<'a> Planner<'a> {
 
     /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
     /// frequent first, other than `term` itself, within this term's share
-    /// of the budget.
+    /// of the budget, with their score multiplier. Fuzzy matching is by
+    /// optimal string alignment distance (transpositions count one) against
+    /// the index terms and against the segments' surface words (`surface`,
+    /// the query word before stemming), which map to their stems.
     fn expand(
         &self,
         term: &str,
+        surface: &str,
         prefix: bool,
         fuzzy: u8,
         budget: &mut Budget,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<(String, f32)>> {
         let (share, steps_share) = self.share;
         // Steps go to the segments by dictionary size: the walks cost that.
         let sizes: Vec<u64> = self
@@ -271,6 +303,8 @@ impl<'a> Planner<'a> {
         let total = sizes.iter().sum::<u64>().max(1);
         let mut walk_cut = false;
         let mut found: Vec<(String, u64)> = Vec::new();
+        // Smallest edit distance of each fuzzy match (prefix matches: none).
+        let mut distances: Vec<(String, u8)> = Vec::new();
         for (entry, size) in self.index.segments.iter().zip(sizes) {
             let dict = &entry.segment.terms;
             // Both below 2^32 in practice; saturating keeps it safe without
@@ -286,9 +320,23 @@ impl<'a> Planner<'a> {
                 walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
             }
             if fuzzy > 0 {
-                let matched = dict.fuzzy_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                let mut matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                let surfaces = &entry.segment.surfaces;
+                for (_, word, d) in
+                    surfaces
+                        .words
+                        .typos_bounded(surface, fuzzy, MAX_EXPANSIONS, &mut steps)
+                {
+                    let stem = surfaces.stems.get(word as usize).copied().unwrap_or(0);
+                    if let Some(t) = dict.term_at(u64::from(stem)) {
+                        matched.push((t, u64::from(stem), d));
+                    }
+                }
                 walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
-                hits.extend(matched);
+                for (t, ord, d) in matched {
+                    distances.push((t.clone(), d));
+                    hits.push((t, ord));
+                }
             }
             budget.return_dictionary_steps(steps);
             for (t, ord) in hits {
@@ -309,11 +357,23 @@ impl<'a> Planner<'a> {
         let ranked = by_doc_freq(found, MAX_TERM_EXPANSIONS);
         let take = share.min(MAX_TERM_EXPANSIONS);
         let share_cut = ranked.len() > take;
-        let mut kept: Vec<String> = ranked
+        let mut kept: Vec<(String, f32)> = ranked
             .into_iter()
             .take(take)
             .map(|(t, _)| t)
             .filter(|t| t != term)
+            .map(|t| {
+                let d = distances
+                    .iter()
+                    .filter(|(m, _)| *m == t)
+                    .map(|&(_, d)| d)
+                    .min();
+                let factor = match d {
+                    Some(d) => EXPANSION_BOOST.powi(i32::from(d.max(1))),
+                    None => EXPANSION_BOOST,
+                };
+                (t, factor)
+            })
             .collect();
         let granted = budget.take_expansions(kept.len());
         let total_cut = granted < kept.len();
@@ -342,24 +402,40 @@ impl<'a> Planner<'a> {
             } => {
                 let mask = self.field_mask(field);
                 let prefix = *prefix || self.opts.prefix;
-                let fuzzy = (*fuzzy).max(self.opts.fuzzy).min(2);
+                let fuzzy = (*fuzzy).max(self.opts.fuzzy);
                 let mut alternatives = Vec::new();
                 for (tokens, fields) in self.analyze(text, mask) {
+                    let surfaces = if fuzzy > 0 {
+                        self.surfaces(text, fields)
+                    } else {
+                        Vec::new()
+                    };
                     // Tokens sharing a position are alternatives (a compound
                     // and its first part); positions are what AND requires.
                     let mut parts: Vec<Node> = Vec::new();
                     let mut last_position = None;
                     let mut group: Vec<Node> = Vec::new();
-                    for token in tokens {
+                    for (i, token) in tokens.into_iter().enumerate() {
                         if last_position != Some(token.position) && !group.is_empty() {
                             parts.push(either(std::mem::take(&mut group)));
                         }
                         last_position = Some(token.position);
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
                         group.push(Node::Term(exact));
-                        if prefix || fuzzy > 0 {
-                            for t in self.expand(&token.term, prefix, fuzzy, budget)? {
-                                let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
+                        let surface = surfaces
+                            .get(i)
+                            .and_then(|s| s.as_deref())
+                            .unwrap_or(&token.term);
+                        let distance = match fuzzy {
+                            FUZZY_AUTO => auto_distance(surface.chars().count()),
+                            d => d.min(2),
+                        };
+                        if prefix || distance > 0 {
+                            let surface = surface.to_string();
+                            for (t, factor) in
+                                self.expand(&token.term, &surface, prefix, distance, budget)?
+                            {
+                                let id = self.add_term(t, fields, boost * b * factor);
                                 group.push(Node::Term(id));
                             }
                         }
