@@ -403,6 +403,13 @@ impl Analyzer {
         keep_stopwords: bool,
         mut sink: impl FnMut(TokenRef<'_>),
     ) -> AnalyzeStats {
+        self.analyze_dyn(text, keep_stopwords, &mut sink)
+    }
+
+    /// [`Analyzer::analyze_each`] behind one indirect call: the tokenizer
+    /// is compiled once, not once per caller's sink (~5 KB of wasm each).
+    #[inline(never)]
+    fn analyze_dyn(&self, text: &str, keep_stopwords: bool, sink: &mut Sink<'_>) -> AnalyzeStats {
         let mut st = State::new(keep_stopwords);
         let mut tokens = 0usize;
         let mut out = |t: TokenRef<'_>| {

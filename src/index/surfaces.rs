@@ -109,8 +109,11 @@ impl SurfacesBuilder {
 /// Surface words of a segment being written.
 #[derive(Default)]
 pub struct SurfaceCollector {
-    /// word -> (term id of its stem in the writer, documents, last document + 1).
-    words: HashMap<Box<str>, (u32, u32, u32)>,
+    /// word -> index into `entries` (the writer's map type: no hash map
+    /// code of its own in the wasm).
+    words: HashMap<Box<str>, u32>,
+    /// (term id of its stem in the writer, documents, last document + 1).
+    entries: Vec<(u32, u32, u32)>,
 }
 
 impl SurfaceCollector {
@@ -120,24 +123,27 @@ impl SurfaceCollector {
         if word.len() > MAX_SURFACE_BYTES {
             return 0;
         }
-        if let Some(entry) = self.words.get_mut(word) {
+        if let Some(&i) = self.words.get(word) {
+            let entry = &mut self.entries[i as usize];
             if entry.2 != doc + 1 {
                 entry.1 += 1;
                 entry.2 = doc + 1;
             }
             return 0;
         }
-        self.words.insert(word.into(), (term, 1, doc + 1));
+        self.words.insert(word.into(), self.entries.len() as u32);
+        self.entries.push((term, 1, doc + 1));
         word.len() + 48
     }
 
     /// The surfaces, with `ords[term id]` the final ordinal of each term.
     pub fn finish(self, ords: &[u32]) -> Surfaces {
-        let words: Vec<(Box<str>, (u32, u32, u32))> = self.words.into_iter().collect();
+        let words: Vec<(Box<str>, u32)> = self.words.into_iter().collect();
         let bytes: Vec<&[u8]> = words.iter().map(|w| w.0.as_bytes()).collect();
         let mut out = SurfacesBuilder::default();
         for &(_, i) in &crate::sort::order_by_bytes(&bytes) {
-            let (word, (term, count, _)) = &words[i as usize];
+            let (word, entry) = &words[i as usize];
+            let (term, count, _) = &self.entries[*entry as usize];
             if let Some(&ord) = ords.get(*term as usize) {
                 out.push(word.as_bytes(), ord, *count);
             }

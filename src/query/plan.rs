@@ -258,21 +258,8 @@ impl<'a> Planner<'a> {
     fn doc_freq(&self, term: &str) -> u64 {
         let mut df = 0u64;
         for entry in &self.index.segments {
-            let Some(info) = entry.segment.term(term) else {
-                continue;
-            };
-            if entry.deletes.is_empty() {
-                df += info.doc_freq as u64;
-            } else {
-                df += entry.deletes.live_doc_freq(info.first_block, || {
-                    let mut live = 0u64;
-                    let mut c = entry.segment.postings.cursor(info);
-                    while c.doc() != TERMINATED {
-                        live += u64::from(!entry.deletes.contains(c.doc()));
-                        c.advance();
-                    }
-                    live
-                });
+            if let Some(ord) = entry.segment.terms.get(term) {
+                df += live_doc_freq(entry, ord as u32);
             }
         }
         df
@@ -536,6 +523,26 @@ impl<'a> Planner<'a> {
             }
         }
     }
+}
+
+/// Live documents of the segment containing its term `ord`.
+pub(crate) fn live_doc_freq(entry: &crate::index::SegmentEntry, ord: u32) -> u64 {
+    let seg = &entry.segment;
+    let Some(&info) = seg.term_infos.get(ord as usize) else {
+        return 0;
+    };
+    if entry.deletes.is_empty() {
+        return u64::from(info.doc_freq);
+    }
+    entry.deletes.live_doc_freq(info.first_block, || {
+        let mut live = 0u64;
+        let mut c = seg.postings.cursor(info);
+        while c.doc() != TERMINATED {
+            live += u64::from(!entry.deletes.contains(c.doc()));
+            c.advance();
+        }
+        live
+    })
 }
 
 /// A disjunction of nodes (a single node stays itself).

@@ -19,6 +19,8 @@ use crate::index::{Index, SegmentEntry};
 use crate::postings::TERMINATED;
 use crate::termdict::MAX_EXPANSIONS;
 
+use super::plan::live_doc_freq;
+
 /// Candidates (most frequent first) whose co-occurrence is counted.
 const MAX_CONTEXT_CANDIDATES: usize = 256;
 
@@ -41,11 +43,11 @@ impl crate::json::ToJson for Suggestion {
     }
 }
 
-/// A candidate word: per segment, the stem ordinal and the word's count.
+/// A candidate word, its live count and where its stem is.
 struct Candidate {
     word: String,
-    /// (segment index, stem ordinal, documents with the word there).
-    places: Vec<(usize, u32, u64)>,
+    /// (segment index, stem ordinal).
+    places: Vec<(usize, u32)>,
     count: u64,
 }
 
@@ -54,80 +56,77 @@ impl Index {
     /// doc); nothing when `text` is blank or ends with a space.
     pub fn suggest(&mut self, text: &str, limit: usize) -> Vec<Suggestion> {
         self.flush();
-        let trimmed = text.trim_start();
-        if limit == 0 || trimmed.is_empty() || trimmed.ends_with(char::is_whitespace) {
-            return Vec::new();
-        }
-        let split = trimmed
-            .rfind(char::is_whitespace)
-            .map_or(0, |i| i + trimmed[i..].chars().next().map_or(1, char::len_utf8));
-        let (context, last) = trimmed.split_at(split);
+        let mut out = Vec::new();
+        let text = text.trim_start();
         let Some(field) = self.schema.text.first() else {
-            return Vec::new();
+            return out;
         };
-        let prefix = field.analyzer.normalize_word(last);
-        let context_terms: Vec<String> = if context.trim().is_empty() {
-            Vec::new()
-        } else {
-            let mut t: Vec<String> = field
-                .analyzer
-                .analyze(context)
-                .into_iter()
-                .map(|t| t.term)
-                .collect();
-            t.sort();
-            t.dedup();
-            t
-        };
-        if prefix.is_empty() {
-            return Vec::new();
+        if text.ends_with(char::is_whitespace) {
+            return out;
         }
-        let mut candidates = self.candidates(&prefix);
-        // Most frequent first, then by word.
-        candidates.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.word.cmp(&b.word)));
-        let mut scored: Vec<(u64, Candidate)> = Vec::new();
+        // The last word starts after the last whitespace char.
+        let split = text
+            .char_indices()
+            .filter(|(_, c)| c.is_whitespace())
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let context = text[..split].trim_end();
+        let prefix = field.analyzer.normalize_word(&text[split..]);
+        if prefix.is_empty() || limit == 0 {
+            return out;
+        }
+        let mut context_terms: Vec<String> = Vec::new();
+        for t in field.analyzer.analyze(context) {
+            if !context_terms.contains(&t.term) {
+                context_terms.push(t.term);
+            }
+        }
+        let candidates = self.candidates(&prefix);
+        // Scores: co-occurrence with the earlier words when any candidate
+        // has some, else the word's own count.
+        let mut scores: Vec<u64> = candidates.iter().map(|c| c.count).collect();
         if !context_terms.is_empty() {
-            candidates.truncate(MAX_CONTEXT_CANDIDATES);
             let sets: Vec<Option<Vec<bool>>> = self
                 .segments
                 .iter()
                 .map(|e| context_docs(e, &context_terms))
                 .collect();
-            if sets.iter().flatten().any(|s| s.iter().any(|&b| b)) {
-                for c in std::mem::take(&mut candidates) {
-                    let mut n = 0u64;
-                    for &(seg, stem, _) in &c.places {
-                        if let Some(set) = &sets[seg] {
-                            n += cooccurrences(&self.segments[seg], stem, set);
-                        }
-                    }
-                    if n > 0 {
-                        scored.push((n, c));
+            // Only the most frequent candidates are counted.
+            let by_count = crate::sort::order_by_key(scores.iter().map(|&c| !c));
+            let mut co = vec![0u64; candidates.len()];
+            for &(_, i) in by_count.iter().take(MAX_CONTEXT_CANDIDATES) {
+                for &(seg, stem) in &candidates[i as usize].places {
+                    if let Some(Some(set)) = sets.get(seg) {
+                        co[i as usize] += cooccurrences(&self.segments[seg], stem, set);
                     }
                 }
-                // Stable: equal co-occurrence keeps the frequency order.
-                scored.sort_by(|a, b| b.0.cmp(&a.0));
+            }
+            if sets.iter().flatten().any(|set| set.contains(&true)) {
+                scores = co;
             }
         }
-        scored.extend(candidates.into_iter().map(|c| (c.count, c)));
-        let context = context.trim_end();
-        scored
-            .into_iter()
-            .filter(|(score, _)| *score > 0)
-            .take(limit)
-            .map(|(score, c)| Suggestion {
+        // Highest score first; equal scores in word order (stable).
+        for (score, i) in crate::sort::order_by_key(scores.iter().map(|&s| !s)) {
+            if out.len() == limit || score == u64::MAX {
+                break;
+            }
+            let word = &candidates[i as usize].word;
+            out.push(Suggestion {
                 suggestion: if context.is_empty() {
-                    c.word
+                    word.clone()
                 } else {
-                    format!("{context} {}", c.word)
+                    format!("{context} {word}")
                 },
-                score,
-            })
-            .collect()
+                score: !score,
+            });
+        }
+        out
     }
 
-    /// Words and unstemmed terms starting with `prefix`, with live counts.
+    /// Words and unstemmed terms starting with `prefix` with their live
+    /// counts (none of 0), in word order.
     fn candidates(&self, prefix: &str) -> Vec<Candidate> {
+        // (word, segment, stem ordinal, live count)
         let mut found: Vec<(String, usize, u32, u64)> = Vec::new();
         for (s, entry) in self.segments.iter().enumerate() {
             let seg = &entry.segment;
@@ -139,60 +138,42 @@ impl Index {
                 else {
                     continue;
                 };
-                stems.push(stem);
+                stems.push(u64::from(stem));
                 let live = live_doc_freq(entry, stem);
                 found.push((word, s, stem, u64::from(count).min(live)));
             }
             // Terms that are stems of the words found are not offered (a
             // stem not starting like its words, `happi` of `happy`, may be).
-            stems.sort_unstable();
+            let stems = crate::sort::order_by_key(stems.into_iter());
             for (term, ord) in seg.terms.prefix(prefix, MAX_EXPANSIONS) {
-                let ord = ord as u32;
-                if stems.binary_search(&ord).is_err() {
+                if stems.binary_search_by_key(&ord, |s| s.0).is_err() {
+                    let ord = ord as u32;
                     found.push((term, s, ord, live_doc_freq(entry, ord)));
                 }
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0));
+        let bytes: Vec<&[u8]> = found.iter().map(|f| f.0.as_bytes()).collect();
+        let order = crate::sort::order_by_bytes(&bytes);
         let mut out: Vec<Candidate> = Vec::new();
-        for (word, s, stem, count) in found {
+        for (_, i) in order {
+            let (word, s, stem, count) = std::mem::take(&mut found[i as usize]);
             if count == 0 {
                 continue;
             }
             match out.last_mut() {
                 Some(last) if last.word == word => {
                     last.count += count;
-                    last.places.push((s, stem, count));
+                    last.places.push((s, stem));
                 }
                 _ => out.push(Candidate {
                     word,
-                    places: vec![(s, stem, count)],
+                    places: vec![(s, stem)],
                     count,
                 }),
             }
         }
         out
     }
-}
-
-/// Live documents of the segment containing term `ord`.
-fn live_doc_freq(entry: &SegmentEntry, ord: u32) -> u64 {
-    let seg = &entry.segment;
-    let Some(&info) = seg.term_infos.get(ord as usize) else {
-        return 0;
-    };
-    if entry.deletes.is_empty() {
-        return u64::from(info.doc_freq);
-    }
-    entry.deletes.live_doc_freq(info.first_block, || {
-        let mut live = 0u64;
-        let mut c = seg.postings.cursor(info);
-        while c.doc() != TERMINATED {
-            live += u64::from(!entry.deletes.contains(c.doc()));
-            c.advance();
-        }
-        live
-    })
 }
 
 /// The live documents of the segment containing every term of `terms`;
@@ -211,12 +192,11 @@ fn context_docs(entry: &SegmentEntry, terms: &[String]) -> Option<Vec<bool>> {
         }
     }
     let n = terms.len().min(u16::MAX as usize) as u16;
-    Some(
-        hits.iter()
-            .enumerate()
-            .map(|(d, &h)| h == n && !entry.deletes.contains(d as u32))
-            .collect(),
-    )
+    let mut set = vec![false; hits.len()];
+    for (d, &h) in hits.iter().enumerate() {
+        set[d] = h == n && !entry.deletes.contains(d as u32);
+    }
+    Some(set)
 }
 
 /// Documents of `set` containing term `ord` of the segment.
