@@ -136,9 +136,9 @@ impl TermDict {
 
     /// Terms within optimal-string-alignment distance `distance` of `term`
     /// (Levenshtein plus transpositions of adjacent chars, each one edit:
-    /// `vitset`~1 finds `visit`-like swaps), with their distance, in byte
-    /// order, at most `limit`; `steps` bounds the walk as in
-    /// [`TermDict::fuzzy_bounded`].
+    /// `vitset`~1 finds `vitest`), starting with the first or second char
+    /// of `term`, with their distance, in byte order, at most `limit`;
+    /// `steps` bounds the walk as in [`TermDict::fuzzy_bounded`].
     pub fn typos_bounded(
         &self,
         term: &str,
