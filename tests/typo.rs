@@ -171,3 +171,12 @@ fn suggest_forgets_deleted_documents_at_once() {
     assert!(suggestions(&mut ix, "zus").is_empty());
     assert!(ids(&mut ix, "zustnad", 1).is_empty());
 }
+
+#[test]
+fn compounds_are_matched_whole() {
+    let mut ix = index(&[("d2", "We chose PostgreSQL and getUserById.")]);
+    assert_eq!(ids(&mut ix, "postgrsql", 1), ["d2"]);
+    assert_eq!(ids(&mut ix, "getusrebyid", FUZZY_AUTO), ["d2"]);
+    let s: Vec<String> = ix.suggest("getu", 5).into_iter().map(|s| s.suggestion).collect();
+    assert_eq!(s, ["getuserbyid"]);
+}

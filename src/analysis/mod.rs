@@ -121,10 +121,11 @@ pub struct TokenRef<'a> {
     pub position: u32,
     pub start: u32,
     pub end: u32,
-    /// The word before stemming (normalized and folded like the term) when
-    /// it went through the stemmer; `None` when the term is the word as
-    /// written (compounds, numbers, CJK, no stemming language). Typo
-    /// matching and autocomplete work on these surface forms.
+    /// The word as written (normalized and folded like the term, not
+    /// stemmed) of words that went through the stemmer and of whole
+    /// compounds without digits; `None` for numbers, parts with digits, CJK
+    /// and words of a language without stemming. Typo matching and
+    /// autocomplete work on these surface forms.
     pub surface: Option<&'a str>,
 }
 
@@ -480,12 +481,15 @@ impl Analyzer {
             st.stats.too_long += 1;
             return;
         }
+        // Compounds are typed whole too (`getUserById`): typo matching and
+        // autocomplete know them.
+        let word = term.len() <= 32 && !term.bytes().any(|b| b.is_ascii_digit());
         out(TokenRef {
             term,
             position: st.position,
             start: start16,
             end: end16,
-            surface: None,
+            surface: word.then_some(term),
         });
         // `v1.2.3` is also findable as `1.2.3`.
         let version = term.strip_prefix('v').filter(|rest| {

@@ -3,9 +3,11 @@
 //! matching (a typo of `deployment` is close to `deployment`, not to its
 //! stem `deploy`) and for autocomplete (`suggest` shows words, not stems).
 //!
-//! Only words that went through a stemmer are recorded (compounds, numbers
-//! and CJK are indexed as written, so the term dictionary already holds
-//! them), and only words of at most [`MAX_SURFACE_BYTES`] bytes. Per word:
+//! Recorded: words that went through a stemmer, and whole compounds
+//! without digits (`getuserbyid`, mapped to themselves), of at most
+//! [`MAX_SURFACE_BYTES`] bytes; not numbers, parts with digits, CJK or
+//! words of fields without a stemming language (those are matched against
+//! the term dictionary). Per word:
 //! the ordinal of its stem in the segment's term dictionary and the number
 //! of the segment's documents containing it when written (summed by
 //! merges, capped by the merged stem's document frequency). Stored after

@@ -17,6 +17,8 @@ use super::budget::Budget;
 /// Expansions of one prefix/fuzzy term kept (highest df first), when the
 /// query's budget allows ([`super::budget::MAX_EXPANSIONS`] shared by all).
 pub const MAX_TERM_EXPANSIONS: usize = 64;
+/// Typo matches of one word kept (closest first, then most frequent).
+pub const MAX_TYPO_EXPANSIONS: usize = 16;
 /// Score multiplier of expanded (non-exact) terms: prefix completions, and
 /// typo matches once per edit (distance 1: 0.5, distance 2: 0.25), so an
 /// exact match outranks a near one.
@@ -275,7 +277,7 @@ impl<'a> Planner<'a> {
     fn expand(
         &self,
         term: &str,
-        surface: &str,
+        surface: Option<&str>,
         prefix: bool,
         fuzzy: u8,
         budget: &mut Budget,
@@ -308,17 +310,26 @@ impl<'a> Planner<'a> {
                 walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
             }
             if fuzzy > 0 {
-                let mut matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                // A stemmed query word is matched against the segment's
+                // words as written (mapped to their stems), anything else
+                // (compounds, numbers, unstemmed fields, v2 segments)
+                // against its terms: one walk either way.
                 let surfaces = &entry.segment.surfaces;
-                for (_, word, d) in
-                    surfaces
-                        .words
-                        .typos_bounded(surface, fuzzy, MAX_EXPANSIONS, &mut steps)
-                {
-                    let stem = surfaces.stems.get(word as usize).copied().unwrap_or(0);
-                    if let Some(t) = dict.term_at(u64::from(stem)) {
-                        matched.push((t, u64::from(stem), d));
+                let mut matched = Vec::new();
+                match surface {
+                    Some(word) if !surfaces.words.is_empty() => {
+                        for (_, w, d) in
+                            surfaces
+                                .words
+                                .typos_bounded(word, fuzzy, MAX_EXPANSIONS, &mut steps)
+                        {
+                            let stem = surfaces.stems.get(w as usize).copied().unwrap_or(0);
+                            if let Some(t) = dict.term_at(u64::from(stem)) {
+                                matched.push((t, u64::from(stem), d));
+                            }
+                        }
                     }
+                    _ => matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps),
                 }
                 walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
                 for (t, ord, d) in matched {
@@ -342,9 +353,22 @@ impl<'a> Planner<'a> {
         // The selection the per-term cap alone makes (the term itself
         // included, then left out), cut to the share: with a full share,
         // exactly the terms planned before budgets.
-        let ranked = by_doc_freq(found, MAX_TERM_EXPANSIONS);
-        let take = share.min(MAX_TERM_EXPANSIONS);
-        let share_cut = ranked.len() > take;
+        let typos = fuzzy > 0 && !prefix;
+        let mut ranked = by_doc_freq(found, if typos { usize::MAX } else { MAX_TERM_EXPANSIONS });
+        let mut cap = MAX_TERM_EXPANSIONS;
+        if typos {
+            // Typos: the closest first (most frequent first at equal
+            // distance), and fewer of them.
+            let distance = |t: &str| {
+                let d = distances.iter().filter(|(m, _)| m == t).map(|&(_, d)| d);
+                u64::from(d.min().unwrap_or(0))
+            };
+            let order = crate::sort::order_by_key(ranked.iter().map(|(t, _)| distance(t)));
+            ranked = crate::sort::permute(ranked, &order);
+            cap = MAX_TYPO_EXPANSIONS;
+        }
+        let take = share.min(cap);
+        let share_cut = ranked.len() > take && take < cap;
         let mut kept: Vec<(String, f32)> = ranked
             .into_iter()
             .take(take)
@@ -410,10 +434,8 @@ impl<'a> Planner<'a> {
                         last_position = Some(token.position);
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
                         group.push(Node::Term(exact));
-                        let surface = surfaces
-                            .get(i)
-                            .and_then(|s| s.as_deref())
-                            .unwrap_or(&token.term);
+                        let stemmed = surfaces.get(i).and_then(|s| s.as_deref());
+                        let surface = stemmed.unwrap_or(&token.term);
                         let distance = match fuzzy {
                             // Only words the index lacks: a known word is
                             // taken as meant (measured in BENCHMARKS.md,
@@ -423,9 +445,14 @@ impl<'a> Planner<'a> {
                             d => d.min(2),
                         };
                         if prefix || distance > 0 {
-                            let surface = surface.to_string();
-                            for (t, factor) in
-                                self.expand(&token.term, &surface, prefix, distance, budget)?
+                            let stemmed = stemmed.map(str::to_string);
+                            for (t, factor) in self.expand(
+                                &token.term,
+                                stemmed.as_deref(),
+                                prefix,
+                                distance,
+                                budget,
+                            )?
                             {
                                 let id = self.add_term(t, fields, boost * b * factor);
                                 group.push(Node::Term(id));
