@@ -15,13 +15,28 @@ macro_rules! json {
 }
 
 const DOCS: &[(&str, &str)] = &[
-    ("deploy", "Deployment checklist: deploy on Friday only with a rollback plan."),
-    ("zustand", "State management: we use Zustand stores, not Redux."),
-    ("vitest", "Testing: run the unit tests with Vitest in watch mode."),
-    ("retries", "HTTP client retries failed requests three times with backoff."),
+    (
+        "deploy",
+        "Deployment checklist: deploy on Friday only with a rollback plan.",
+    ),
+    (
+        "zustand",
+        "State management: we use Zustand stores, not Redux.",
+    ),
+    (
+        "vitest",
+        "Testing: run the unit tests with Vitest in watch mode.",
+    ),
+    (
+        "retries",
+        "HTTP client retries failed requests three times with backoff.",
+    ),
     ("pnpm", "Use pnpm, not npm, for installs in the monorepo."),
     ("friday", "Friday retro: the deploy froze the fridge app."),
-    ("features", "Feature flags gate every new feature; features ship dark."),
+    (
+        "features",
+        "Feature flags gate every new feature; features ship dark.",
+    ),
 ];
 
 fn index(docs: &[(&str, &str)]) -> Index {
@@ -63,7 +78,11 @@ fn check_typos(ix: &mut Index, what: &str) {
         );
         for fuzzy in [FUZZY_AUTO, 1] {
             let got = ids(ix, typo, fuzzy);
-            assert_eq!(got.first().map(String::as_str), Some(id), "{what}: {typo}~{fuzzy}: {got:?}");
+            assert_eq!(
+                got.first().map(String::as_str),
+                Some(id),
+                "{what}: {typo}~{fuzzy}: {got:?}"
+            );
         }
     }
 }
@@ -110,7 +129,11 @@ fn exact_matches_outrank_typo_matches() {
         };
         let res = ix.search("visit", &opts).unwrap();
         let got: Vec<&str> = res.hits.iter().map(|h| h.id.as_str()).collect();
-        let want: &[&str] = if fuzzy == 1 { &["exact", "one"] } else { &["exact", "one", "two"] };
+        let want: &[&str] = if fuzzy == 1 {
+            &["exact", "one"]
+        } else {
+            &["exact", "one", "two"]
+        };
         assert_eq!(got, want);
         // Same document length and idf would score alike: the factor is
         // 0.5 per edit.
@@ -153,7 +176,9 @@ fn suggest_offers_words_then_completes_in_context() {
     assert!(d.contains(&"deploy froze".to_string()), "{d:?}");
     assert!(!d.contains(&"deploy flags".to_string()), "{d:?}");
     // "fridge" is in a deploy document too; "free" nowhere.
-    assert!(!suggestions(&mut ix, "zustand fr").iter().any(|s| s.contains("friday")));
+    assert!(!suggestions(&mut ix, "zustand fr")
+        .iter()
+        .any(|s| s.contains("friday")));
     assert!(suggestions(&mut ix, "deploy ").is_empty());
     assert!(suggestions(&mut ix, "").is_empty());
     // Case and width are normalized as indexed text is.
@@ -177,6 +202,10 @@ fn compounds_are_matched_whole() {
     let mut ix = index(&[("d2", "We chose PostgreSQL and getUserById.")]);
     assert_eq!(ids(&mut ix, "postgrsql", 1), ["d2"]);
     assert_eq!(ids(&mut ix, "getusrebyid", FUZZY_AUTO), ["d2"]);
-    let s: Vec<String> = ix.suggest("getu", 5).into_iter().map(|s| s.suggestion).collect();
+    let s: Vec<String> = ix
+        .suggest("getu", 5)
+        .into_iter()
+        .map(|s| s.suggestion)
+        .collect();
     assert_eq!(s, ["getuserbyid"]);
 }

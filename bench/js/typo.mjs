@@ -11,7 +11,8 @@
 //    text): p50/p95 of 300 `packages` queries, exact vs typo'd with
 //    `fuzzy: 'auto'` (target: p50 within 3x of exact), and the build time and
 //    snapshot size with surface words against a package without them
-//    (TYPO_BASE_PKG, e.g. a build of the commit before; skipped if unset).
+//    (TYPO_BASE_PKG, e.g. a build of the commit before; skipped if unset;
+//    build times are medians of 3 alternating builds of each).
 // Usage: node js/typo.mjs [PKG_DIR] (default: the repo's pkg/);
 // TYPO_DOCS=100000 TYPO_QUERIES=300 change the cost run's sizes.
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { readJsonl } from './common.mjs';
-import { evaluate, latencyStats, readQrels } from './metrics.mjs';
+import { evaluate, latencyStats, median, readQrels } from './metrics.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkgDir = process.argv[2] || path.join(here, '..', '..', 'pkg');
@@ -175,10 +176,20 @@ async function cost() {
   }
   await index.close();
   if (process.env.TYPO_BASE_PKG) {
+    // Build times alternate between the two packages, 3 each: medians.
     const base = await import(pathToFileURL(path.join(process.env.TYPO_BASE_PKG, 'node.js')).href);
-    const b = await build(base.Memdex, docs);
-    out.base = { buildMs: b.ms, snapshotBytes: b.bytes };
-    await b.index.close();
+    const times = { base: [], new: [] };
+    let baseBytes = 0;
+    for (let i = 0; i < 3; i++) {
+      for (const [k, M] of [['base', base.Memdex], ['new', Memdex]]) {
+        const b = await build(M, docs);
+        times[k].push(b.ms);
+        if (k === 'base') baseBytes = b.bytes;
+        await b.index.close();
+      }
+    }
+    out.buildMs = median(times.new);
+    out.base = { buildMs: median(times.base), snapshotBytes: baseBytes };
   }
   return out;
 }

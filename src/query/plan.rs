@@ -24,8 +24,9 @@ pub const MAX_TYPO_EXPANSIONS: usize = 16;
 /// exact match outranks a near one.
 pub const EXPANSION_BOOST: f32 = 0.5;
 /// `fuzzy: 'auto'` / `true`: words the index does not contain (no live
-/// document) get the distance of their length ([`auto_distance`]); words
-/// it contains are taken as meant.
+/// document) get the distance of their length ([`auto_distance`]), the
+/// matches at one edit if any, else those at two; words it contains are
+/// taken as meant.
 pub const FUZZY_AUTO: u8 = u8::MAX;
 
 /// Typo tolerance for a word of `chars` characters: none below 4 (too many
@@ -354,7 +355,14 @@ impl<'a> Planner<'a> {
         // included, then left out), cut to the share: with a full share,
         // exactly the terms planned before budgets.
         let typos = fuzzy > 0 && !prefix;
-        let mut ranked = by_doc_freq(found, if typos { usize::MAX } else { MAX_TERM_EXPANSIONS });
+        let mut ranked = by_doc_freq(
+            found,
+            if typos {
+                usize::MAX
+            } else {
+                MAX_TERM_EXPANSIONS
+            },
+        );
         let mut cap = MAX_TERM_EXPANSIONS;
         if typos {
             // Typos: the closest first (most frequent first at equal
@@ -446,14 +454,20 @@ impl<'a> Planner<'a> {
                         };
                         if prefix || distance > 0 {
                             let stemmed = stemmed.map(str::to_string);
-                            for (t, factor) in self.expand(
-                                &token.term,
-                                stemmed.as_deref(),
-                                prefix,
-                                distance,
-                                budget,
-                            )?
-                            {
+                            let word = (&token.term, stemmed.as_deref());
+                            // 'auto' tries one edit first: a word one edit
+                            // off is the usual typo, and that walk is far
+                            // cheaper than the two-edit one.
+                            let first = if fuzzy == FUZZY_AUTO {
+                                distance.min(1)
+                            } else {
+                                distance
+                            };
+                            let mut found = self.expand(word.0, word.1, prefix, first, budget)?;
+                            if found.is_empty() && first < distance {
+                                found = self.expand(word.0, word.1, prefix, distance, budget)?;
+                            }
+                            for (t, factor) in found {
                                 let id = self.add_term(t, fields, boost * b * factor);
                                 group.push(Node::Term(id));
                             }

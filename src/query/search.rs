@@ -846,4 +846,3 @@ fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
     }
     sum
 }
-

@@ -67,8 +67,7 @@ impl Index {
         // The last word starts after the last whitespace char.
         let split = text
             .char_indices()
-            .filter(|(_, c)| c.is_whitespace())
-            .last()
+            .rfind(|(_, c)| c.is_whitespace())
             .map_or(0, |(i, c)| i + c.len_utf8());
         let context = text[..split].trim_end();
         let prefix = field.analyzer.normalize_word(&text[split..]);

@@ -164,9 +164,11 @@ impl Rows {
                 if let Some(&q) = j.checked_sub(1).and_then(|i| self.query.get(i)) {
                     v = v.min(old[t] + u8::from(q != c));
                     // Transposition: term `.. p c` against query `.. c p`.
-                    if let (Some(older), Some(p), Some(&q2)) =
-                        (older, prev, j.checked_sub(2).and_then(|i| self.query.get(i)))
-                    {
+                    if let (Some(older), Some(p), Some(&q2)) = (
+                        older,
+                        prev,
+                        j.checked_sub(2).and_then(|i| self.query.get(i)),
+                    ) {
                         if q2 == c && q == p && q != c {
                             v = v.min(older[t] + 1);
                         }
