@@ -455,8 +455,12 @@ export interface Suggestion {
    */
   suggestion: string;
   /**
-   * Live documents containing the completed word and, when earlier words
-   * were typed, every earlier word (the ranking: highest first).
+   * The ranking, highest first. A lone word: the documents containing it
+   * (capped by the live documents containing its stem, so a word whose
+   * every document was removed is gone at once; a word whose documents
+   * were removed while others share its stem is counted until a merge).
+   * After earlier words: the live documents containing every earlier word
+   * and the completion's stem.
    */
   score: number;
 }

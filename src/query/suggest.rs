@@ -6,9 +6,11 @@
 //!   indexed words are; plus index terms that are no stem of such a word
 //!   (compounds, numbers, unstemmed fields, segments of format v2, whose
 //!   suggestions are therefore still stems).
-//! - A lone word ranks by the documents containing the word (live ones:
-//!   a word's count is capped by the live documents holding its stem, so
-//!   words of deleted documents disappear at once, not at the next merge).
+//! - A lone word ranks by the documents containing the word, capped by the
+//!   live documents holding its stem: a word all of whose documents were
+//!   deleted disappears at once, not at the next merge (a word whose
+//!   documents were deleted while others share its stem is still counted
+//!   until a merge).
 //! - With earlier words, the candidates are ranked by co-occurrence: the
 //!   live documents containing every earlier word (analyzed like a query:
 //!   stopwords dropped) and the candidate's stem. Candidates found in none
