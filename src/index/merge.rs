@@ -108,7 +108,22 @@ pub fn merge_segments(
             terms.push((String::from_utf8_lossy(term).into_owned(), encoder));
         }
     }
-    let surfaces: Vec<&Surfaces> = parts.iter().map(|(seg, _)| &seg.surfaces).collect();
+    // Segments without surface words (format v2) contribute their terms.
+    let stand_ins: Vec<Option<Surfaces>> = parts
+        .iter()
+        .map(|(seg, _)| {
+            (seg.surfaces.words.is_empty() && !seg.terms.is_empty()).then(|| {
+                Surfaces::of_terms(&seg.terms, |ord| {
+                    seg.term_infos.get(ord as usize).map_or(0, |i| i.doc_freq)
+                })
+            })
+        })
+        .collect();
+    let surfaces: Vec<&Surfaces> = parts
+        .iter()
+        .zip(&stand_ins)
+        .map(|((seg, _), stand_in)| stand_in.as_ref().unwrap_or(&seg.surfaces))
+        .collect();
     let surfaces = Surfaces::merge(&surfaces, &term_remaps, &doc_freqs);
     let mut segment = Segment::assemble(out, terms);
     segment.surfaces = surfaces;

@@ -80,6 +80,25 @@ impl Surfaces {
     }
 }
 
+impl Surfaces {
+    /// Stand-in surface words of a segment written without them (format
+    /// v2): its terms without digits as their own words, so that a merge
+    /// keeps its documents typo-matchable (against their stems, as v2
+    /// matched them) next to segments that have words.
+    pub fn of_terms(terms: &TermDict, doc_freqs: impl Fn(u64) -> u32) -> Surfaces {
+        let mut out = SurfacesBuilder::default();
+        let mut cursor = terms.iter();
+        while cursor.advance().is_some() {
+            let term = cursor.term();
+            if term.len() <= MAX_SURFACE_BYTES && !term.iter().any(u8::is_ascii_digit) {
+                let ord = cursor.ord();
+                out.push(term, ord as u32, doc_freqs(ord));
+            }
+        }
+        out.finish()
+    }
+}
+
 /// Appends words in increasing byte order.
 #[derive(Default)]
 struct SurfacesBuilder {
