@@ -439,8 +439,15 @@ export interface SearchOptions<Doc = MemdexDocument> {
   filter?: Filter<Doc>;
   /** Treat each bare term as a prefix too (search-as-you-type). */
   prefix?: boolean;
-  /** Edit distance 0, 1 or 2 for each bare term (`true` = 1). */
-  fuzzy?: 0 | 1 | 2 | boolean;
+  /**
+   * Typo tolerance for each bare term: the most edits (insertions,
+   * deletions, substitutions, and swaps of two adjacent letters) between
+   * what was typed and a word of the index (words as written, then their
+   * stems). `'auto'` or `true`: by word length (none below 4 letters, 1 up
+   * to 7, 2 from 8). A match at distance d scores 0.5^d of an exact one.
+   * Default 0 (off).
+   */
+  fuzzy?: 0 | 1 | 2 | 'auto' | boolean;
   /** Return HTML-escaped snippets with highlight tags (`true` = default tags). */
   highlight?: HighlightOptions | boolean;
   /** Attach a per-term score breakdown to every hit. */
@@ -676,10 +683,20 @@ export interface SearchResults<Doc = MemdexDocument> {
 
 /** One autocomplete suggestion. */
 export interface Suggestion {
-  /** An index term starting with the prefix. */
-  term: string;
-  /** Documents containing the term (deleted ones may be counted until compaction). */
-  docFreq: number;
+  /**
+   * The input with its last word completed to a word of the index, as
+   * written in documents (lowercased): `'deploy fr'` -> `'deploy friday'`.
+   */
+  suggestion: string;
+  /**
+   * The ranking, highest first. A lone word: the documents containing it
+   * (capped by the live documents containing its stem, so a word whose
+   * every document was removed is gone at once; a word whose documents
+   * were removed while others share its stem is counted until a merge).
+   * After earlier words: the live documents containing every earlier word
+   * and the completion's stem.
+   */
+  score: number;
 }
 
 /** Result of {@link Memdex.stats}. */
@@ -811,8 +828,14 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * `syntax: 'strict'`.
    */
   search(query: string, options?: SearchOptions<Doc>): SearchResults<Doc>;
-  /** Term completions for `prefix`. */
-  suggest(prefix: string, options?: SuggestOptions): Suggestion[];
+  /**
+   * Completions of the last word of `text` (what a search box holds), best
+   * first: words as written in the documents, ranked by the live documents
+   * containing them; with earlier words, by the documents containing the
+   * earlier words and the completion (completions found with none of them
+   * are left out). Empty when `text` is blank or ends with a space.
+   */
+  suggest(text: string, options?: SuggestOptions): Suggestion[];
   /** Live documents matching `filter` (all when omitted). */
   count(filter?: Filter<Doc>): number;
   /** Merges all segments into one. */

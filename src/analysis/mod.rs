@@ -89,14 +89,6 @@ use tokenizer::{for_each_segment, split_parts, Grouper, Part, Unit};
 mod normalize;
 mod stem;
 
-/// `text` NFKC-normalized and lowercased as the analyzer does before
-/// stemming (no language-specific mapping, no diacritic folding): for
-/// prefixes matched against index terms, such as autocomplete's.
-pub(crate) fn lowercase(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    lower_nfkc_into(text, false, &mut out);
-    out
-}
 pub mod stopwords;
 mod tokenizer;
 
@@ -129,6 +121,12 @@ pub struct TokenRef<'a> {
     pub position: u32,
     pub start: u32,
     pub end: u32,
+    /// The word as written (normalized and folded like the term, not
+    /// stemmed) of words that went through the stemmer and of whole
+    /// compounds without digits; `None` for numbers, parts with digits, CJK
+    /// and words of a language without stemming. Typo matching and
+    /// autocomplete work on these surface forms.
+    pub surface: Option<&'a str>,
 }
 
 /// Stemming language. `None` disables stemming (and default stopwords).
@@ -343,6 +341,15 @@ impl Analyzer {
         self.language
     }
 
+    /// `text` normalized as this analyzer normalizes a word before
+    /// stemming (NFKC, lowercase, diacritics folded if on): how surface
+    /// words are stored, for prefixes matched against them.
+    pub fn normalize_word(&self, text: &str) -> String {
+        let mut buf = String::new();
+        lower_nfkc_into(text, self.turkish, &mut buf);
+        self.folded_owned(&buf)
+    }
+
     /// True if `word` (any case, unstemmed) is a stopword of this analyzer.
     pub fn is_stopword(&self, word: &str) -> bool {
         let mut buf = String::new();
@@ -397,6 +404,13 @@ impl Analyzer {
         keep_stopwords: bool,
         mut sink: impl FnMut(TokenRef<'_>),
     ) -> AnalyzeStats {
+        self.analyze_dyn(text, keep_stopwords, &mut sink)
+    }
+
+    /// [`Analyzer::analyze_each`] behind one indirect call: the tokenizer
+    /// is compiled once, not once per caller's sink (~5 KB of wasm each).
+    #[inline(never)]
+    fn analyze_dyn(&self, text: &str, keep_stopwords: bool, sink: &mut Sink<'_>) -> AnalyzeStats {
         let mut st = State::new(keep_stopwords);
         let mut tokens = 0usize;
         let mut out = |t: TokenRef<'_>| {
@@ -467,11 +481,15 @@ impl Analyzer {
             st.stats.too_long += 1;
             return;
         }
+        // Compounds are typed whole too (`getUserById`): typo matching and
+        // autocomplete know them.
+        let word = term.len() <= 32 && !term.bytes().any(|b| b.is_ascii_digit());
         out(TokenRef {
             term,
             position: st.position,
             start: start16,
             end: end16,
+            surface: word.then_some(term),
         });
         // `v1.2.3` is also findable as `1.2.3`.
         let version = term.strip_prefix('v').filter(|rest| {
@@ -485,6 +503,7 @@ impl Analyzer {
                 position: st.position,
                 start: start16 + 1,
                 end: end16,
+                surface: None,
             });
         }
     }
@@ -537,7 +556,7 @@ impl Analyzer {
             return;
         }
         let keep = st.keep_stopwords;
-        let mut emit = |stop: bool, term: &str, stats: &mut AnalyzeStats| {
+        let mut emit = |stop: bool, term: &str, surface: Option<&str>, stats: &mut AnalyzeStats| {
             stats.stopwords += stop as usize;
             if (stop && !keep) || term.is_empty() {
                 return;
@@ -551,20 +570,22 @@ impl Analyzer {
                 position: st.position,
                 start: start16,
                 end: end16,
+                surface,
             });
         };
         match &self.stemmer {
             Some(s) if !part.has_digit => {
+                let surface = self.folded(&st.buf, &mut st.term);
                 self.stem_cache.with(
                     &st.buf,
                     |w| (self.stopwords.contains(w), self.folded_owned(&s.stem(w))),
-                    |stop, term| emit(stop, term, &mut st.stats),
+                    |stop, term| emit(stop, term, Some(surface), &mut st.stats),
                 );
             }
             _ => {
                 let stop = self.stopwords.contains(st.buf.as_str());
                 let term = self.folded(&st.buf, &mut st.term);
-                emit(stop, term, &mut st.stats);
+                emit(stop, term, None, &mut st.stats);
             }
         }
     }
@@ -606,6 +627,7 @@ impl Analyzer {
                     position: st.position,
                     start: prev_start16,
                     end: c16,
+                    surface: None,
                 });
                 st.position = st.position.saturating_add(1);
             }
@@ -620,6 +642,7 @@ impl Analyzer {
                 position: st.position,
                 start: prev_start16,
                 end: prev_end16,
+                surface: None,
             });
             st.position = st.position.saturating_add(1);
         }

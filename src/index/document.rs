@@ -102,6 +102,9 @@ pub struct DocToken {
     pub position: u32,
     pub start: u32,
     pub end: u32,
+    /// The surface word (before stemming), if any, is
+    /// `DocTokens::terms[end..surface_end]`.
+    pub surface_end: u32,
 }
 
 /// The tokens of every text field of one document, with all term bytes in
@@ -128,11 +131,16 @@ impl DocTokens {
             }
             let start = self.terms.len() as u32;
             self.terms.push_str(t.term);
+            let end = self.terms.len() as u32;
+            if let Some(word) = t.surface {
+                self.terms.push_str(word);
+            }
             self.tokens.push(DocToken {
                 field: field as u32,
                 position: t.position,
                 start,
-                end: self.terms.len() as u32,
+                end,
+                surface_end: self.terms.len() as u32,
             });
         });
         len
@@ -140,6 +148,12 @@ impl DocTokens {
 
     pub fn term(&self, token: &DocToken) -> &str {
         &self.terms[token.start as usize..token.end as usize]
+    }
+
+    /// The token's word before stemming, if it was stemmed.
+    pub fn surface(&self, token: &DocToken) -> Option<&str> {
+        (token.surface_end > token.end)
+            .then(|| &self.terms[token.end as usize..token.surface_end as usize])
     }
 }
 

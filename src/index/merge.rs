@@ -10,6 +10,7 @@ use crate::termdict::{TermDict, Union};
 use super::deletes::DeleteSet;
 use super::document::FilterKind;
 use super::segment::{Segment, SegmentParts};
+use super::surfaces::Surfaces;
 
 const GONE: u32 = u32::MAX;
 
@@ -73,6 +74,13 @@ pub fn merge_segments(
     let mut terms = Vec::new();
     let mut buf = Vec::new();
     let mut ranges = Vec::new();
+    // Per part: old term ordinal -> merged ordinal (GONE if dropped), and
+    // the merged terms' document frequencies, for the surface words.
+    let mut term_remaps: Vec<Vec<u32>> = parts
+        .iter()
+        .map(|(seg, _)| vec![GONE; seg.terms.len()])
+        .collect();
+    let mut doc_freqs = Vec::new();
     while let Some((term, hits)) = union.next_term() {
         let mut encoder = TermPostingsEncoder::new(n_fields);
         for hit in hits {
@@ -98,10 +106,35 @@ pub fn merge_segments(
             }
         }
         if encoder.doc_freq() > 0 {
+            for hit in hits {
+                if let Some(slot) = term_remaps[hit.dict].get_mut(hit.ordinal as usize) {
+                    *slot = terms.len() as u32;
+                }
+            }
+            doc_freqs.push(encoder.doc_freq());
             terms.push((String::from_utf8_lossy(term).into_owned(), encoder));
         }
     }
-    Segment::assemble(out, terms)
+    // Segments without surface words (format v2) contribute their terms.
+    let stand_ins: Vec<Option<Surfaces>> = parts
+        .iter()
+        .map(|(seg, _)| {
+            (seg.surfaces.words.is_empty() && !seg.terms.is_empty()).then(|| {
+                Surfaces::of_terms(&seg.terms, |ord| {
+                    seg.term_infos.get(ord as usize).map_or(0, |i| i.doc_freq)
+                })
+            })
+        })
+        .collect();
+    let surfaces: Vec<&Surfaces> = parts
+        .iter()
+        .zip(&stand_ins)
+        .map(|((seg, _), stand_in)| stand_in.as_ref().unwrap_or(&seg.surfaces))
+        .collect();
+    let surfaces = Surfaces::merge(&surfaces, &term_remaps, &doc_freqs);
+    let mut segment = Segment::assemble(out, terms);
+    segment.surfaces = surfaces;
+    segment
 }
 
 fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {

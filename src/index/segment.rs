@@ -12,6 +12,7 @@ use crate::vector::VectorColumn;
 
 use super::document::{FilterKind, FilterValue, PreparedDoc};
 use super::lengths::FieldLengths;
+use super::surfaces::{SurfaceCollector, Surfaces};
 
 /// An immutable, searchable segment. Local doc ids are `0..n_docs`.
 #[derive(Debug, Clone)]
@@ -31,6 +32,8 @@ pub struct Segment {
     ///
     /// [`FieldRef::Vector`]: super::document::FieldRef::Vector
     pub vectors: Vec<VectorColumn>,
+    /// Words as written -> their stems (empty in v2 segments).
+    pub surfaces: Surfaces,
 }
 
 impl Segment {
@@ -64,6 +67,7 @@ impl Segment {
                 .iter()
                 .map(VectorColumn::heap_bytes)
                 .sum::<usize>()
+            + self.surfaces.heap_bytes()
     }
 
     /// Builds a segment from sorted, unique terms and per-doc data.
@@ -116,6 +120,7 @@ impl TermsAssembler {
             namespaces: parts.namespaces,
             columns: parts.columns,
             vectors: parts.vectors,
+            surfaces: Surfaces::default(),
         }
     }
 }
@@ -179,6 +184,7 @@ pub struct SegmentWriter {
     /// tuple (fields < 32; positions < 2^24, one per byte of a field of at
     /// most 16 MiB) in a fraction of the comparisons' cost.
     scratch: Vec<u64>,
+    surfaces: SurfaceCollector,
     heap_estimate: usize,
 }
 
@@ -189,6 +195,7 @@ impl SegmentWriter {
             term_ids: HashMap::default(),
             postings: Vec::new(),
             scratch: Vec::new(),
+            surfaces: SurfaceCollector::default(),
             heap_estimate: 0,
         }
     }
@@ -222,6 +229,9 @@ impl SegmentWriter {
                     id
                 }
             };
+            if let Some(word) = doc.text.surface(token) {
+                self.heap_estimate += self.surfaces.add(word, id, local);
+            }
             debug_assert!(token.field < 32 && token.position < 1 << 27);
             self.scratch
                 .push((id as u64) << 32 | (token.field as u64) << 27 | token.position as u64);
@@ -287,6 +297,11 @@ impl SegmentWriter {
         let terms: Vec<(Box<str>, u32)> = self.term_ids.into_iter().collect();
         let bytes: Vec<&[u8]> = terms.iter().map(|t| t.0.as_bytes()).collect();
         let order = crate::sort::order_by_bytes(&bytes);
+        let mut ords = vec![0u32; terms.len()];
+        for (rank, &(_, i)) in order.iter().enumerate() {
+            ords[terms[i as usize].1 as usize] = rank as u32;
+        }
+        let surfaces = self.surfaces.finish(&ords);
         let mut out = TermsAssembler::new(n_fields);
         let mut encoder = TermPostingsEncoder::new(n_fields);
         let mut positions = Vec::new();
@@ -318,7 +333,9 @@ impl SegmentWriter {
             }
             out.push(term, &encoder);
         }
-        out.finish(self.parts)
+        let mut segment = out.finish(self.parts);
+        segment.surfaces = surfaces;
+        segment
     }
 }
 

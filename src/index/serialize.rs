@@ -17,6 +17,7 @@ use crate::vector::VectorColumn;
 use super::lengths::FieldLengths;
 
 use super::segment::Segment;
+use super::surfaces::Surfaces;
 
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
@@ -77,6 +78,10 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
     for v in &seg.vectors {
         write_vectors(&mut w, v);
     }
+    // Format v3: the surface words (super::surfaces).
+    w.bytes(seg.surfaces.words.as_bytes());
+    w.u32s(&seg.surfaces.stems);
+    w.u32s(&seg.surfaces.counts);
     w.buf
 }
 
@@ -146,8 +151,8 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
 }
 
 /// Reads a segment written with format `version` (2 or 3: blob::open_versioned
-/// refuses others). Version 3 adds vector columns ([`COL_VECTOR`]); a v2
-/// segment has none.
+/// refuses others). Version 3 adds vector columns ([`COL_VECTOR`]) and the
+/// surface words after the columns; a v2 segment has neither.
 pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
@@ -253,6 +258,19 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
             other => return Err(r.corrupt(format!("unknown column kind {other}"))),
         });
     }
+    let mut surfaces = Surfaces::default();
+    if version >= 3 {
+        let words = TermDict::from_bytes(r.bytes()?.to_vec())
+            .map_err(|reason| r.corrupt(format!("surface words: {reason}")))?;
+        surfaces = Surfaces {
+            words,
+            stems: r.u32s()?,
+            counts: r.u32s()?,
+        };
+        surfaces
+            .validate(terms.len())
+            .map_err(|reason| r.corrupt(reason))?;
+    }
     if !r.is_at_end() {
         return Err(r.corrupt("trailing bytes after the segment"));
     }
@@ -273,6 +291,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         namespaces,
         columns,
         vectors,
+        surfaces,
     })
 }
 

@@ -15,4 +15,5 @@ pub mod scorer;
 pub mod search;
 pub mod snippet;
 pub mod strategy;
+pub mod suggest;
 pub mod topk;

@@ -84,7 +84,8 @@ pub struct SearchOptions {
     pub filter: Option<Value>,
     /// Treat every bare term as a prefix as well (search-as-you-type).
     pub prefix: bool,
-    /// Edit distance applied to every bare term (0, 1 or 2).
+    /// Edit distance applied to every bare term (0, 1 or 2), or
+    /// [`crate::query::plan::FUZZY_AUTO`] (by word length).
     pub fuzzy: u8,
     /// `None` or `Some(false)`-like: no snippets. Present: snippets per field.
     pub highlight: Option<HighlightOptions>,
@@ -226,8 +227,11 @@ impl SearchOptions {
                 "prefix" => o.prefix = jsonopt::boolean(v, "", k)?,
                 "fuzzy" => {
                     o.fuzzy = match v {
-                        Value::Bool(on) => u8::from(*on),
-                        _ => jsonopt::uint(v, "", k, u8::MAX.into())? as u8,
+                        Value::Bool(false) => 0,
+                        Value::Bool(true) => super::plan::FUZZY_AUTO,
+                        Value::String(s) if s == "auto" => super::plan::FUZZY_AUTO,
+                        // Over 2 is refused when the search starts.
+                        _ => jsonopt::uint(v, "", k, u8::MAX.into())?.min(3) as u8,
                     }
                 }
                 "highlight" => {

@@ -17,8 +17,27 @@ use super::budget::Budget;
 /// Expansions of one prefix/fuzzy term kept (highest df first), when the
 /// query's budget allows ([`super::budget::MAX_EXPANSIONS`] shared by all).
 pub const MAX_TERM_EXPANSIONS: usize = 64;
-/// Score multiplier of expanded (non-exact) terms.
+/// Typo matches of one word kept (closest first, then most frequent).
+pub const MAX_TYPO_EXPANSIONS: usize = 16;
+/// Score multiplier of expanded (non-exact) terms: prefix completions, and
+/// typo matches once per edit (distance 1: 0.5, distance 2: 0.25), so an
+/// exact match outranks a near one.
 pub const EXPANSION_BOOST: f32 = 0.5;
+/// `fuzzy: 'auto'` / `true`: words the index does not contain (no live
+/// document) get the distance of their length ([`auto_distance`]), the
+/// matches at one edit if any, else those at two; words it contains are
+/// taken as meant.
+pub const FUZZY_AUTO: u8 = u8::MAX;
+
+/// Typo tolerance for a word of `chars` characters: none below 4 (too many
+/// short words are one edit apart), 1 up to 7, 2 from 8 on.
+pub fn auto_distance(chars: usize) -> u8 {
+    match chars {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
 
 /// One index term of the query with its statistics.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,7 +185,7 @@ impl<'a> Planner<'a> {
     fn count_expanding(&self, query: &Query) -> usize {
         match query {
             Query::Term { prefix, fuzzy, .. } => {
-                usize::from(*prefix || self.opts.prefix || (*fuzzy).max(self.opts.fuzzy) > 0)
+                usize::from(*prefix || self.opts.prefix || *fuzzy > 0 || self.opts.fuzzy > 0)
             }
             Query::Phrase { .. } => 0,
             Query::Bool { clauses, .. } => {
@@ -213,6 +232,19 @@ impl<'a> Planner<'a> {
         out
     }
 
+    /// Per token of `text` (as [`Planner::analyze`] yields them for the
+    /// fields `fields`), the word before stemming, if it was stemmed.
+    fn surfaces(&self, text: &str, fields: u32) -> Vec<Option<String>> {
+        let mut out = Vec::new();
+        let field = (fields.trailing_zeros() as usize).min(31);
+        if let Some(field) = self.index.schema.text.get(field) {
+            field.analyzer.analyze_each(text, false, |t| {
+                out.push(t.surface.map(str::to_string));
+            });
+        }
+        out
+    }
+
     fn add_term(&mut self, term: String, fields: u32, boost: f32) -> usize {
         let doc_freq = self.doc_freq(&term);
         let idf = bm25::idf(self.index.live_docs as f64, doc_freq as f64);
@@ -230,21 +262,8 @@ impl<'a> Planner<'a> {
     fn doc_freq(&self, term: &str) -> u64 {
         let mut df = 0u64;
         for entry in &self.index.segments {
-            let Some(info) = entry.segment.term(term) else {
-                continue;
-            };
-            if entry.deletes.is_empty() {
-                df += info.doc_freq as u64;
-            } else {
-                df += entry.deletes.live_doc_freq(info.first_block, || {
-                    let mut live = 0u64;
-                    let mut c = entry.segment.postings.cursor(info);
-                    while c.doc() != TERMINATED {
-                        live += u64::from(!entry.deletes.contains(c.doc()));
-                        c.advance();
-                    }
-                    live
-                });
+            if let Some(ord) = entry.segment.terms.get(term) {
+                df += live_doc_freq(entry, ord as u32);
             }
         }
         df
@@ -252,14 +271,18 @@ impl<'a> Planner<'a> {
 
     /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
     /// frequent first, other than `term` itself, within this term's share
-    /// of the budget.
+    /// of the budget, with their score multiplier. Fuzzy matching is by
+    /// optimal string alignment distance (transpositions count one) against
+    /// the index terms and against the segments' surface words (`surface`,
+    /// the query word before stemming), which map to their stems.
     fn expand(
         &self,
         term: &str,
+        surface: Option<&str>,
         prefix: bool,
         fuzzy: u8,
         budget: &mut Budget,
-    ) -> Result<Vec<String>> {
+    ) -> Result<Vec<(String, f32)>> {
         let (share, steps_share) = self.share;
         // Steps go to the segments by dictionary size: the walks cost that.
         let sizes: Vec<u64> = self
@@ -271,6 +294,8 @@ impl<'a> Planner<'a> {
         let total = sizes.iter().sum::<u64>().max(1);
         let mut walk_cut = false;
         let mut found: Vec<(String, u64)> = Vec::new();
+        // Smallest edit distance of each fuzzy match (prefix matches: none).
+        let mut distances: Vec<(String, u8)> = Vec::new();
         for (entry, size) in self.index.segments.iter().zip(sizes) {
             let dict = &entry.segment.terms;
             // Both below 2^32 in practice; saturating keeps it safe without
@@ -286,9 +311,32 @@ impl<'a> Planner<'a> {
                 walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
             }
             if fuzzy > 0 {
-                let matched = dict.fuzzy_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                // A stemmed query word is matched against the segment's
+                // words as written (mapped to their stems), anything else
+                // (compounds, numbers, unstemmed fields, v2 segments)
+                // against its terms: one walk either way.
+                let surfaces = &entry.segment.surfaces;
+                let mut matched = Vec::new();
+                match surface {
+                    Some(word) if !surfaces.words.is_empty() => {
+                        for (_, w, d) in
+                            surfaces
+                                .words
+                                .typos_bounded(word, fuzzy, MAX_EXPANSIONS, &mut steps)
+                        {
+                            let stem = surfaces.stems.get(w as usize).copied().unwrap_or(0);
+                            if let Some(t) = dict.term_at(u64::from(stem)) {
+                                matched.push((t, u64::from(stem), d));
+                            }
+                        }
+                    }
+                    _ => matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps),
+                }
                 walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
-                hits.extend(matched);
+                for (t, ord, d) in matched {
+                    distances.push((t.clone(), d));
+                    hits.push((t, ord));
+                }
             }
             budget.return_dictionary_steps(steps);
             for (t, ord) in hits {
@@ -306,14 +354,46 @@ impl<'a> Planner<'a> {
         // The selection the per-term cap alone makes (the term itself
         // included, then left out), cut to the share: with a full share,
         // exactly the terms planned before budgets.
-        let ranked = by_doc_freq(found, MAX_TERM_EXPANSIONS);
-        let take = share.min(MAX_TERM_EXPANSIONS);
-        let share_cut = ranked.len() > take;
-        let mut kept: Vec<String> = ranked
+        let typos = fuzzy > 0 && !prefix;
+        let mut ranked = by_doc_freq(
+            found,
+            if typos {
+                usize::MAX
+            } else {
+                MAX_TERM_EXPANSIONS
+            },
+        );
+        let mut cap = MAX_TERM_EXPANSIONS;
+        if typos {
+            // Typos: the closest first (most frequent first at equal
+            // distance), and fewer of them.
+            let distance = |t: &str| {
+                let d = distances.iter().filter(|(m, _)| m == t).map(|&(_, d)| d);
+                u64::from(d.min().unwrap_or(0))
+            };
+            let order = crate::sort::order_by_key(ranked.iter().map(|(t, _)| distance(t)));
+            ranked = crate::sort::permute(ranked, &order);
+            cap = MAX_TYPO_EXPANSIONS;
+        }
+        let take = share.min(cap);
+        let share_cut = ranked.len() > take && take < cap;
+        let mut kept: Vec<(String, f32)> = ranked
             .into_iter()
             .take(take)
             .map(|(t, _)| t)
             .filter(|t| t != term)
+            .map(|t| {
+                let d = distances
+                    .iter()
+                    .filter(|(m, _)| *m == t)
+                    .map(|&(_, d)| d)
+                    .min();
+                let factor = match d {
+                    Some(d) => EXPANSION_BOOST.powi(i32::from(d.max(1))),
+                    None => EXPANSION_BOOST,
+                };
+                (t, factor)
+            })
             .collect();
         let granted = budget.take_expansions(kept.len());
         let total_cut = granted < kept.len();
@@ -342,24 +422,53 @@ impl<'a> Planner<'a> {
             } => {
                 let mask = self.field_mask(field);
                 let prefix = *prefix || self.opts.prefix;
-                let fuzzy = (*fuzzy).max(self.opts.fuzzy).min(2);
+                let fuzzy = (*fuzzy).max(self.opts.fuzzy);
                 let mut alternatives = Vec::new();
                 for (tokens, fields) in self.analyze(text, mask) {
+                    let surfaces = if fuzzy > 0 {
+                        self.surfaces(text, fields)
+                    } else {
+                        Vec::new()
+                    };
                     // Tokens sharing a position are alternatives (a compound
                     // and its first part); positions are what AND requires.
                     let mut parts: Vec<Node> = Vec::new();
                     let mut last_position = None;
                     let mut group: Vec<Node> = Vec::new();
-                    for token in tokens {
+                    for (i, token) in tokens.into_iter().enumerate() {
                         if last_position != Some(token.position) && !group.is_empty() {
                             parts.push(either(std::mem::take(&mut group)));
                         }
                         last_position = Some(token.position);
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
                         group.push(Node::Term(exact));
-                        if prefix || fuzzy > 0 {
-                            for t in self.expand(&token.term, prefix, fuzzy, budget)? {
-                                let id = self.add_term(t, fields, boost * b * EXPANSION_BOOST);
+                        let stemmed = surfaces.get(i).and_then(|s| s.as_deref());
+                        let surface = stemmed.unwrap_or(&token.term);
+                        let distance = match fuzzy {
+                            // Only words the index lacks: a known word is
+                            // taken as meant (measured in BENCHMARKS.md,
+                            // "Typo tolerance").
+                            FUZZY_AUTO if self.terms[exact].doc_freq > 0 => 0,
+                            FUZZY_AUTO => auto_distance(surface.chars().count()),
+                            d => d.min(2),
+                        };
+                        if prefix || distance > 0 {
+                            let stemmed = stemmed.map(str::to_string);
+                            let word = (&token.term, stemmed.as_deref());
+                            // 'auto' tries one edit first: a word one edit
+                            // off is the usual typo, and that walk is far
+                            // cheaper than the two-edit one.
+                            let first = if fuzzy == FUZZY_AUTO {
+                                distance.min(1)
+                            } else {
+                                distance
+                            };
+                            let mut found = self.expand(word.0, word.1, prefix, first, budget)?;
+                            if found.is_empty() && first < distance {
+                                found = self.expand(word.0, word.1, prefix, distance, budget)?;
+                            }
+                            for (t, factor) in found {
+                                let id = self.add_term(t, fields, boost * b * factor);
                                 group.push(Node::Term(id));
                             }
                         }
@@ -460,6 +569,26 @@ impl<'a> Planner<'a> {
             }
         }
     }
+}
+
+/// Live documents of the segment containing its term `ord`.
+pub(crate) fn live_doc_freq(entry: &crate::index::SegmentEntry, ord: u32) -> u64 {
+    let seg = &entry.segment;
+    let Some(&info) = seg.term_infos.get(ord as usize) else {
+        return 0;
+    };
+    if entry.deletes.is_empty() {
+        return u64::from(info.doc_freq);
+    }
+    entry.deletes.live_doc_freq(info.first_block, || {
+        let mut live = 0u64;
+        let mut c = seg.postings.cursor(info);
+        while c.doc() != TERMINATED {
+            live += u64::from(!entry.deletes.contains(c.doc()));
+            c.advance();
+        }
+        live
+    })
 }
 
 /// A disjunction of nodes (a single node stays itself).

@@ -486,8 +486,10 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
             reason: format!("search option {reason}"),
         })
     };
-    if opts.fuzzy > 2 {
-        return usage("`fuzzy` must be 0, 1 or 2 (an edit distance), or true/false");
+    if opts.fuzzy > 2 && opts.fuzzy != super::plan::FUZZY_AUTO {
+        return usage(
+            "`fuzzy` must be 0, 1 or 2 (an edit distance), 'auto' or true (by word length), or false",
+        );
     }
     if let Some(k1) = opts.k1 {
         if !k1.is_finite() || k1 < 0.0 {
@@ -952,52 +954,4 @@ fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
         filled &= filled - 1;
     }
     sum
-}
-
-/// One autocomplete suggestion.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Suggestion {
-    pub term: String,
-    /// Documents containing the term (tombstones included).
-    pub doc_freq: u64,
-}
-
-impl crate::json::ToJson for Suggestion {
-    fn write_json(&self, out: &mut String) {
-        crate::json::Object::new(out)
-            .field("term", &self.term)
-            .field("docFreq", &self.doc_freq)
-            .end();
-    }
-}
-
-impl Index {
-    /// Index terms starting with `prefix` (lowercased and NFKC-normalized as
-    /// the analyzer does), most frequent first.
-    pub fn suggest(&mut self, prefix: &str, limit: usize) -> Vec<Suggestion> {
-        self.flush();
-        let prefix = crate::analysis::lowercase(prefix.trim());
-        if prefix.is_empty() || limit == 0 {
-            return Vec::new();
-        }
-        let mut found: Vec<(String, u64)> = Vec::new();
-        for entry in &self.segments {
-            for (term, ord) in entry
-                .segment
-                .terms
-                .prefix(&prefix, crate::termdict::MAX_EXPANSIONS)
-            {
-                let df = entry
-                    .segment
-                    .term_infos
-                    .get(ord as usize)
-                    .map_or(0, |i| i.doc_freq);
-                found.push((term, df as u64));
-            }
-        }
-        super::plan::by_doc_freq(found, limit)
-            .into_iter()
-            .map(|(term, doc_freq)| Suggestion { term, doc_freq })
-            .collect()
-    }
 }

@@ -134,6 +134,28 @@ impl TermDict {
         fuzzy::search(self, term, distance, limit, steps)
     }
 
+    /// Terms within optimal-string-alignment distance `distance` of `term`
+    /// (Levenshtein plus transpositions of adjacent chars, each one edit:
+    /// `vitset`~1 finds `vitest`), starting with the first or second char
+    /// of `term`, with their distance, in byte order, at most `limit`;
+    /// `steps` bounds the walk as in [`TermDict::fuzzy_bounded`].
+    pub fn typos_bounded(
+        &self,
+        term: &str,
+        distance: u8,
+        limit: usize,
+        steps: &mut u64,
+    ) -> Vec<(String, u64, u8)> {
+        fuzzy::search_with(self, term, distance, true, limit, steps)
+    }
+
+    /// The term of ordinal `ord`.
+    pub fn term_at(&self, ord: u64) -> Option<String> {
+        let mut terms = self.iter();
+        terms.seek_ord(u32::try_from(ord).ok()?)?;
+        Some(String::from_utf8_lossy(terms.term()).into_owned())
+    }
+
     /// All terms in order (for merges).
     pub fn iter(&self) -> Terms<'_> {
         Terms::new(self)

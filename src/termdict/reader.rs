@@ -282,6 +282,19 @@ impl<'a> Terms<'a> {
         false
     }
 
+    /// Makes the term of ordinal `ord` the current one.
+    pub(super) fn seek_ord(&mut self, ord: u32) -> Option<()> {
+        if ord >= self.dict.n_terms {
+            return None;
+        }
+        self.jump(ord / self.dict.block_len);
+        self.term.clear();
+        while self.next <= ord {
+            self.advance()?;
+        }
+        Some(())
+    }
+
     fn jump(&mut self, block: u32) {
         self.pos = self.dict.block_offset(block);
         self.next = block * self.dict.block_len;

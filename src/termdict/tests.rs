@@ -420,3 +420,97 @@ fn larger_distances_match_the_definition() {
     }
     assert_eq!(dict.fuzzy("abc", u8::MAX, 100).len(), terms.len());
 }
+
+/// Optimal string alignment distance by the textbook full matrix (the
+/// oracle of `typos_bounded`).
+fn osa(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+fn typos(dict: &TermDict, q: &str, d: u8, limit: usize) -> Vec<(String, u64, u8)> {
+    dict.typos_bounded(q, d, limit, &mut u64::MAX.clone())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Every term within OSA distance whose first char is the query's first
+    /// or second, with that distance, in order, cut at the limit; and
+    /// `term_at` inverts `get`.
+    #[test]
+    fn typos_match_naive_osa(
+        terms in prop::collection::btree_set(word(), 0..120),
+        extra in prop::collection::vec(word(), 1..10),
+        block_len in block_len(),
+    ) {
+        let dict = build(&terms, block_len);
+        let mut queries: Vec<String> = terms.iter().step_by(6).cloned().collect();
+        // Members with two adjacent chars swapped: transpositions.
+        queries.extend(terms.iter().step_by(4).filter_map(|t| {
+            let mut c: Vec<char> = t.chars().collect();
+            (c.len() >= 2).then(|| { let n = c.len() / 2; c.swap(n - 1, n); c.into_iter().collect() })
+        }));
+        queries.extend(extra);
+        for q in &queries {
+            for d in [1u8, 2] {
+                let want: Vec<(String, u64, u8)> = terms
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, t)| {
+                        let dist = osa(t, q);
+                        // Anchored: the first char is the query's first or second.
+                        let first = t.chars().next();
+                        let anchored = first.is_none() || q.chars().take(2).any(|c| Some(c) == first);
+                        (dist <= d as usize && anchored).then(|| (t.clone(), i as u64, dist as u8))
+                    })
+                    .collect();
+                prop_assert_eq!(&typos(&dict, q, d, usize::MAX), &want, "{:?}~{}", q, d);
+                for limit in [0, 1, 3] {
+                    prop_assert_eq!(typos(&dict, q, d, limit), want[..limit.min(want.len())].to_vec());
+                }
+            }
+        }
+        for (i, t) in terms.iter().enumerate() {
+            prop_assert_eq!(dict.term_at(i as u64), Some(t.clone()));
+        }
+        prop_assert_eq!(dict.term_at(terms.len() as u64), None);
+    }
+}
+
+#[test]
+fn transpositions_count_one() {
+    let words = ["deployment", "pnpm", "retries", "visit", "zustand"];
+    let dict = TermDict::from_sorted(words);
+    for (typo, want) in [
+        ("deploymnet", "deployment"),
+        ("zustnad", "zustand"),
+        ("pnmp", "pnpm"),
+        ("retires", "retries"),
+    ] {
+        let got = typos(&dict, typo, 1, 10);
+        assert_eq!(got.len(), 1, "{typo}: {got:?}");
+        assert_eq!((got[0].0.as_str(), got[0].2), (want, 1));
+        // Plain Levenshtein needs 2 edits for a swap.
+        assert!(dict.fuzzy(typo, 1, 10).is_empty(), "{typo}");
+    }
+    assert_eq!(typos(&dict, "visit", 1, 10)[0].2, 0);
+}

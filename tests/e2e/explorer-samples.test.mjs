@@ -164,8 +164,8 @@ const CHECKS = {
   },
   'mem-052': async ({ samples }) => {
     const s = samples.suggest('dep');
-    assert.ok(s.length > 0 && s.every((x) => x.term.startsWith('dep') && x.docFreq > 0));
-    for (let i = 1; i < s.length; i++) assert.ok(s[i - 1].docFreq >= s[i].docFreq);
+    assert.ok(s.length > 0 && s.every((x) => x.suggestion.startsWith('dep') && x.score > 0));
+    for (let i = 1; i < s.length; i++) assert.ok(s[i - 1].score >= s[i].score);
   },
   'mem-056': async () => {
     assert.match(read('worker/src/writer.js'), /extends DurableObject/);

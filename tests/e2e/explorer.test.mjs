@@ -314,6 +314,10 @@ test('add, edit and delete memories; every change survives a reload and shows in
   await page.click('#detail button:text("Yes, delete it")');
   await page.locator('#detail').waitFor({ state: 'hidden' });
   await settle(page);
+  // Gone at once: as a whole word (a trailing space) nothing matches. (As a
+  // prefix, an unknown word backs off to a shorter one; since issue 21 a
+  // deleted memory's words are unknown at once, not at the next merge.)
+  await typeQuery(page, 'quokka ');
   assert.deepEqual(await titles(page), []);
   assert.match(await page.textContent('#announce'), /Deleted “Quokka checklist”/);
 
@@ -323,7 +327,7 @@ test('add, edit and delete memories; every change survives a reload and shows in
   assert.match(await page.textContent('#status'), new RegExp(`^${N + 1} memories`));
   await typeQuery(page, 'wombat');
   assert.deepEqual(await titles(page), ['Wombat migration plan, revised']);
-  await typeQuery(page, 'quokka');
+  await typeQuery(page, 'quokka ');
   assert.deepEqual(await titles(page), []);
   // The samples were committed once, not indexed twice.
   await typeQuery(page, 'deploying on friday ');

@@ -223,11 +223,73 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
 
   t('suggest, prefix and explain', async () => {
     const index = await fresh();
-    const terms = index.suggest('data', { limit: 5 }).map((s) => s.term);
-    assert.ok(terms.some((x) => x.startsWith('databas')), JSON.stringify(terms));
+    const words = index.suggest('data', { limit: 5 }).map((s) => s.suggestion);
+    assert.ok(words.includes('database'), JSON.stringify(words));
     assert.equal(index.search('postgr', { prefix: true }).hits[0].id, 'm2');
     const [hit] = index.search('backup', { explain: true }).hits;
     assert.ok(Array.isArray(hit.explanation) && hit.explanation.length > 0);
+    await index.close();
+  });
+
+  t('typos: swapped letters find their memories with fuzzy', async () => {
+    const storage = makeStorage();
+    const first = await Memdex.open({ storage, autoCommit: false });
+    first.addAll([
+      { id: 'deploy', text: 'Deployment checklist: deploy with a rollback plan.' },
+      { id: 'zustand', text: 'State management: we use Zustand stores, not Redux.' },
+      { id: 'vitest', text: 'Testing: run the unit tests with Vitest in watch mode.' },
+      { id: 'retries', text: 'The HTTP client retries failed requests with backoff.' },
+      { id: 'pnpm', text: 'Use pnpm, not npm, for installs in the monorepo.' },
+    ]);
+    const typos = { deploymnet: 'deploy', zustnad: 'zustand', vitset: 'vitest', retires: 'retries', pnmp: 'pnpm' };
+    const check = (index, when) => {
+      for (const [typo, id] of Object.entries(typos)) {
+        assert.equal(index.search(typo).hits.length, 0, `${when}: ${typo} without fuzzy`);
+        for (const fuzzy of ['auto', true, 1]) {
+          const { hits } = index.search(typo, { fuzzy });
+          assert.equal(hits[0]?.id, id, `${when}: ${typo} fuzzy ${fuzzy}: ${JSON.stringify(hits.map((h) => h.id))}`);
+        }
+      }
+    };
+    check(first, 'buffered');
+    // Committed and reopened: the surface words are persisted.
+    await first.commit();
+    await first.close();
+    const index = await Memdex.open({ storage, autoCommit: false });
+    check(index, 'reopened');
+    // An exact match outranks a typo match (0.5 per edit); 'auto' takes a
+    // word the index contains as meant.
+    index.add({ id: 'exact', text: 'deploymnet' });
+    const { hits } = index.search('deploymnet', { fuzzy: 1 });
+    assert.deepEqual(hits.map((h) => h.id), ['exact', 'deploy']);
+    assert.ok(hits[0].score > hits[1].score);
+    assert.deepEqual(index.search('deploymnet', { fuzzy: 'auto' }).hits.map((h) => h.id), ['exact']);
+    await expectCode(() => index.search('x', { fuzzy: 3 }), 'USAGE');
+    await expectCode(() => index.search('x', { fuzzy: 'yes' }), 'USAGE');
+    await index.close();
+  });
+
+  t('suggest: words as written, then whole-query completion in context', async () => {
+    const index = await fresh();
+    index.addAll([
+      { id: 's1', text: 'Deploy the frontend on Friday after the freeze.' },
+      { id: 's2', text: 'Deploy the fridge firmware.' },
+      { id: 's3', text: 'Frameworks: freshness of the feature flags.' },
+    ]);
+    const f = index.suggest('f', { limit: 20 });
+    const words = f.map((s) => s.suggestion);
+    assert.ok(words.includes('friday') && words.includes('feature'), JSON.stringify(words));
+    assert.ok(!words.includes('featur') && !words.includes('frozen '), JSON.stringify(words));
+    for (let i = 1; i < f.length; i++) assert.ok(f[i - 1].score >= f[i].score);
+    const d = index.suggest('deploy fr');
+    assert.equal(d[0].suggestion, 'deploy friday', JSON.stringify(d));
+    assert.ok(d.every((s) => s.suggestion.startsWith('deploy fr')), JSON.stringify(d));
+    assert.ok(!d.some((s) => s.suggestion === 'deploy frameworks'), JSON.stringify(d));
+    assert.deepEqual(index.suggest('deploy '), []);
+    // Deleted documents stop being suggested at once.
+    assert.ok(index.suggest('fridg').length === 1);
+    index.remove('s2');
+    assert.deepEqual(index.suggest('fridg'), []);
     await index.close();
   });
 

@@ -171,7 +171,7 @@ const schemas = {
     type: 'object',
     required: ['suggestions', 'generation'],
     properties: {
-      suggestions: { type: 'array', items: { type: 'object', required: ['term', 'docFreq'], properties: { term: { type: 'string' }, docFreq: { type: 'integer' } } } },
+      suggestions: { type: 'array', items: { type: 'object', required: ['suggestion', 'score'], properties: { suggestion: { type: 'string' }, score: { type: 'integer' } } } },
       generation: { type: 'integer' },
     },
   },
@@ -245,8 +245,8 @@ const paths = {
     }),
   },
   '/v1/ns/{ns}/suggest': {
-    get: op('Term completions', {
-      parameters: [NS, q('prefix', { type: 'string', minLength: 1 }, 'Word start'), q('limit', { type: 'integer', minimum: 0 }, 'At most (default 10)'), MIN_GEN],
+    get: op('Completions of the last word of the input (as whole query strings)', {
+      parameters: [NS, q('prefix', { type: 'string', minLength: 1 }, 'What the search box holds; its last word is completed'), q('limit', { type: 'integer', minimum: 0 }, 'At most (default 10)'), MIN_GEN],
       responses: { 200: ok('Completions', ref('Suggestions')), ...COMMON_ERRORS },
     }),
   },

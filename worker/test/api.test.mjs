@@ -183,7 +183,7 @@ test('suggest completes terms of the namespace', async () => {
   const { body } = await call('POST', '/v1/ns/sug/docs', { json: [{ id: 's1', text: 'kubernetes kubelet kubectl' }] });
   const r = await call('GET', `/v1/ns/sug/suggest?prefix=kube&limit=5&minGeneration=${body.generation}`);
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.deepEqual(r.body.suggestions.map((s) => s.term).sort(), ['kubectl', 'kubelet', 'kubernet']);
+  assert.deepEqual(r.body.suggestions.map((s) => s.suggestion).sort(), ['kubectl', 'kubelet', 'kubernetes']);
   assert.equal(r.body.generation, body.generation);
 });
 

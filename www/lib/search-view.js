@@ -79,7 +79,9 @@ export class SearchView {
     try {
       res = index.search(req.query, req.options);
       if (res.hits.length === 0 && !append) {
-        const retry = backOff(req.prefixed, (p) => index.suggest(p, { limit: 1 }).length > 0);
+        // Whether a prefix search for `p` finds anything (suggest completes
+        // words as written, which may start with `p` when no stem does).
+        const retry = backOff(req.prefixed, (p) => index.search(`${p}*`, { limit: 1, storedFields: false }).hits.length > 0);
         if (retry) {
           const again = index.search(retry.query, req.options);
           if (again.hits.length) [req, res] = [{ ...req, ...retry }, again];
