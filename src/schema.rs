@@ -600,7 +600,7 @@ mod tests {
         );
         assert_eq!(
             read(json!("keywords")).unwrap_err(),
-            "invalid value for `fields.f.type`: unknown variant `keywords`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`"
+            "invalid value for `fields.f.type`: unknown variant `keywords`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`"
         );
     }
 
@@ -637,7 +637,7 @@ mod tests {
         );
         assert_eq!(
             read(json!({"schema": {"tags": "keywrd"}})).unwrap_err(),
-            "invalid value for `schema.tags.type`: unknown variant `keywrd`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`"
+            "invalid value for `schema.tags.type`: unknown variant `keywrd`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`"
         );
         assert_eq!(
             read(json!({"schema": ["text"]})).unwrap_err(),
