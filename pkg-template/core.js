@@ -100,7 +100,6 @@ class JsonLinesBatch {
   push(doc) {
     let line;
     try {
-      checkDoc(doc);
       line = documentJson(doc);
     } catch (err) {
       this.flush();
@@ -133,23 +132,11 @@ class JsonLinesBatch {
   }
 }
 
-function checkDoc(doc) {
-  if (!isObject(doc)) {
-    throw new MemdexError('SCHEMA', `a document must be an object like { id: 'm1', text: '...' }, got ${describe(doc)}`);
-  }
-  if (typeof doc.id !== 'string' || doc.id === '') {
-    const keys = Object.keys(doc).slice(0, 5).join(', ');
-    const what = doc.id === undefined ? 'has no `id`' : `has \`id\` ${describe(doc.id)}`;
-    throw new MemdexError('SCHEMA', `the document {${keys}} ${what}: every document needs a non-empty string \`id\``);
-  }
-  if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
-    throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
-  }
-}
-
 /**
  * A document as the JSON text the engine reads (it validates everything
- * else). JSON cannot say two things a JS object can: JSON.stringify writes
+ * else: shape, id, namespace, fields; one validator, one set of messages).
+ * JSON cannot say a few things a JS object can: `undefined`, a function or
+ * a symbol as the whole document (JSON.stringify returns undefined); JSON.stringify writes
  * NaN and ±Infinity as null (the engine would then drop the field), and
  * past its own stack depth it throws a plain RangeError (cycles and BigInt
  * a TypeError). Those become MemdexErrors naming the field or the limit
@@ -166,6 +153,9 @@ function documentJson(doc) {
       `${deep ? 'the document nests arrays and objects deeper than 127 levels' : 'the document is not JSON'} (${err?.message})`,
       { cause: err },
     );
+  }
+  if (json === undefined) {
+    throw new MemdexError('SCHEMA', `schema error on field \`document\`: must be a JSON object like {"id": "m1", "text": "..."}, got ${describe(doc)}`);
   }
   // A `null` value (the word in a string rarely matches) may be a NaN.
   const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
@@ -230,7 +220,6 @@ function checkJsonable(value, what, path = '', depth = 0) {
 
 function checkFilter(filter, what) {
   if (filter === undefined || filter === null) return undefined;
-  if (!isObject(filter)) throw usage(`${what}: the filter must be an object like { namespace: 'a', kind: 'rule' }`);
   checkJsonable(filter, `${what} filter`);
   return filter;
 }
@@ -538,7 +527,6 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     /** Adds a document, replacing any document with the same `id`. */
     add(doc) {
       const engine = this.#engine;
-      checkDoc(doc);
       const json = documentJson(doc);
       call(() => engine.addJson(json));
       this.#wrote();
