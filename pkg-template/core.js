@@ -29,7 +29,10 @@ export class MemdexError extends Error {
 export function toMemdexError(err) {
   if (err instanceof MemdexError) return err;
   if (err && typeof err.code === 'string') {
-    const e = new MemdexError(err.code, err.message, { cause: err });
+    // The engine's own error (named MemdexError by the wasm layer) carries
+    // nothing more than its code, message and reason, and its stack is glue
+    // code: no `cause` for it, so an uncaught one prints short.
+    const e = new MemdexError(err.code, err.message, err.name === 'MemdexError' ? undefined : { cause: err });
     if (err.reason !== undefined) e.reason = err.reason;
     return e;
   }

@@ -22,8 +22,8 @@ test('the engine codes are exactly the codes of Error::code in src/error.rs', ()
 
 test('index.d.ts MemdexErrorCode lists the engine, package and HTTP codes', () => {
   const dts = read('pkg-template/index.d.ts');
-  const start = dts.indexOf('export type MemdexErrorCode =');
-  const union = dts.slice(start, dts.indexOf(';', start)).replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const rest = dts.slice(dts.indexOf('export type MemdexErrorCode =')).replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const union = rest.slice(0, rest.indexOf(';'));
   const listed = [...union.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]).sort();
   assert.deepEqual(listed, codes(['engine', 'package', 'http']));
 });
