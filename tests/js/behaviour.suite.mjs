@@ -59,9 +59,9 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await index.close();
   });
 
-  t('upsert replaces by id; add of an existing id replaces too', async () => {
+  t('add of an existing id replaces the document', async () => {
     const index = await fresh();
-    index.upsert({ id: 'm1', title: 'Deploy any day', text: 'Continuous delivery: ship whenever green.' });
+    index.add({ id: 'm1', title: 'Deploy any day', text: 'Continuous delivery: ship whenever green.' });
     assert.equal(index.size, MEMORIES.length);
     assert.equal(index.search('friday noon').hits.some((h) => h.id === 'm1'), false);
     assert.equal(index.search('continuous delivery').hits[0].id, 'm1');
