@@ -204,7 +204,9 @@ impl ResolvedSchema {
 
     /// Validates and analyzes one JSON document.
     pub fn prepare(&self, doc: &Value) -> Result<PreparedDoc> {
-        let obj = doc.as_object().ok_or_else(|| not_an_object(&describe(doc)))?;
+        let obj = doc
+            .as_object()
+            .ok_or_else(|| not_an_object(&describe(doc)))?;
         let id = check_id(
             obj.get(ID_KEY).map(FieldValue::from).as_ref(),
             obj.keys().map(String::as_str),
@@ -336,7 +338,6 @@ impl ResolvedSchema {
             }
             add_field(key, value).map_err(|e| in_document(e, &id))?;
         }
-        drop(add_field);
         if let Some(ns) = namespace_value.filter(|_| namespace.is_some()) {
             write_pair(NAMESPACE_KEY, ns);
         }
@@ -354,7 +355,10 @@ impl ResolvedSchema {
 
 /// A document's `id`: a non-empty string of at most [`MAX_ID_BYTES`].
 /// `keys` (the document's keys) name a document that has none.
-fn check_id<'k>(value: Option<&FieldValue<'_>>, keys: impl Iterator<Item = &'k str>) -> Result<String> {
+fn check_id<'k>(
+    value: Option<&FieldValue<'_>>,
+    keys: impl Iterator<Item = &'k str>,
+) -> Result<String> {
     match value {
         Some(FieldValue::Str { text, .. }) if !text.is_empty() && text.len() <= MAX_ID_BYTES => {
             Ok(text.to_string())
@@ -777,6 +781,40 @@ mod tests {
                 .map_err(|e| e.to_string());
             assert_eq!(summary(fast), summary(slow), "{line}");
         }
+    }
+
+    /// Document errors say what was wrong, where, and in which document:
+    /// the messages every surface shows (tests/js/contract.test.mjs).
+    #[test]
+    fn document_errors_name_the_field_the_document_and_what_it_got() {
+        let schema = ResolvedSchema::new(&IndexConfig::default()).unwrap();
+        let error = |line: &str| {
+            let mut pairs = RawPairs::default();
+            let fast = schema
+                .prepare_json(line, &mut pairs)
+                .unwrap()
+                .err()
+                .unwrap();
+            let parsed = crate::json::parse(line).unwrap();
+            assert_eq!(schema.prepare(&parsed).err().unwrap(), fast, "{line}");
+            fast.to_string()
+        };
+        for (line, message) in [
+            (r#"[1]"#, r#"schema error on field `document`: must be a JSON object like {"id": "m1", "text": "..."}, got an array"#),
+            (r#"5"#, "got number 5"),
+            (r#"{"title":"t","text":"x"}"#, "schema error on field `id`: is missing in the document {text, title}: every document needs a non-empty string `id`"),
+            (r#"{"id":5}"#, "schema error on field `id`: must be a non-empty string, got number 5"),
+            (r#"{"id":""}"#, "must be a non-empty string, got the empty string"),
+            (r#"{"id":"d1","namespace":[]}"#, "schema error on field `namespace`: must be a string, got an array (document `d1`)"),
+            (r#"{"id":"d2","text":5}"#, "schema error on field `text`: text fields take a string (document `d2`)"),
+            (r#"{"id":"d3","kind":[1]}"#, "field `kind`: keyword arrays hold strings only (document `d3`)"),
+            (r#"{"id":"d4","nope":1}"#, "field `nope`: is not declared in the schema"),
+        ] {
+            let got = error(line);
+            assert!(got.contains(message), "{line}: {got}");
+        }
+        let long = format!(r#"{{"id":"{}","text":5}}"#, "x".repeat(100));
+        assert!(error(&long).ends_with(&format!("(document `{}…`)", "x".repeat(60))));
     }
 
     #[test]
