@@ -422,15 +422,14 @@ fn in_document(error: Error, id: &str) -> Error {
     }
 }
 
-/// What a JSON value is, for messages: "an array", "number 5", ...
+/// What a JSON value is, for messages: "an array", "an object", "a
+/// string", or the value itself (`5`, `true`, `null`).
 fn describe(value: &Value) -> String {
     match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {n}"),
         Value::String(_) => "a string".into(),
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "an object".into(),
+        scalar => json::to_string(scalar),
     }
 }
 
@@ -801,9 +800,9 @@ mod tests {
         };
         for (line, message) in [
             (r#"[1]"#, r#"schema error on field `document`: must be a JSON object like {"id": "m1", "text": "..."}, got an array"#),
-            (r#"5"#, "got number 5"),
+            (r#"5"#, "got 5"),
             (r#"{"title":"t","text":"x"}"#, "schema error on field `id`: is missing in the document {text, title}: every document needs a non-empty string `id`"),
-            (r#"{"id":5}"#, "schema error on field `id`: must be a non-empty string, got number 5"),
+            (r#"{"id":5}"#, "schema error on field `id`: must be a non-empty string, got 5"),
             (r#"{"id":""}"#, "must be a non-empty string, got the empty string"),
             (r#"{"id":"d1","namespace":[]}"#, "schema error on field `namespace`: must be a string, got an array (document `d1`)"),
             (r#"{"id":"d2","text":5}"#, "schema error on field `text`: text fields take a string (document `d2`)"),

@@ -43,7 +43,7 @@ const SEARCH = [
 const DOCS = [
   ['document that is not an object', [1], 'SCHEMA', 'must be a JSON object like'],
   ['document without id', { title: 'T', text: 'a' }, 'SCHEMA', 'is missing in the document {text, title}'],
-  ['id of the wrong type', { id: 5, text: 'a' }, 'SCHEMA', 'must be a non-empty string, got number 5'],
+  ['id of the wrong type', { id: 5, text: 'a' }, 'SCHEMA', 'must be a non-empty string, got 5'],
   ['text field of the wrong type', { id: 'd1', text: 5 }, 'SCHEMA', 'field `text`: text fields take a string'],
   ['undeclared field', { id: 'd1', foo: 1 }, 'SCHEMA', 'field `foo`: is not declared in the schema'],
   ['bad date in a document', { id: 'd1', timestamp: 'nope' }, 'SCHEMA', 'field `timestamp`: dates are ISO-8601'],
