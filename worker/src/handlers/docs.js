@@ -59,7 +59,7 @@ export async function postDocs(/** @type {Context} */ c) {
     }
     // What the engine rejects anyway (not an object, no string id) goes to
     // it as it is: its error names the problem the same way on every surface.
-    if (!isObject(value)) return value;
+    if (!isObject(value)) return /** @type {Record<string, unknown>} */ (value);
     const doc = /** @type {Record<string, unknown>} */ (value);
     if (typeof doc.id !== 'string' || doc.id === '') return doc;
     try {
