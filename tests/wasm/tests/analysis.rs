@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 #[wasm_bindgen_test]
 fn wasm_matches_native_fixture() {
     let fixture: Value =
-        serde_json::from_str(include_str!("fixtures/analysis_fixture.json")).unwrap();
+        serde_json::from_str(include_str!("../../fixtures/analysis_fixture.json")).unwrap();
     let cases = fixture["cases"].as_array().unwrap();
     assert!(cases.len() >= 30);
     for case in cases {
