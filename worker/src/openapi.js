@@ -1,6 +1,6 @@
 // @ts-check
 // GET /v1/openapi.json: the OpenAPI 3.1 description of every route in
-// routes.js. worker/test/openapi.test.mjs validates the real responses of
+// routes.js. tests/worker/openapi.test.mjs validates the real responses of
 // every route against it and checks that it lists exactly the routes of
 // the routing table, so it cannot drift from the code.
 import { json } from './http.js';

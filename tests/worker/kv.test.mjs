@@ -5,7 +5,7 @@
 // test worker below is not part of the product worker; it only exists here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../test-support/helpers.mjs';
+import { startTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const CONFORMANCE_CHECKS = 11;
 

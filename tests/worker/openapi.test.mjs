@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { startWorker } from '../test-support/helpers.mjs';
+import { startWorker } from '../../worker/test-support/helpers.mjs';
 
 let w;
 let call;
@@ -53,7 +53,7 @@ function check(method, template, r) {
 
 test('the document is OpenAPI 3.1 and lists exactly the routes of the routing table', async () => {
   assert.equal(doc.openapi, '3.1.0');
-  const source = readFileSync(new URL('../src/routes.js', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../worker/src/routes.js', import.meta.url), 'utf8');
   const routes = [...source.matchAll(/\{ method: '(\w+)', path: '([^']+)'/g)].map(([, m, p]) => `${m} ${p.replace(/:(\w+)/g, '{$1}')}`);
   assert.ok(routes.length >= 14);
   const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));

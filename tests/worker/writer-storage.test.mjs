@@ -7,15 +7,15 @@
 // re-published by reconcile(), and a manifest only KV has is adopted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../test-support/helpers.mjs';
+import { startTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const WORKER = /* js */ `
 import { DurableObject } from 'cloudflare:workers';
 // The conformance suite is not in the shipped wasm: a test build has it
-// (scripts/build-conformance, as worker/test/kv.test.mjs).
+// (scripts/build-conformance, as tests/worker/kv.test.mjs).
 import wasmModule from '../../target/conformance-pkg/memdex_bg.wasm';
 import { initSync, runStorageConformance } from '../../target/conformance-pkg/memdex.js';
-import { writerStorage } from '../src/writer-storage.js';
+import { writerStorage } from '../../worker/src/writer-storage.js';
 
 initSync({ module: wasmModule });
 

@@ -7,7 +7,7 @@
 // error. Bounded (TORTURE_SECONDS, default 8).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../test-support/helpers.mjs';
+import { startTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 8);
 
