@@ -1,10 +1,10 @@
 //! Writes tests/fixtures/analysis_fixture.json: analyzer inputs and the
 //! tokens this (native) build produces for them. The wasm test
-//! (tests/wasm_analysis.rs) re-analyzes the inputs and must agree, and
+//! (tests/wasm/tests/analysis.rs) re-analyzes the inputs and must agree, and
 //! tests/analysis_fixture.rs fails when the file is stale.
 //!
-//! `cargo run --example gen_analysis_fixture` rewrites the file;
-//! `cargo run --example gen_analysis_fixture -- --rust` prints the tokens as
+//! `scripts/gen-analysis-fixture` rewrites the file (stamped with its
+//! generator); `scripts/gen-analysis-fixture --rust` prints the tokens as
 //! Rust literals (for writing golden tests).
 
 use memdex::analysis::{Analyzer, AnalyzerOptions};
@@ -179,7 +179,9 @@ fn main() {
         return;
     }
     // One case per line group and one token per line keeps diffs readable.
-    let mut body = String::from("{\"cases\": [\n");
+    let mut body = String::from(
+        "{\"generator\": \"scripts/gen-analysis-fixture (scripts/gen/analysis_fixture.rs)\",\n\"cases\": [\n",
+    );
     for (i, (name, options, text)) in CASES.iter().enumerate() {
         let options: Value = serde_json::from_str(options).expect("options parse");
         let head = json!({"name": name, "options": options, "text": text}).to_string();

@@ -1,5 +1,5 @@
 //! Writes the frozen format fixture of the current format version N:
-//! `cargo run --example make_format_fixture -- tests/fixtures/format-vN`.
+//! `scripts/gen-format-fixture tests/fixtures/format-vN`.
 //! Run once per format version; the committed output must never be
 //! regenerated for an existing version (tests/format_fixture.rs reopens it).
 
@@ -19,7 +19,7 @@ fn main() {
 
     let dir = std::env::args()
         .nth(1)
-        .expect("usage: make_format_fixture DIR");
+        .expect("usage: scripts/gen-format-fixture DIR");
     let storage = FsStorage::new(&dir);
     let mut index = Index::new(IndexConfig::default()).expect("default config is valid");
     for (i, (title, text)) in fixture_docs().iter().enumerate() {
