@@ -54,6 +54,13 @@ test('the Worker answers each code with the status of the table', () => {
   assert.equal(statusOf('NO_SUCH_CODE'), 500);
 });
 
+test('the OpenAPI description lists the HTTP codes of the table', async () => {
+  const { OPENAPI } = await import('../../worker/src/openapi.js');
+  const text = JSON.stringify(OPENAPI);
+  for (const code of codes(['engine', 'package', 'http'])) assert.ok(text.includes(`"${code}"`), code);
+  assert.ok(!text.includes('"EXISTS"'), 'tool-only codes are not HTTP codes');
+});
+
 test('docs/ERRORS.md is generated from the table (node scripts/gen-errors.mjs)', () => {
   assert.equal(read('docs/ERRORS.md'), errorsDoc());
   for (const code of Object.keys(ERRORS)) assert.ok(read('docs/ERRORS.md').includes(`\`${code}\``));

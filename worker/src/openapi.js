@@ -6,6 +6,11 @@
 import { json } from './http.js';
 import { DEFAULT_LIMITS } from './config.js';
 import { SEARCH_OPTIONS } from './params.js';
+import { ERRORS } from '../../pkg/errors.js';
+
+// The codes an HTTP error can carry: the error table's, less the agent
+// tools' own (those come back inside MCP tool results).
+const HTTP_CODES = Object.entries(ERRORS).filter(([, e]) => e.from !== 'tools').map(([code]) => code);
 
 const ref = (/** @type {string} */ name) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (/** @type {object} */ schema) => ({ 'application/json': { schema } });
@@ -75,7 +80,7 @@ const schemas = {
         properties: {
           code: {
             type: 'string',
-            enum: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'USAGE', 'SCHEMA', 'INVALID_QUERY', 'LIMIT', 'CONFLICT', 'STORAGE', 'CORRUPT', 'VERSION', 'CLOSED', 'WASM_LOAD', 'INTERNAL'],
+            enum: HTTP_CODES,
           },
           message: { type: 'string' },
           added: { type: 'integer', description: 'Documents added (and committed) before the rejected one' },
