@@ -1,10 +1,12 @@
-//! Compact JSON text, byte for byte what `serde_json::to_string` wrote for
-//! the same values: persisted manifests and stored fields, stats and search
-//! results must not change. Floats go through `zmij` (serde_json's own
-//! shortest-round-trip formatter); non-finite floats are `null`.
+//! Compact JSON text: no spaces; object members in key order; integers in
+//! decimal; floats as the shortest text that reads back to the same `f64`
+//! (`zmij`: `1.0`, `0.1`, `1e+100`, `-0.0`); non-finite
+//! floats as `null`. The bytes are a persistence format (manifests, stored
+//! fields) and must never change; they equal `serde_json::to_string`'s
+//! (tests/json_props.rs).
 
 use super::{Number, Value};
-use crate::FieldMap;
+use crate::fieldmap::FieldMap;
 
 /// A type written as JSON (what `#[derive(Serialize)]` did for it).
 pub trait ToJson {
@@ -46,9 +48,9 @@ impl<'a> Object<'a> {
     }
 }
 
-/// A JSON string literal: `"`, `\` and control characters escaped the way
-/// serde_json escapes them (short forms where JSON has one, else `\u00XX`
-/// in lowercase hex); everything else, `/` and non-ASCII included, as is.
+/// A JSON string literal: `"`, `\` and control characters escaped (short
+/// forms `\b \f \n \r \t` where JSON has one, else `\u00XX` in lowercase
+/// hex); everything else, `/` and non-ASCII included, as is.
 pub fn string(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
@@ -218,8 +220,7 @@ impl<T: ToJson + ?Sized> ToJson for &T {
 }
 
 /// Compact JSON (as [`ToJson`] writes it) re-indented by two spaces per
-/// level, `{}` and `[]` kept as they are: `serde_json::to_string_pretty`
-/// layout, for the CLI. Not a validator: the input must be compact JSON.
+/// level, `{}` and `[]` kept as they are, `": "` after keys, for the CLI. Not a validator: the input must be compact JSON.
 pub fn pretty(compact: &str) -> String {
     let mut out = String::with_capacity(compact.len() * 2);
     let mut depth = 0usize;

@@ -12,20 +12,20 @@
 /// Sorts `(key, index)` pairs in natural order. The one instantiation of
 /// the standard sort for pairs; not inlined so callers share its entry too.
 #[inline(never)]
-pub(crate) fn sort_pairs(v: &mut [(u64, u32)]) {
+pub fn sort_pairs(v: &mut [(u64, u32)]) {
     v.sort_unstable();
 }
 
 /// `(key, index)` for each key in ascending key order, equal keys in index
 /// order: the permutation a stable sort by key applies.
-pub(crate) fn order_by_key(keys: impl Iterator<Item = u64>) -> Vec<(u64, u32)> {
+pub fn order_by_key(keys: impl Iterator<Item = u64>) -> Vec<(u64, u32)> {
     let mut v: Vec<(u64, u32)> = keys.enumerate().map(|(i, k)| (k, i as u32)).collect();
     sort_pairs(&mut v);
     v
 }
 
 /// A key ordered like `f32::total_cmp`.
-pub(crate) fn f32_key(x: f32) -> u64 {
+pub fn f32_key(x: f32) -> u64 {
     let b = x.to_bits();
     // Negatives: flip all bits (larger magnitude first, below every
     // positive); positives: set the sign bit (above every negative).
@@ -38,7 +38,7 @@ pub(crate) fn f32_key(x: f32) -> u64 {
 /// many bytes are left (capped at 8). Equal keys with 8 left mean both
 /// strings go on past these 7 bytes, so only those runs are refined, on the
 /// next 7; a smaller count means the strings are equal.
-pub(crate) fn order_by_bytes(strs: &[&[u8]]) -> Vec<(u64, u32)> {
+pub fn order_by_bytes(strs: &[&[u8]]) -> Vec<(u64, u32)> {
     let mut v = order_by_key(strs.iter().map(|s| chunk_key(s, 0)));
     // (start, end, depth) of runs to refine; explicit, as long keys (storage
     // keys, keyword values) could nest deeply.
@@ -78,7 +78,7 @@ fn chunk_key(s: &[u8], depth: usize) -> u64 {
 }
 
 /// `v` reordered as `order` (from [`order_by_key`]) lists its indices.
-pub(crate) fn permute<T>(v: Vec<T>, order: &[(u64, u32)]) -> Vec<T> {
+pub fn permute<T>(v: Vec<T>, order: &[(u64, u32)]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
     order
         .iter()

@@ -30,7 +30,7 @@ impl<V> FieldMap<V> {
 
     /// From entries already sorted by name with unique names (the JSON
     /// parser's objects).
-    pub(crate) fn from_sorted(entries: Vec<(String, V)>) -> Self {
+    pub fn from_sorted(entries: Vec<(String, V)>) -> Self {
         debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
         FieldMap { entries }
     }
@@ -191,7 +191,7 @@ mod tests {
             assert_eq!(map.len(), want.len());
             assert_eq!(format!("{map:?}"), format!("{want:?}"));
             assert_eq!(
-                crate::json::to_string(&map),
+                crate::to_string(&map),
                 serde_json::to_string(&want).unwrap()
             );
         }

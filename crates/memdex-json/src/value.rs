@@ -1,10 +1,10 @@
 //! The JSON value tree: what `serde_json::Value` (without `arbitrary_precision`
 //! or `preserve_order`) was for memdex.
 
-use crate::FieldMap;
+use crate::fieldmap::FieldMap;
 
 /// A JSON object: members sorted by key, keys unique (a duplicate key in the
-/// input keeps its last value, as `serde_json::Map` did). The sorted `Vec`
+/// input keeps its last value). The sorted `Vec`
 /// the schema uses, so no B-tree code for values in the wasm.
 pub type Map = FieldMap<Value>;
 
@@ -22,7 +22,7 @@ pub enum Value {
 
 /// A JSON number as read: a non-negative integer that fits `u64`, a negative
 /// one that fits `i64`, or else a finite `f64` (`-0` is the float `-0.0`).
-/// Equality compares the kind too (`1` != `1.0`), as serde_json's did.
+/// Equality compares the kind too: `1` != `1.0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Number {
     PosInt(u64),
@@ -193,8 +193,7 @@ impl From<i64> for Value {
     }
 }
 
-/// A finite float; NaN and infinities become `null` (as serde_json's
-/// `From<f64>` did).
+/// A finite float; NaN and infinities become `null`.
 impl From<f64> for Value {
     fn from(f: f64) -> Value {
         Number::from_f64(f).map_or(Value::Null, Value::Number)
@@ -213,7 +212,7 @@ impl From<Map> for Value {
     }
 }
 
-/// Compact JSON text, as `serde_json::to_string` wrote it.
+/// Compact JSON text (see [`ToJson`]).
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&super::to_string(self))

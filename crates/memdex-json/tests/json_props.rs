@@ -5,7 +5,7 @@
 //! integer/float kept apart, shortest floats) and report the same errors
 //! at the same line and column.
 
-use memdex::json::{self, Number, ToJson, Value};
+use memdex_json::{self as json, Number, ToJson, Value};
 use proptest::prelude::*;
 
 /// Ours and serde_json's verdicts on `text`, as comparable strings.

@@ -3,9 +3,12 @@
 //! Strict: no trailing commas, comments, leading zeros, `NaN`, lone
 //! surrogate escapes or raw control characters in strings. Containers nest
 //! at most [`MAX_DEPTH`] - 1 deep (an error beyond, never a stack overflow).
-//! Accepts and rejects exactly what `serde_json::from_str::<Value>` did, and
-//! errors read the same: serde_json's reason, then `at line L column C`, the
-//! position where serde_json reported it (tests/json_props.rs compares).
+//! An error is a [`Reason`] and a position: its text is the reason's
+//! message, then `at line L column C` (1-based line; column = bytes before
+//! the position on its line, 0 at the start of a line, at the end of the
+//! input for an unexpected end). The accepted texts, the messages and the
+//! positions equal serde_json's (tests/json_props.rs checks them against it
+//! as an oracle; nothing here depends on it).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -13,10 +16,12 @@ use std::fmt;
 use super::number::decimal_to_f64;
 use super::{Map, Number, Value};
 
-/// serde_json's recursion limit: the 128th open bracket is an error.
+/// Nesting limit: the 128th open bracket (counting the outermost) is a
+/// `RecursionLimitExceeded` error.
 pub const MAX_DEPTH: u32 = 128;
 
-/// Why a text is not JSON (serde_json's messages).
+/// Why a text is not JSON; `Display` gives the message (`EOF while parsing
+/// a list`, `expected value`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
     EofWhileParsingList,
@@ -552,7 +557,7 @@ impl<'a> Parser<'a> {
             }
         };
         // Significant digits while they fit a u64; later integer digits only
-        // scale (`dropped`): then the value is a float, as in serde_json.
+        // scale (`dropped`): then the value is a float, never a rounded integer.
         let mut mantissa: u64 = 0;
         let mut exp10: i64 = 0;
         let mut truncated = false;
@@ -638,7 +643,8 @@ impl<'a> Parser<'a> {
                 {
                     Some(next) => e = next,
                     None => {
-                        // Beyond i32: zero or infinity (serde_json's rule).
+                        // An exponent beyond i32: a negative one (or a zero mantissa) gives
+                        // zero; a positive one is `NumberOutOfRange`.
                         if mantissa != 0 && !negative_exp {
                             return Err(self.error(Reason::NumberOutOfRange));
                         }
