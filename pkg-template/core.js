@@ -1,8 +1,9 @@
-// Environment-independent part of the memdex JS API. Each entry point
-// (index.js for browsers, node.js, workerd.js) differs only in how it loads
-// the .wasm and which storage adapters it offers; it passes both to
-// `defineMemdex`. The class is a thin layer over the wasm `Engine`:
-// argument checks, error mapping, commit queueing, auto-commit, lifecycle.
+// Environment-independent part of the memdex JS API: `MemdexBase`, a thin
+// layer over the wasm `Engine` (argument shapes, error mapping, commit
+// queueing, auto-commit, lifecycle). Each entry point (index.js for
+// browsers, node.js, workerd.js) exports a subclass whose `static platform`
+// says how it loads the .wasm, which storage adapters it offers and how it
+// locks (see `Platform`).
 import { Engine, loadIndex, recoverIndex } from './memdex.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
@@ -29,7 +30,10 @@ export class MemdexError extends Error {
 export function toMemdexError(err) {
   if (err instanceof MemdexError) return err;
   if (err && typeof err.code === 'string') {
-    const e = new MemdexError(err.code, err.message, { cause: err });
+    // The engine's own error (named MemdexError by the wasm layer) carries
+    // nothing more than its code, message and reason, and its stack is glue
+    // code: no `cause` for it, so an uncaught one prints short.
+    const e = new MemdexError(err.code, err.message, err.name === 'MemdexError' ? undefined : { cause: err });
     if (err.reason !== undefined) e.reason = err.reason;
     return e;
   }
@@ -100,7 +104,6 @@ class JsonLinesBatch {
   push(doc) {
     let line;
     try {
-      checkDoc(doc);
       line = documentJson(doc);
     } catch (err) {
       this.flush();
@@ -133,23 +136,11 @@ class JsonLinesBatch {
   }
 }
 
-function checkDoc(doc) {
-  if (!isObject(doc)) {
-    throw new MemdexError('SCHEMA', `a document must be an object like { id: 'm1', text: '...' }, got ${describe(doc)}`);
-  }
-  if (typeof doc.id !== 'string' || doc.id === '') {
-    const keys = Object.keys(doc).slice(0, 5).join(', ');
-    const what = doc.id === undefined ? 'has no `id`' : `has \`id\` ${describe(doc.id)}`;
-    throw new MemdexError('SCHEMA', `the document {${keys}} ${what}: every document needs a non-empty string \`id\``);
-  }
-  if (doc.namespace !== undefined && doc.namespace !== null && typeof doc.namespace !== 'string') {
-    throw new MemdexError('SCHEMA', `\`namespace\` must be a string, got ${describe(doc.namespace)}`);
-  }
-}
-
 /**
  * A document as the JSON text the engine reads (it validates everything
- * else). JSON cannot say two things a JS object can: JSON.stringify writes
+ * else: shape, id, namespace, fields; one validator, one set of messages).
+ * JSON cannot say a few things a JS object can: `undefined`, a function or
+ * a symbol as the whole document (JSON.stringify returns undefined); JSON.stringify writes
  * NaN and ±Infinity as null (the engine would then drop the field), and
  * past its own stack depth it throws a plain RangeError (cycles and BigInt
  * a TypeError). Those become MemdexErrors naming the field or the limit
@@ -166,6 +157,9 @@ function documentJson(doc) {
       `${deep ? 'the document nests arrays and objects deeper than 127 levels' : 'the document is not JSON'} (${err?.message})`,
       { cause: err },
     );
+  }
+  if (json === undefined) {
+    throw new MemdexError('SCHEMA', `schema error on field \`document\`: must be a JSON object like {"id": "m1", "text": "..."}, got ${describe(doc)}`);
   }
   // A `null` value (the word in a string rarely matches) may be a NaN.
   const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
@@ -246,25 +240,29 @@ function checkJsonable(value, what, path = '', depth = 0) {
 
 function checkFilter(filter, what) {
   if (filter === undefined || filter === null) return undefined;
-  if (!isObject(filter)) throw usage(`${what}: the filter must be an object like { namespace: 'a', kind: 'rule' }`);
   checkJsonable(filter, `${what} filter`);
   return filter;
 }
 
 const OPEN_OPTIONS = new Set([
-  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
+  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
 ]);
+
+/** Options removed in 0.x: an error naming the replacement, never a silently different index. */
+function refuseRemoved(options) {
+  if (options.fields !== undefined) {
+    throw usage('`fields` was removed in 0.x: pass `schema` (it adds to the default fields), with `defaultSchema: false` for your fields only');
+  }
+}
 
 /** Engine config from the friendly options (undefined = default / stored). */
 function engineConfig(options) {
-  const { schema, defaultSchema, fields, language, analyzer, k1, b } = options;
-  if (schema !== undefined && fields !== undefined) throw usage('pass either `schema` or `fields`, not both');
+  const { schema, defaultSchema, language, analyzer, k1, b } = options;
+  refuseRemoved(options);
   const config = {};
-  // `schema` adds to the default fields (the engine reads and checks it);
-  // the deprecated `fields` was the whole list.
+  // `schema` adds to the default fields (the engine reads and checks it).
   if (schema !== undefined) config.schema = schema;
   if (defaultSchema !== undefined) config.defaultSchema = defaultSchema;
-  if (fields !== undefined) config.fields = fields;
   if (analyzer !== undefined) {
     if (!isObject(analyzer)) throw usage('`analyzer` must be an object');
     config.analyzer = { ...analyzer };
@@ -337,574 +335,598 @@ const finalizer =
     : null;
 
 /**
- * Builds the `Memdex` class.
+ * What an environment gives memdex: how to load the wasm glue, which storage
+ * adapters it offers by name, and the in-process (or cross-tab) writer lock.
+ * Each entry point (index.js for browsers, node.js, workerd.js) makes one
+ * and exports `class Memdex extends MemdexBase { static platform = ... }`.
  *
- * @param {object} env
- * @param {(source?: unknown) => unknown} env.loadWasm initialises the glue once
- * @param {Record<string, (options: any) => object>} env.storages named adapters ('memory', 'fs', 'indexeddb', ...)
- * @param {(name: string, fn: () => Promise<unknown>) => Promise<unknown>} env.withIndexLock
+ * @typedef {object} Platform
+ * @property {(source?: unknown) => unknown} loadWasm initialises the glue once
+ * @property {Record<string, (options: any) => object>} storages named adapters ('memory', 'fs', 'indexeddb', ...)
+ * @property {(name: string, fn: () => Promise<unknown>) => Promise<unknown>} withIndexLock
  */
-export function defineMemdex({ loadWasm, storages, withIndexLock }) {
-  let loading = null;
-  const ensureLoaded = (source) => {
-    if (!loading) {
-      loading = Promise.resolve()
-        .then(() => loadWasm(source))
-        .catch((err) => {
-          loading = null; // allow a retry, e.g. after a network failure
-          throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}`, { cause: err });
-        });
-    }
-    return loading;
-  };
 
-  const resolveStorage = (options) => {
-    const spec = options.storage ?? 'memory';
-    if (typeof spec === 'string') {
-      const make = storages[spec];
-      if (!make) {
-        throw usage(
-          `storage '${spec}' is not available in this environment; use one of ${Object.keys(storages)
-            .map((s) => `'${s}'`)
-            .join(', ')} or pass an adapter object { get, put, delete, list }`,
-        );
-      }
-      return { adapter: make(options), persistent: spec !== 'memory' };
-    }
-    if (isObject(spec) && ['get', 'put', 'delete', 'list', 'swap'].every((m) => typeof spec[m] === 'function')) {
-      return { adapter: spec, persistent: true };
-    }
-    throw usage(
-      '`storage` must be a name (\'memory\', \'fs\', \'indexeddb\') or an adapter { get, put, delete, list, swap } (see memdex/storage)',
-    );
-  };
+/** @type {WeakMap<Platform, Promise<unknown>>} the glue's loading, once per platform */
+const loading = new WeakMap();
 
-  const token = Symbol('memdex');
-
-  class Memdex {
-    #box; // { engine } — shared with the finalizer
-    #adapter;
-    #name;
-    #persistent;
-    #auto;
-    #onError;
-    #timer = null;
-    #firstPendingAt = 0; // when the oldest uncommitted write was made
-    #unwatchPage = () => {};
-    #writes = 0; // writes since the last prepared commit
-    #inFlight = 0; // writes in the commit being written
-    /** @type {Promise<unknown>} settles when the last queued operation has */
-    #queue = Promise.resolve();
-    #closed = false;
-    #closing = null;
-
-    /** Use `await Memdex.open(options)`; the constructor is private. */
-    constructor(key, engine, init) {
-      if (key !== token) throw usage('use `await Memdex.open(options)` to make an index');
-      const { adapter, name, persistent, autoCommit, onError } = init;
-      this.#box = { engine };
-      this.#adapter = adapter;
-      this.#name = name;
-      this.#persistent = persistent;
-      this.#auto = autoCommit;
-      this.#onError = onError ?? ((err) => console.error('memdex: auto-commit failed:', err));
-      finalizer?.register(this, this.#box, this.#box);
-      if (persistent && autoCommit) this.#unwatchPage = watchPage(this);
-    }
-
-    /**
-     * Opens the index stored under `name` in `storage` (loading its last
-     * commit), or creates an empty one.
-     */
-    static async open(options = {}) {
-      if (!isObject(options)) throw usage('Memdex.open(options): options must be an object');
-      for (const key of Object.keys(options)) {
-        if (!OPEN_OPTIONS.has(key)) throw usage(`unknown option \`${key}\`; expected one of ${[...OPEN_OPTIONS].join(', ')}`);
-      }
-      const name = options.name ?? 'memdex';
-      if (typeof name !== 'string' || name === '' || /[\s/]/.test(name)) {
-        throw usage(`\`name\` must be a non-empty string without spaces or '/', got ${describe(name)}`);
-      }
-      const config = engineConfig(options);
-      const { adapter, persistent } = resolveStorage(options);
-      const autoCommit = autoCommitSettings(options.autoCommit, persistent);
-      await ensureLoaded(options.wasm);
-      let engine;
-      const loaded = await loadIndex(adapter, name).catch((err) => {
-        throw toMemdexError(err);
+/** @param {Platform} platform @param {unknown} source */
+function ensureLoaded(platform, source) {
+  let load = loading.get(platform);
+  if (!load) {
+    load = Promise.resolve()
+      .then(() => platform.loadWasm(source))
+      .catch((err) => {
+        loading.delete(platform); // allow a retry, e.g. after a network failure
+        throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}`, { cause: err });
       });
-      if (loaded) {
-        try {
-          engine = call(() => Engine.fromLoaded(loaded, config));
-        } finally {
-          loaded.free?.();
-        }
-      } else {
-        engine = call(() => new Engine(config));
-      }
-      return new Memdex(token, engine, { adapter, name, persistent, autoCommit, onError: options.onError });
-    }
+    loading.set(platform, load);
+  }
+  return load;
+}
 
-    /**
-     * Rebuilds the lost manifest of the index `name` in `storage` from the
-     * blobs still there (what `open` calls a lost manifest, `CORRUPT`).
-     * Pass the `schema` (and analyzer options) the index was created with.
-     * Resolves to `{ segments, documents, skipped }`; then `open` it.
-     */
-    static async recover(options = {}) {
-      if (!isObject(options)) throw usage('Memdex.recover(options): options must be an object');
-      const name = options.name ?? 'memdex';
-      const config = engineConfig(options);
-      const { adapter } = resolveStorage(options);
-      await ensureLoaded(options.wasm);
-      return recoverIndex(adapter, name, config).catch((err) => {
-        throw toMemdexError(err);
-      });
-    }
-
-    /**
-     * Browsers: set by the browser entry (index.js); elsewhere a `USAGE` error.
-     * @param {any} [_options]
-     * @returns {Promise<any>}
-     */
-    static async openInWorker(_options) {
-      throw usage('openInWorker() needs a browser (Web Workers)');
-    }
-
-    /** An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`. */
-    static async create(options = {}) {
-      return Memdex.open({ ...options, storage: 'memory' });
-    }
-
-    /** Rebuilds an index from `export()` bytes; `options` as for `open` (storage, name, autoCommit). */
-    static async import(bytes, options = {}) {
-      if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
-      if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
-      for (const key of ['schema', 'defaultSchema', 'fields', 'language', 'analyzer', 'k1', 'b']) {
-        if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
-      }
-      const name = options.name ?? 'memdex';
-      const { adapter, persistent } = resolveStorage(options);
-      const autoCommit = autoCommitSettings(options.autoCommit, persistent);
-      await ensureLoaded(options.wasm);
-      const engine = call(() => Engine.importSnapshot(bytes));
-      return new Memdex(token, engine, { adapter, name, persistent, autoCommit, onError: options.onError });
-    }
-
-    get #engine() {
-      if (this.#closed || !this.#box.engine) {
-        throw new MemdexError('CLOSED', `index '${this.#name}' is closed; open it again with Memdex.open()`);
-      }
-      return this.#box.engine;
-    }
-
-    /** The index name (its key prefix in storage). */
-    get name() {
-      return this.#name;
-    }
-
-    /** Live documents. */
-    get size() {
-      return this.#engine.size;
-    }
-
-    /** Generation of the last commit this index wrote or loaded (0 = never). */
-    get generation() {
-      return this.#engine.generation;
-    }
-
-    /** Whether there are writes not yet committed. */
-    get dirty() {
-      return this.#writes + this.#inFlight > 0;
-    }
-
-    /** Whether `close()` has been called. */
-    get closed() {
-      return this.#closed;
-    }
-
-    #wrote(n = 1) {
-      if (this.#writes + this.#inFlight === 0) this.#firstPendingAt = Date.now();
-      this.#writes += n;
-      const auto = this.#auto;
-      if (!auto || this.#closing) return;
-      if (this.#writes >= auto.maxWrites) {
-        this.#schedule(0);
-      } else {
-        const deadline = this.#firstPendingAt + auto.maxDelayMs - Date.now();
-        this.#schedule(Math.max(0, Math.min(auto.delayMs, deadline)));
-      }
-    }
-
-    /** Commits pending writes when the page is hidden (called by the page watcher). */
-    flushOnHide() {
-      if (this.#closed || this.#closing || this.#writes === 0) return;
-      this.commit().catch((err) => this.#onError(err));
-    }
-
-    #schedule(ms) {
-      if (this.#timer !== null) clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        if (this.#closed || this.#writes === 0) return;
-        this.commit().catch((err) => this.#onError(err));
-      }, ms);
-    }
-
-    /** Adds a document, replacing any document with the same `id`. */
-    add(doc) {
-      const engine = this.#engine;
-      checkDoc(doc);
-      const json = documentJson(doc);
-      call(() => engine.addJson(json));
-      this.#wrote();
-    }
-
-    /** Same as `add`: inserts or replaces by `id`. */
-    upsert(doc) {
-      this.add(doc);
-    }
-
-    /**
-     * Adds documents synchronously; returns how many were added. Same
-     * batching and error as `addMany`, without yielding: prefer `addMany` for
-     * large inputs on a page.
-     */
-    addAll(docs) {
-      if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs)) {
-        throw usage('addAll(docs): docs must be an iterable of documents');
-      }
-      const engine = this.#engine; // throws CLOSED before consuming the iterable
-      const batch = new JsonLinesBatch('addAll', () => engine, (n) => this.#wrote(n));
-      for (const doc of docs) batch.push(doc);
-      batch.flush();
-      return batch.added;
-    }
-
-    /**
-     * Adds documents from an iterable or async iterable in batches, yielding
-     * to the event loop between batches; resolves to the number added.
-     */
-    async addMany(docs, options = {}) {
-      if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs || Symbol.asyncIterator in docs)) {
-        throw usage('addMany(docs): docs must be an iterable or async iterable of documents');
-      }
-      const { onProgress, batchSize = 1000, total } = options ?? {};
-      if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw usage('addMany: `batchSize` must be an integer >= 1');
-      if (onProgress !== undefined && typeof onProgress !== 'function') throw usage('addMany: `onProgress` must be a function');
-      const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
-      // The engine is looked up per batch: close() or reload() may run
-      // between batches.
-      const batch = new JsonLinesBatch('addMany', () => this.#engine, (n) => this.#wrote(n), batchSize);
-      this.#engine; // throws CLOSED before consuming the iterable
-      for await (const doc of docs) {
-        if (batch.push(doc)) {
-          onProgress?.({ added: batch.added, total: known });
-          await yieldToEventLoop();
-        }
-      }
-      batch.flush();
-      onProgress?.({ added: batch.added, total: known });
-      return batch.added;
-    }
-
-    /** Removes a document by id; returns whether it existed. */
-    remove(id) {
-      const engine = this.#engine;
-      checkId(id);
-      const existed = call(() => engine.remove(id));
-      if (existed) this.#wrote();
-      return existed;
-    }
-
-    /** Removes every document matching `filter`; returns how many. */
-    removeWhere(filter) {
-      const engine = this.#engine;
-      if (!isObject(filter) || Object.keys(filter).length === 0) {
-        throw usage('removeWhere(filter): pass a non-empty filter such as { namespace: "agent-1" }');
-      }
-      checkJsonable(filter, 'removeWhere filter');
-      const n = call(() => engine.removeWhere(filter));
-      if (n > 0) this.#wrote(n);
-      return n;
-    }
-
-    /** The stored document with this id, or `undefined`. */
-    get(id) {
-      const engine = this.#engine;
-      checkId(id);
-      return call(() => engine.get(id));
-    }
-
-    /** Ranked search; see `SearchOptions` in index.d.ts. */
-    search(query, options) {
-      const engine = this.#engine;
-      const opts = checkSearch(query, options);
-      // A query vector goes over as a Float32Array (copied as floats), not
-      // as JSON text; the engine validates it like every other option.
-      const vector = opts?.vector;
-      if (vector !== undefined && vector !== null && (Array.isArray(vector) || ArrayBuffer.isView(vector))) {
-        const { vector: _, ...rest } = opts;
-        const floats = vector instanceof Float32Array ? vector : Float32Array.from(/** @type {number[]} */ (vector));
-        return call(() => engine.searchVector(query, rest, floats));
-      }
-      return call(() => engine.search(query, opts));
-    }
-
-    /** Term completions for `prefix`, most frequent first. */
-    suggest(prefix, options = {}) {
-      const engine = this.#engine;
-      if (typeof prefix !== 'string') throw usage('suggest(prefix): prefix must be a string');
-      const limit = typeof options === 'number' ? options : (options?.limit ?? 10);
-      if (!(Number.isInteger(limit) && limit >= 0)) throw usage('suggest: `limit` must be a non-negative integer');
-      return call(() => engine.suggest(prefix, limit));
-    }
-
-    /** Live documents matching `filter` (all when omitted). */
-    count(filter) {
-      const engine = this.#engine;
-      return call(() => engine.count(checkFilter(filter, 'count')));
-    }
-
-    /** Merges all segments into one (smaller, faster; the next commit rewrites the index). */
-    compact() {
-      const engine = this.#engine;
-      call(() => engine.compact());
-    }
-
-    /** Index statistics. */
-    stats() {
-      const engine = this.#engine;
-      return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes + this.#inFlight };
-    }
-
-    /** The whole index (schema included) as bytes for `Memdex.import`. */
-    export() {
-      const engine = this.#engine;
-      return call(() => engine.exportSnapshot());
-    }
-
-    /**
-     * Runs `fn` after everything queued before it (commits, reloads).
-     * @template T
-     * @param {() => T | Promise<T>} fn
-     * @returns {Promise<T>}
-     */
-    #enqueue(fn) {
-      const run = this.#queue.then(fn, fn);
-      this.#queue = run.catch(() => {});
-      return run;
-    }
-
-    /**
-     * Writes all changes to storage (blobs first, manifest last), serialized
-     * with other commits of this index in this process (and, in browsers,
-     * across tabs via Web Locks). Rejects with `CONFLICT` if another writer
-     * committed first: call `reload()` and re-apply your writes.
-     * @returns {Promise<import('./index.js').CommitInfo>}
-     */
-    commit() {
-      this.#engine; // throws CLOSED
-      if (this.#timer !== null) {
-        clearTimeout(this.#timer);
-        this.#timer = null;
-      }
-      return this.#enqueue(() => this.#commitNow());
-    }
-
-    // The writer lock of this index: the adapter's own (fs: across
-    // processes) or withIndexLock (Web Locks in browsers, else in-process).
-    #lock(fn) {
-      const adapter = this.#adapter;
-      return typeof adapter.lock === 'function' ? adapter.lock(this.#name, fn) : withIndexLock(this.#name, fn);
-    }
-
-    async #commitNow() {
-      if (!this.#box.engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-      return this.#lock(() => this.#commitLocked());
-    }
-
-    // Commits with the writer lock held.
-    async #commitLocked() {
-      const engine = this.#box.engine;
-      if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-      const handle = call(() => engine.prepareCommit(this.#name));
-      this.#inFlight = this.#writes;
-      this.#writes = 0;
-      try {
-        const info = await handle.execute(this.#adapter);
-        call(() => engine.finishCommit(handle));
-        if (this.#writes > 0) this.#firstPendingAt = Date.now();
-        return info;
-      } catch (err) {
-        this.#writes += this.#inFlight; // still uncommitted; a retry writes them
-        throw toMemdexError(err);
-      } finally {
-        this.#inFlight = 0;
-        handle.free?.();
-      }
-    }
-
-    /**
-     * Makes `fn`'s writes on the latest committed state and commits them,
-     * holding the writer lock, so writers of other tabs or processes cannot
-     * interleave: the documented CONFLICT recovery (reload, re-apply,
-     * commit) done for you. `fn(index)` makes its writes (and may read);
-     * before it runs, the index is reloaded if another writer committed. If
-     * a writer outside the lock still commits first (`CONFLICT`), the index
-     * reloads and `fn` runs again, up to `retries` times (default 5). If
-     * `fn` throws, its writes are dropped (the index reloads) and the error
-     * is rethrown. Writes made before `update` are committed first. Resolves
-     * to what the last run of `fn` returned, once its writes are durable.
-     * On memory storage it just runs `fn`.
-     */
-    update(fn, { retries = 5 } = {}) {
-      this.#engine; // throws CLOSED
-      if (typeof fn !== 'function') throw usage('update(fn): fn must be a function that makes the writes, like (index) => index.add(doc)');
-      if (!(Number.isInteger(retries) && retries >= 0)) throw usage('update: `retries` must be an integer >= 0');
-      if (!this.#persistent) return this.#enqueue(async () => fn(this));
-      if (this.#timer !== null) {
-        clearTimeout(this.#timer);
-        this.#timer = null;
-      }
-      return this.#enqueue(() =>
-        this.#lock(async () => {
-          if (this.#writes > 0) await this.#commitLocked();
-          for (let attempt = 0; ; attempt++) {
-            const current = await this.#box.engine.isCurrent(this.#adapter, this.#name).catch((err) => {
-              throw toMemdexError(err);
-            });
-            if (!current) await this.#reloadNow();
-            let result;
-            try {
-              result = await fn(this);
-            } catch (err) {
-              await this.#reloadNow(); // drop what fn wrote before it failed
-              throw err;
-            }
-            try {
-              await this.#commitLocked();
-              return result;
-            } catch (err) {
-              if (err.code !== 'CONFLICT' || attempt >= retries) throw err;
-            }
-          }
-        }),
+/** @param {Platform} platform @param {any} options */
+function resolveStorage(platform, options) {
+  const { storages } = platform;
+  const spec = options.storage ?? 'memory';
+  if (typeof spec === 'string') {
+    const make = storages[spec];
+    if (!make) {
+      throw usage(
+        `storage '${spec}' is not available in this environment; use one of ${Object.keys(storages)
+          .map((s) => `'${s}'`)
+          .join(', ')} or pass an adapter object { get, put, delete, list }`,
       );
     }
+    return { adapter: make(options), persistent: spec !== 'memory' };
+  }
+  if (isObject(spec) && ['get', 'put', 'delete', 'list', 'swap'].every((m) => typeof spec[m] === 'function')) {
+    return { adapter: spec, persistent: true };
+  }
+  throw usage(
+    '`storage` must be a name (\'memory\', \'fs\', \'indexeddb\') or an adapter { get, put, delete, list, swap } (see memdex/storage)',
+  );
+}
 
-    /**
-     * Replaces the in-memory state with the last commit in storage (e.g.
-     * after another tab or process committed). Uncommitted writes are dropped.
-     * Resolves to whether anything was stored.
-     */
-    reload() {
-      this.#engine;
-      return this.#enqueue(() => this.#reloadNow());
+/** The platform of the class a static method was called on. */
+function platformOf(cls) {
+  const platform = cls?.platform;
+  if (!platform) throw usage('import Memdex from the package (memdex), not from memdex/core.js');
+  return platform;
+}
+
+const token = Symbol('memdex');
+
+/**
+ * The environment-independent Memdex; entry points export a subclass
+ * that sets `static platform`.
+ */
+export class MemdexBase {
+  /** @type {Platform | undefined} set by each entry point's subclass */
+  static platform = undefined;
+
+  #box; // { engine } — shared with the finalizer
+  #platform;
+  #adapter;
+  #name;
+  #persistent;
+  #auto;
+  #onError;
+  #timer = null;
+  #firstPendingAt = 0; // when the oldest uncommitted write was made
+  #unwatchPage = () => {};
+  #writes = 0; // writes since the last prepared commit
+  #inFlight = 0; // writes in the commit being written
+  /** @type {Promise<unknown>} settles when the last queued operation has */
+  #queue = Promise.resolve();
+  #closed = false;
+  #closing = null;
+
+  /** Use `await Memdex.open(options)`; the constructor is private. */
+  constructor(key, engine, init) {
+    if (key !== token) throw usage('use `await Memdex.open(options)` to make an index');
+    const { platform, adapter, name, persistent, autoCommit, onError } = init;
+    this.#box = { engine };
+    this.#platform = platform;
+    this.#adapter = adapter;
+    this.#name = name;
+    this.#persistent = persistent;
+    this.#auto = autoCommit;
+    this.#onError = onError ?? ((err) => console.error('memdex: auto-commit failed:', err));
+    finalizer?.register(this, this.#box, this.#box);
+    if (persistent && autoCommit) this.#unwatchPage = watchPage(this);
+  }
+
+  /**
+   * Opens the index stored under `name` in `storage` (loading its last
+   * commit), or creates an empty one.
+   */
+  static async open(options = {}) {
+    if (!isObject(options)) throw usage('Memdex.open(options): options must be an object');
+    refuseRemoved(options);
+    for (const key of Object.keys(options)) {
+      if (!OPEN_OPTIONS.has(key)) throw usage(`unknown option \`${key}\`; expected one of ${[...OPEN_OPTIONS].join(', ')}`);
     }
-
-    /**
-     * Reloads only if another writer committed since this index loaded or
-     * last committed (one read of the stored manifest), and only when this
-     * index has no uncommitted writes (which a reload would drop). Resolves
-     * to whether it reloaded. For long-lived readers beside other writers.
-     */
-    refresh() {
-      this.#engine;
-      return this.#enqueue(async () => {
-        const engine = this.#box.engine;
-        if (!engine || !this.#persistent || this.#writes + this.#inFlight > 0) return false;
-        const current = await engine.isCurrent(this.#adapter, this.#name).catch((err) => {
-          throw toMemdexError(err);
-        });
-        return current ? false : this.#reloadNow().then(() => true);
-      });
+    const name = options.name ?? 'memdex';
+    if (typeof name !== 'string' || name === '' || /[\s/]/.test(name)) {
+      throw usage(`\`name\` must be a non-empty string without spaces or '/', got ${describe(name)}`);
     }
-
-    async #reloadNow() {
-      const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
-        throw toMemdexError(err);
-      });
-      let fresh;
+    const config = engineConfig(options);
+    const platform = platformOf(this);
+    const { adapter, persistent } = resolveStorage(platform, options);
+    const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+    await ensureLoaded(platform, options.wasm);
+    let engine;
+    const loaded = await loadIndex(adapter, name).catch((err) => {
+      throw toMemdexError(err);
+    });
+    if (loaded) {
       try {
-        // Nothing stored: the last committed state is an empty index.
-        fresh = call(() => (loaded ? Engine.fromLoaded(loaded, undefined) : this.#box.engine.emptyLike()));
+        engine = call(() => Engine.fromLoaded(loaded, config));
       } finally {
-        loaded?.free?.();
+        loaded.free?.();
       }
-      if (this.#closed) {
-        fresh.free();
-        throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-      }
-      const old = this.#box.engine;
-      this.#box.engine = fresh;
-      this.#writes = 0;
-      old?.free();
-      return loaded !== undefined;
+    } else {
+      engine = call(() => new Engine(config));
     }
+    return new this(token, engine, { platform, adapter, name, persistent, autoCommit, onError: options.onError });
+  }
 
-    /**
-     * Commits every pending write (persistent storage), then frees the
-     * engine; later calls throw `CLOSED`. Rejects, and leaves the index
-     * open, if a write could not be committed (e.g. `CONFLICT`, a full
-     * disk): nothing is dropped silently; fix the cause and call `close()`
-     * again, or `free()` to drop the writes. Idempotent once it resolved.
-     */
-    close() {
-      if (this.#closing) return this.#closing;
-      if (this.#timer !== null) {
-        clearTimeout(this.#timer);
-        this.#timer = null;
-      }
-      const settle = async () => {
-        await this.#queue; // an auto-commit in flight, successful or not
-        if (this.#persistent && this.#box.engine && this.#writes + this.#inFlight > 0) {
-          await this.#enqueue(() => this.#commitNow());
-        }
-        this.#release();
-      };
-      this.#closing = settle().catch((err) => {
-        this.#closing = null; // still open: close() may be called again
-        throw toMemdexError(err);
-      });
-      return this.#closing;
+  /**
+   * Rebuilds the lost manifest of the index `name` in `storage` from the
+   * blobs still there (what `open` calls a lost manifest, `CORRUPT`).
+   * Pass the `schema` (and analyzer options) the index was created with.
+   * Resolves to `{ segments, documents, skipped }`; then `open` it.
+   */
+  static async recover(options = {}) {
+    if (!isObject(options)) throw usage('Memdex.recover(options): options must be an object');
+    const name = options.name ?? 'memdex';
+    const config = engineConfig(options);
+    const platform = platformOf(this);
+    const { adapter } = resolveStorage(platform, options);
+    await ensureLoaded(platform, options.wasm);
+    return recoverIndex(adapter, name, config).catch((err) => {
+      throw toMemdexError(err);
+    });
+  }
+
+  /**
+   * Browsers: set by the browser entry (index.js); elsewhere a `USAGE` error.
+   * @param {any} [_options]
+   * @returns {Promise<any>}
+   */
+  static async openInWorker(_options) {
+    throw usage('openInWorker() needs a browser (Web Workers)');
+  }
+
+  /** An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`. */
+  static async create(options = {}) {
+    return this.open({ ...options, storage: 'memory' });
+  }
+
+  /** Rebuilds an index from `export()` bytes; `options` as for `open` (storage, name, autoCommit). */
+  static async import(bytes, options = {}) {
+    if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
+    if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
+    refuseRemoved(options);
+    for (const key of ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b']) {
+      if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
     }
+    const name = options.name ?? 'memdex';
+    const platform = platformOf(this);
+    const { adapter, persistent } = resolveStorage(platform, options);
+    const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+    await ensureLoaded(platform, options.wasm);
+    const engine = call(() => Engine.importSnapshot(bytes));
+    return new this(token, engine, { platform, adapter, name, persistent, autoCommit, onError: options.onError });
+  }
 
-    #release() {
-      this.#closed = true;
-      this.#unwatchPage();
-      finalizer?.unregister(this.#box);
-      const engine = this.#box.engine;
-      this.#box.engine = undefined;
-      engine?.free();
+  get #engine() {
+    if (this.#closed || !this.#box.engine) {
+      throw new MemdexError('CLOSED', `index '${this.#name}' is closed; open it again with Memdex.open()`);
     }
+    return this.#box.engine;
+  }
 
-    /** Same as `close()` without waiting; for `using` declarations prefer `await using`. */
-    [Symbol.asyncDispose]() {
-      return this.close();
-    }
+  /** The index name (its key prefix in storage). */
+  get name() {
+    return this.#name;
+  }
 
-    /**
-     * Frees the engine at once, dropping writes not yet committed (a commit
-     * in flight still completes). `close()` is the call that keeps them.
-     */
-    free() {
-      if (this.#closed) return;
-      if (this.#timer !== null) {
-        clearTimeout(this.#timer);
-        this.#timer = null;
-      }
-      this.#auto = null;
-      const engine = this.#box.engine;
-      this.#closed = true;
-      this.#unwatchPage();
-      finalizer?.unregister(this.#box);
-      this.#box.engine = undefined;
-      // A commit holding the engine finishes first; then it is freed.
-      this.#queue.then(() => engine?.free());
+  /** Live documents. */
+  get size() {
+    return this.#engine.size;
+  }
+
+  /** Generation of the last commit this index wrote or loaded (0 = never). */
+  get generation() {
+    return this.#engine.generation;
+  }
+
+  /** Whether there are writes not yet committed. */
+  get dirty() {
+    return this.#writes + this.#inFlight > 0;
+  }
+
+  /** Whether `close()` has been called. */
+  get closed() {
+    return this.#closed;
+  }
+
+  #wrote(n = 1) {
+    if (this.#writes + this.#inFlight === 0) this.#firstPendingAt = Date.now();
+    this.#writes += n;
+    const auto = this.#auto;
+    if (!auto || this.#closing) return;
+    if (this.#writes >= auto.maxWrites) {
+      this.#schedule(0);
+    } else {
+      const deadline = this.#firstPendingAt + auto.maxDelayMs - Date.now();
+      this.#schedule(Math.max(0, Math.min(auto.delayMs, deadline)));
     }
   }
 
-  if (Symbol.asyncDispose === undefined) delete Memdex.prototype[Symbol.asyncDispose];
-  return Memdex;
+  /** Commits pending writes when the page is hidden (called by the page watcher). */
+  flushOnHide() {
+    if (this.#closed || this.#closing || this.#writes === 0) return;
+    this.commit().catch((err) => this.#onError(err));
+  }
+
+  #schedule(ms) {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      if (this.#closed || this.#writes === 0) return;
+      this.commit().catch((err) => this.#onError(err));
+    }, ms);
+  }
+
+  /** Adds a document, replacing any document with the same `id`. */
+  add(doc) {
+    const engine = this.#engine;
+    const json = documentJson(doc);
+    call(() => engine.addJson(json));
+    this.#wrote();
+  }
+
+  /**
+   * Adds documents synchronously; returns how many were added. Same
+   * batching and error as `addMany`, without yielding: prefer `addMany` for
+   * large inputs on a page.
+   */
+  addAll(docs) {
+    if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs)) {
+      throw usage('addAll(docs): docs must be an iterable of documents');
+    }
+    const engine = this.#engine; // throws CLOSED before consuming the iterable
+    const batch = new JsonLinesBatch('addAll', () => engine, (n) => this.#wrote(n));
+    for (const doc of docs) batch.push(doc);
+    batch.flush();
+    return batch.added;
+  }
+
+  /**
+   * Adds documents from an iterable or async iterable in batches, yielding
+   * to the event loop between batches; resolves to the number added.
+   */
+  async addMany(docs, options = {}) {
+    if (docs === null || typeof docs !== 'object' || !(Symbol.iterator in docs || Symbol.asyncIterator in docs)) {
+      throw usage('addMany(docs): docs must be an iterable or async iterable of documents');
+    }
+    const { onProgress, batchSize = 1000, total } = options ?? {};
+    if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw usage('addMany: `batchSize` must be an integer >= 1');
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw usage('addMany: `onProgress` must be a function');
+    const known = total ?? (Array.isArray(docs) ? docs.length : undefined);
+    // The engine is looked up per batch: close() or reload() may run
+    // between batches.
+    const batch = new JsonLinesBatch('addMany', () => this.#engine, (n) => this.#wrote(n), batchSize);
+    this.#engine; // throws CLOSED before consuming the iterable
+    for await (const doc of docs) {
+      if (batch.push(doc)) {
+        onProgress?.({ added: batch.added, total: known });
+        await yieldToEventLoop();
+      }
+    }
+    batch.flush();
+    onProgress?.({ added: batch.added, total: known });
+    return batch.added;
+  }
+
+  /** Removes a document by id; returns whether it existed. */
+  remove(id) {
+    const engine = this.#engine;
+    checkId(id);
+    const existed = call(() => engine.remove(id));
+    if (existed) this.#wrote();
+    return existed;
+  }
+
+  /** Removes every document matching `filter`; returns how many. */
+  removeWhere(filter) {
+    const engine = this.#engine;
+    if (!isObject(filter) || Object.keys(filter).length === 0) {
+      throw usage('removeWhere(filter): pass a non-empty filter such as { namespace: "agent-1" }');
+    }
+    checkJsonable(filter, 'removeWhere filter');
+    const n = call(() => engine.removeWhere(filter));
+    if (n > 0) this.#wrote(n);
+    return n;
+  }
+
+  /** The stored document with this id, or `undefined`. */
+  get(id) {
+    const engine = this.#engine;
+    checkId(id);
+    return call(() => engine.get(id));
+  }
+
+  /** Ranked search; see `SearchOptions` in index.d.ts. */
+  search(query, options) {
+    const engine = this.#engine;
+    const opts = checkSearch(query, options);
+    // A query vector goes over as a Float32Array (copied as floats), not
+    // as JSON text; the engine validates it like every other option.
+    const vector = opts?.vector;
+    if (vector !== undefined && vector !== null && (Array.isArray(vector) || ArrayBuffer.isView(vector))) {
+      const { vector: _, ...rest } = opts;
+      const floats = vector instanceof Float32Array ? vector : Float32Array.from(/** @type {number[]} */ (vector));
+      return call(() => engine.searchVector(query, rest, floats));
+    }
+    return call(() => engine.search(query, opts));
+  }
+
+  /** Term completions for `prefix`, most frequent first. */
+  suggest(prefix, options = {}) {
+    const engine = this.#engine;
+    if (typeof prefix !== 'string') throw usage('suggest(prefix): prefix must be a string');
+    const limit = typeof options === 'number' ? options : (options?.limit ?? 10);
+    if (!(Number.isInteger(limit) && limit >= 0)) throw usage('suggest: `limit` must be a non-negative integer');
+    return call(() => engine.suggest(prefix, limit));
+  }
+
+  /** Live documents matching `filter` (all when omitted). */
+  count(filter) {
+    const engine = this.#engine;
+    return call(() => engine.count(checkFilter(filter, 'count')));
+  }
+
+  /** Merges all segments into one (smaller, faster; the next commit rewrites the index). */
+  compact() {
+    const engine = this.#engine;
+    call(() => engine.compact());
+  }
+
+  /** Index statistics. */
+  stats() {
+    const engine = this.#engine;
+    return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes + this.#inFlight };
+  }
+
+  /** The whole index (schema included) as bytes for `Memdex.import`. */
+  export() {
+    const engine = this.#engine;
+    return call(() => engine.exportSnapshot());
+  }
+
+  /**
+   * Runs `fn` after everything queued before it (commits, reloads).
+   * @template T
+   * @param {() => T | Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  #enqueue(fn) {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Writes all changes to storage (blobs first, manifest last), serialized
+   * with other commits of this index in this process (and, in browsers,
+   * across tabs via Web Locks). Rejects with `CONFLICT` if another writer
+   * committed first: call `reload()` and re-apply your writes.
+   * @returns {Promise<import('./index.js').CommitInfo>}
+   */
+  commit() {
+    this.#engine; // throws CLOSED
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    return this.#enqueue(() => this.#commitNow());
+  }
+
+  // The writer lock of this index: the adapter's own (fs: across
+  // processes) or withIndexLock (Web Locks in browsers, else in-process).
+  #lock(fn) {
+    const adapter = this.#adapter;
+    return typeof adapter.lock === 'function' ? adapter.lock(this.#name, fn) : this.#platform.withIndexLock(this.#name, fn);
+  }
+
+  async #commitNow() {
+    if (!this.#box.engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+    return this.#lock(() => this.#commitLocked());
+  }
+
+  // Commits with the writer lock held.
+  async #commitLocked() {
+    const engine = this.#box.engine;
+    if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+    const handle = call(() => engine.prepareCommit(this.#name));
+    this.#inFlight = this.#writes;
+    this.#writes = 0;
+    try {
+      const info = await handle.execute(this.#adapter);
+      call(() => engine.finishCommit(handle));
+      if (this.#writes > 0) this.#firstPendingAt = Date.now();
+      return info;
+    } catch (err) {
+      this.#writes += this.#inFlight; // still uncommitted; a retry writes them
+      throw toMemdexError(err);
+    } finally {
+      this.#inFlight = 0;
+      handle.free?.();
+    }
+  }
+
+  /**
+   * Makes `fn`'s writes on the latest committed state and commits them,
+   * holding the writer lock, so writers of other tabs or processes cannot
+   * interleave: the documented CONFLICT recovery (reload, re-apply,
+   * commit) done for you. `fn(index)` makes its writes (and may read);
+   * before it runs, the index is reloaded if another writer committed. If
+   * a writer outside the lock still commits first (`CONFLICT`), the index
+   * reloads and `fn` runs again, up to `retries` times (default 5). If
+   * `fn` throws, its writes are dropped (the index reloads) and the error
+   * is rethrown. Writes made before `update` are committed first. Resolves
+   * to what the last run of `fn` returned, once its writes are durable.
+   * On memory storage it just runs `fn`.
+   */
+  update(fn, { retries = 5 } = {}) {
+    this.#engine; // throws CLOSED
+    if (typeof fn !== 'function') throw usage('update(fn): fn must be a function that makes the writes, like (index) => index.add(doc)');
+    if (!(Number.isInteger(retries) && retries >= 0)) throw usage('update: `retries` must be an integer >= 0');
+    if (!this.#persistent) return this.#enqueue(async () => fn(this));
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    return this.#enqueue(() =>
+      this.#lock(async () => {
+        if (this.#writes > 0) await this.#commitLocked();
+        for (let attempt = 0; ; attempt++) {
+          const current = await this.#box.engine.isCurrent(this.#adapter, this.#name).catch((err) => {
+            throw toMemdexError(err);
+          });
+          if (!current) await this.#reloadNow();
+          let result;
+          try {
+            result = await fn(this);
+          } catch (err) {
+            await this.#reloadNow(); // drop what fn wrote before it failed
+            throw err;
+          }
+          try {
+            await this.#commitLocked();
+            return result;
+          } catch (err) {
+            if (err.code !== 'CONFLICT' || attempt >= retries) throw err;
+          }
+        }
+      }),
+    );
+  }
+
+  /**
+   * Replaces the in-memory state with the last commit in storage (e.g.
+   * after another tab or process committed). Uncommitted writes are dropped.
+   * Resolves to whether anything was stored.
+   */
+  reload() {
+    this.#engine;
+    return this.#enqueue(() => this.#reloadNow());
+  }
+
+  /**
+   * Reloads only if another writer committed since this index loaded or
+   * last committed (one read of the stored manifest), and only when this
+   * index has no uncommitted writes (which a reload would drop). Resolves
+   * to whether it reloaded. For long-lived readers beside other writers.
+   */
+  refresh() {
+    this.#engine;
+    return this.#enqueue(async () => {
+      const engine = this.#box.engine;
+      if (!engine || !this.#persistent || this.#writes + this.#inFlight > 0) return false;
+      const current = await engine.isCurrent(this.#adapter, this.#name).catch((err) => {
+        throw toMemdexError(err);
+      });
+      return current ? false : this.#reloadNow().then(() => true);
+    });
+  }
+
+  async #reloadNow() {
+    const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
+      throw toMemdexError(err);
+    });
+    let fresh;
+    try {
+      // Nothing stored: the last committed state is an empty index.
+      fresh = call(() => (loaded ? Engine.fromLoaded(loaded, undefined) : this.#box.engine.emptyLike()));
+    } finally {
+      loaded?.free?.();
+    }
+    if (this.#closed) {
+      fresh.free();
+      throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
+    }
+    const old = this.#box.engine;
+    this.#box.engine = fresh;
+    this.#writes = 0;
+    old?.free();
+    return loaded !== undefined;
+  }
+
+  /**
+   * Commits every pending write (persistent storage), then frees the
+   * engine; later calls throw `CLOSED`. Rejects, and leaves the index
+   * open, if a write could not be committed (e.g. `CONFLICT`, a full
+   * disk): nothing is dropped silently; fix the cause and call `close()`
+   * again, or `free()` to drop the writes. Idempotent once it resolved.
+   */
+  close() {
+    if (this.#closing) return this.#closing;
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    const settle = async () => {
+      await this.#queue; // an auto-commit in flight, successful or not
+      if (this.#persistent && this.#box.engine && this.#writes + this.#inFlight > 0) {
+        await this.#enqueue(() => this.#commitNow());
+      }
+      this.#release();
+    };
+    this.#closing = settle().catch((err) => {
+      this.#closing = null; // still open: close() may be called again
+      throw toMemdexError(err);
+    });
+    return this.#closing;
+  }
+
+  #release() {
+    this.#closed = true;
+    this.#unwatchPage();
+    finalizer?.unregister(this.#box);
+    const engine = this.#box.engine;
+    this.#box.engine = undefined;
+    engine?.free();
+  }
+
+  /** Same as `close()` without waiting; for `using` declarations prefer `await using`. */
+  [Symbol.asyncDispose]() {
+    return this.close();
+  }
+
+  /**
+   * Frees the engine at once, dropping writes not yet committed (a commit
+   * in flight still completes). `close()` is the call that keeps them.
+   */
+  free() {
+    if (this.#closed) return;
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    this.#auto = null;
+    const engine = this.#box.engine;
+    this.#closed = true;
+    this.#unwatchPage();
+    finalizer?.unregister(this.#box);
+    this.#box.engine = undefined;
+    // A commit holding the engine finishes first; then it is freed.
+    this.#queue.then(() => engine?.free());
+  }
 }
+
+
+if (Symbol.asyncDispose === undefined) delete MemdexBase.prototype[Symbol.asyncDispose];

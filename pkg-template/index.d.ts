@@ -249,8 +249,6 @@ export interface OpenOptions {
    * MiniSearch's `fields` or Orama's `schema`. Default `true`.
    */
   defaultSchema?: boolean;
-  /** Deprecated: the whole field list (as `schema` with `defaultSchema: false`). */
-  fields?: Schema;
   /** Shorthand for `analyzer.language` (default `'english'`). */
   language?: Language;
   /** Text analysis options. */
@@ -801,8 +799,6 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
 
   /** Adds a document, replacing any document with the same `id`. @throws `SCHEMA` on bad documents. */
   add(doc: Doc): void;
-  /** Same as {@link Memdex.add}: inserts or replaces by `id`. */
-  upsert(doc: Doc): void;
   /**
    * Adds documents synchronously, in batches; returns how many. Stops at the
    * first rejected document like {@link Memdex.addMany}. Prefer `addMany` for
@@ -900,7 +896,6 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
     Pick<
       Memdex<Doc>,
       | 'add'
-      | 'upsert'
       | 'addAll'
       | 'addMany'
       | 'remove'

@@ -2,7 +2,7 @@
 // unless `Memdex.open({ wasm })` passes a URL, Response, bytes or a
 // WebAssembly.Module. Storage: 'memory' (default) or 'indexeddb'.
 import init from './memdex.js';
-import { defineMemdex } from './core.js';
+import { MemdexBase } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { indexedDBStorage } from './storage/indexeddb.js';
 import { withIndexLock } from './storage/locks.js';
@@ -11,13 +11,20 @@ import { defineOpenInWorker } from './worker-client.js';
 export { MemdexError } from './core.js';
 export { memoryStorage, withIndexLock };
 
-export const Memdex = defineMemdex({
+/** @type {import('./core.js').Platform} */
+const platform = {
   loadWasm: (wasm) => init({ module_or_path: wasm ?? new URL('./memdex_bg.wasm', import.meta.url) }),
   storages: {
     memory: () => memoryStorage(),
     indexeddb: ({ database = 'memdex' }) => indexedDBStorage({ database }),
   },
   withIndexLock,
-});
+};
 
-Memdex.openInWorker = defineOpenInWorker(() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'memdex' }));
+export class Memdex extends MemdexBase {
+  static platform = platform;
+
+  static openInWorker = defineOpenInWorker(
+    () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'memdex' }),
+  );
+}

@@ -2,7 +2,7 @@
 // Storage: 'memory' (default) or 'fs' with `dir`.
 import { readFile } from 'node:fs/promises';
 import init from './memdex.js';
-import { defineMemdex, MemdexError } from './core.js';
+import { MemdexBase, MemdexError } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { fsStorage } from './storage/fs.js';
 import { withIndexLock } from './storage/locks.js';
@@ -10,7 +10,8 @@ import { withIndexLock } from './storage/locks.js';
 export { MemdexError } from './core.js';
 export { memoryStorage, withIndexLock };
 
-export const Memdex = defineMemdex({
+/** @type {import('./core.js').Platform} */
+const platform = {
   loadWasm: async (wasm) =>
     init({ module_or_path: wasm ?? (await readFile(new URL('./memdex_bg.wasm', import.meta.url))) }),
   storages: {
@@ -23,8 +24,12 @@ export const Memdex = defineMemdex({
     },
   },
   withIndexLock,
-});
-
-Memdex.openInWorker = async () => {
-  throw new MemdexError('USAGE', 'openInWorker() needs a browser (Web Workers); in Node use Memdex.open() (or run it in a worker_thread yourself)');
 };
+
+export class Memdex extends MemdexBase {
+  static platform = platform;
+
+  static async openInWorker() {
+    throw new MemdexError('USAGE', 'openInWorker() needs a browser (Web Workers); in Node use Memdex.open() (or run it in a worker_thread yourself)');
+  }
+}

@@ -5,7 +5,7 @@
 import { MemdexError, rejectedDocument } from './core.js';
 
 const METHODS = [
-  'add', 'upsert', 'remove', 'removeWhere', 'get', 'search', 'suggest', 'count',
+  'add', 'remove', 'removeWhere', 'get', 'search', 'suggest', 'count',
   'compact', 'stats', 'export', 'commit', 'reload',
 ];
 

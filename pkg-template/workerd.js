@@ -4,21 +4,26 @@
 // Storage: 'memory' (default) or an adapter such as `kvStorage(env.MEMDEX_KV)`.
 import wasmModule from './memdex_bg.wasm';
 import { initSync } from './memdex.js';
-import { defineMemdex, MemdexError } from './core.js';
+import { MemdexBase, MemdexError } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { withIndexLock } from './storage/locks.js';
 
 export { MemdexError } from './core.js';
 export { memoryStorage, withIndexLock };
 
-export const Memdex = defineMemdex({
+/** @type {import('./core.js').Platform} */
+const platform = {
   loadWasm: (wasm) => {
     initSync({ module: wasm ?? wasmModule });
   },
   storages: { memory: () => memoryStorage() },
   withIndexLock,
-});
-
-Memdex.openInWorker = async () => {
-  throw new MemdexError('USAGE', 'openInWorker() is for browsers; in a Cloudflare Worker use Memdex.open()');
 };
+
+export class Memdex extends MemdexBase {
+  static platform = platform;
+
+  static async openInWorker() {
+    throw new MemdexError('USAGE', 'openInWorker() is for browsers; in a Cloudflare Worker use Memdex.open()');
+  }
+}

@@ -52,13 +52,6 @@ fn splitmix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `parseFloat` of JSON number text: correctly rounded, and
-/// `core::num::dec2flt` would add 15 KB gz to the wasm (src/json/number.rs).
-#[cfg(target_arch = "wasm32")]
-pub fn parse_float(text: &str) -> f64 {
-    js_sys::Number::parse_float(text)
-}
-
 /// NFKC normalization by the host's ICU (src/analysis/normalize.rs says
 /// when the wasm build needs it).
 #[cfg(target_arch = "wasm32")]

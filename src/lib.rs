@@ -17,15 +17,15 @@
 pub mod analysis;
 pub mod codec;
 pub mod error;
-mod fieldmap;
 pub mod host;
 pub mod index;
-pub mod json;
+/// memdex's JSON (the `memdex-json` crate, crates/memdex-json).
+pub use memdex_json as json;
 mod jsonopt;
 pub mod postings;
 pub mod query;
 pub mod schema;
-mod sort;
+use memdex_json::sort;
 pub mod storage;
 pub mod store;
 pub mod termdict;
@@ -35,8 +35,8 @@ pub mod vector;
 pub mod wasm;
 
 pub use error::{Error, Result};
-pub use fieldmap::FieldMap;
 pub use index::{Index, Stats};
+pub use memdex_json::FieldMap;
 pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
 pub use schema::{FieldDef, IndexConfig};
 

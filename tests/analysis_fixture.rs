@@ -1,7 +1,7 @@
 //! The committed native fixture (tests/fixtures/analysis_fixture.json) must
 //! match what this build produces; regenerate it with
-//! `cargo run --example gen_analysis_fixture` after a deliberate change.
-//! tests/wasm_analysis.rs checks the same fixture under wasm (parity).
+//! `scripts/gen-analysis-fixture` after a deliberate change.
+//! tests/wasm/tests/analysis.rs checks the same fixture under wasm (parity).
 
 // The fixture covers every language.
 #![cfg(feature = "all-languages")]
@@ -29,7 +29,7 @@ fn fixture_is_up_to_date() {
         assert_eq!(
             &Value::Array(got),
             &case["tokens"],
-            "case {} is stale: run `cargo run --example gen_analysis_fixture`",
+            "case {} is stale: run `scripts/gen-analysis-fixture`",
             case["name"]
         );
     }

@@ -1,7 +1,7 @@
 //! Frozen format fixtures: indexes written by older builds must keep
 //! opening (or fail with a clear VERSION error once a version is retired).
 //! tests/fixtures/format-v1 and format-v2 were written by
-//! `examples/make_format_fixture.rs` with format versions 1 and 2 and are
+//! `scripts/gen-format-fixture` (scripts/gen/format_fixture.rs) with format versions 1 and 2 and are
 //! never regenerated.
 // Native only: the browser stage (wasm-pack test) runs the wasm-specific
 // suites; these run natively in `cargo test`.

@@ -247,10 +247,15 @@ impl ResolvedSchema {
 
     /// Validates and analyzes one JSON document.
     pub fn prepare(&self, doc: &Value) -> Result<PreparedDoc> {
-        let obj = doc.as_object().ok_or_else(not_an_object)?;
-        let id = check_id(obj.get(ID_KEY).map(FieldValue::from).as_ref())?;
+        let obj = doc
+            .as_object()
+            .ok_or_else(|| not_an_object(&describe(doc)))?;
+        let id = check_id(
+            obj.get(ID_KEY).map(FieldValue::from).as_ref(),
+            obj.keys().map(String::as_str),
+        )?;
         let namespace = obj.get(NAMESPACE_KEY).map(FieldValue::from);
-        check_namespace(namespace.as_ref())?;
+        check_namespace(namespace.as_ref()).map_err(|e| in_document(e, &id))?;
         let fields: Vec<(&str, FieldValue<'_>)> = obj
             .iter()
             .map(|(k, v)| (k.as_str(), FieldValue::from(v)))
@@ -272,7 +277,9 @@ impl ResolvedSchema {
     ) -> std::result::Result<Result<PreparedDoc>, crate::json::Error> {
         pairs.0.clear();
         if !crate::json::object_members(json, &mut pairs.0)? {
-            return Ok(Err(not_an_object()));
+            // Valid JSON but not an object: parsed again only to say what it is.
+            let got = crate::json::parse(json).map_or_else(|e| e.to_string(), |v| describe(&v));
+            return Ok(Err(not_an_object(&got)));
         }
         Ok(self.prepare_pairs(&mut pairs.0))
     }
@@ -287,9 +294,9 @@ impl ResolvedSchema {
             values.push((key.as_ref(), value));
         }
         let find = |key: &str| values.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
-        let id = check_id(find(ID_KEY))?;
+        let id = check_id(find(ID_KEY), values.iter().map(|(k, _)| *k))?;
         let namespace = find(NAMESPACE_KEY);
-        check_namespace(namespace)?;
+        check_namespace(namespace).map_err(|e| in_document(e, &id))?;
         self.prepare_fields(id, namespace, &values)
     }
 
@@ -328,10 +335,8 @@ impl ResolvedSchema {
             stored_json.push(':');
             value.write_json(&mut stored_json);
         };
-        for &(key, ref value) in fields {
-            if key == ID_KEY || key == NAMESPACE_KEY {
-                continue;
-            }
+        // One field's checks and analysis; its errors name the document.
+        let mut add_field = |key: &str, value: &FieldValue<'_>| -> Result<()> {
             let field_ref = *self.by_name.get(key).ok_or_else(|| {
                 Error::schema(
                     key,
@@ -339,7 +344,7 @@ impl ResolvedSchema {
                 )
             })?;
             if matches!(value, FieldValue::Null) {
-                continue;
+                return Ok(());
             }
             match field_ref {
                 FieldRef::Text(f) => {
@@ -372,6 +377,13 @@ impl ResolvedSchema {
             if self.stored.get(key).copied().unwrap_or(false) {
                 write_pair(key, value);
             }
+            Ok(())
+        };
+        for &(key, ref value) in fields {
+            if key == ID_KEY || key == NAMESPACE_KEY {
+                continue;
+            }
+            add_field(key, value).map_err(|e| in_document(e, &id))?;
         }
         if let Some(ns) = namespace_value.filter(|_| namespace.is_some()) {
             write_pair(NAMESPACE_KEY, ns);
@@ -427,7 +439,11 @@ impl ResolvedSchema {
 }
 
 /// A document's `id`: a non-empty string of at most [`MAX_ID_BYTES`].
-fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
+/// `keys` (the document's keys) name a document that has none.
+fn check_id<'k>(
+    value: Option<&FieldValue<'_>>,
+    keys: impl Iterator<Item = &'k str>,
+) -> Result<String> {
     match value {
         Some(FieldValue::Str { text, .. }) if !text.is_empty() && text.len() <= MAX_ID_BYTES => {
             Ok(text.to_string())
@@ -437,11 +453,24 @@ fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
             limit: MAX_ID_BYTES,
             got: text.len(),
         }),
-        None | Some(FieldValue::Null) => Err(Error::schema(
+        None | Some(FieldValue::Null) => {
+            let keys: Vec<&str> = keys.filter(|k| *k != ID_KEY).take(6).collect();
+            Err(Error::schema(
+                ID_KEY,
+                format!(
+                    "is missing in the document {{{}}}: every document needs a non-empty string `id`",
+                    keys.join(", ")
+                ),
+            ))
+        }
+        Some(FieldValue::Str { .. }) => Err(Error::schema(
             ID_KEY,
-            "is missing: every document needs a non-empty string `id`",
+            "must be a non-empty string, got the empty string",
         )),
-        _ => Err(Error::schema(ID_KEY, "must be a non-empty string")),
+        Some(FieldValue::Other(v)) => Err(Error::schema(
+            ID_KEY,
+            format!("must be a non-empty string, got {}", describe(v)),
+        )),
     }
 }
 
@@ -449,12 +478,44 @@ fn check_id(value: Option<&FieldValue<'_>>) -> Result<String> {
 fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
     match value {
         None | Some(FieldValue::Null) | Some(FieldValue::Str { .. }) => Ok(()),
-        Some(FieldValue::Other(_)) => Err(Error::schema(NAMESPACE_KEY, "must be a string")),
+        Some(FieldValue::Other(v)) => Err(Error::schema(
+            NAMESPACE_KEY,
+            format!("must be a string, got {}", describe(v)),
+        )),
     }
 }
 
-fn not_an_object() -> Error {
-    Error::schema("document", "must be a JSON object")
+fn not_an_object(got: &str) -> Error {
+    Error::schema(
+        "document",
+        format!("must be a JSON object like {{\"id\": \"m1\", \"text\": \"...\"}}, got {got}"),
+    )
+}
+
+/// A schema error of a document's field, naming the document by its id.
+fn in_document(error: Error, id: &str) -> Error {
+    match error {
+        Error::Schema { field, reason } => {
+            let shown: String = id.chars().take(60).collect();
+            let more = if shown.len() < id.len() { "…" } else { "" };
+            Error::Schema {
+                field,
+                reason: format!("{reason} (document `{shown}{more}`)"),
+            }
+        }
+        other => other,
+    }
+}
+
+/// What a JSON value is, for messages: "an array", "an object", "a
+/// string", or the value itself (`5`, `true`, `null`).
+fn describe(value: &Value) -> String {
+    match value {
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+        scalar => json::to_string(scalar),
+    }
 }
 
 /// Members in key order, the last of equal keys kept: the order and the
@@ -804,6 +865,40 @@ mod tests {
                 .map_err(|e| e.to_string());
             assert_eq!(summary(fast), summary(slow), "{line}");
         }
+    }
+
+    /// Document errors say what was wrong, where, and in which document:
+    /// the messages every surface shows (tests/js/contract.test.mjs).
+    #[test]
+    fn document_errors_name_the_field_the_document_and_what_it_got() {
+        let schema = ResolvedSchema::new(&IndexConfig::default()).unwrap();
+        let error = |line: &str| {
+            let mut pairs = RawPairs::default();
+            let fast = schema
+                .prepare_json(line, &mut pairs)
+                .unwrap()
+                .err()
+                .unwrap();
+            let parsed = crate::json::parse(line).unwrap();
+            assert_eq!(schema.prepare(&parsed).err().unwrap(), fast, "{line}");
+            fast.to_string()
+        };
+        for (line, message) in [
+            (r#"[1]"#, r#"schema error on field `document`: must be a JSON object like {"id": "m1", "text": "..."}, got an array"#),
+            (r#"5"#, "got 5"),
+            (r#"{"title":"t","text":"x"}"#, "schema error on field `id`: is missing in the document {text, title}: every document needs a non-empty string `id`"),
+            (r#"{"id":5}"#, "schema error on field `id`: must be a non-empty string, got 5"),
+            (r#"{"id":""}"#, "must be a non-empty string, got the empty string"),
+            (r#"{"id":"d1","namespace":[]}"#, "schema error on field `namespace`: must be a string, got an array (document `d1`)"),
+            (r#"{"id":"d2","text":5}"#, "schema error on field `text`: text fields take a string (document `d2`)"),
+            (r#"{"id":"d3","kind":[1]}"#, "field `kind`: keyword arrays hold strings only (document `d3`)"),
+            (r#"{"id":"d4","nope":1}"#, "field `nope`: is not declared in the schema"),
+        ] {
+            let got = error(line);
+            assert!(got.contains(message), "{line}: {got}");
+        }
+        let long = format!(r#"{{"id":"{}","text":5}}"#, "x".repeat(100));
+        assert!(error(&long).ends_with(&format!("(document `{}…`)", "x".repeat(60))));
     }
 
     #[test]

@@ -59,9 +59,9 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await index.close();
   });
 
-  t('upsert replaces by id; add of an existing id replaces too', async () => {
+  t('add of an existing id replaces the document', async () => {
     const index = await fresh();
-    index.upsert({ id: 'm1', title: 'Deploy any day', text: 'Continuous delivery: ship whenever green.' });
+    index.add({ id: 'm1', title: 'Deploy any day', text: 'Continuous delivery: ship whenever green.' });
     assert.equal(index.size, MEMORIES.length);
     assert.equal(index.search('friday noon').hits.some((h) => h.id === 'm1'), false);
     assert.equal(index.search('continuous delivery').hits[0].id, 'm1');
@@ -664,9 +664,9 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
   t('small things: a document without id names itself; stats count documents just added', async () => {
     const index = await Memdex.open({ storage: makeStorage(), autoCommit: false });
     const e = await expectCode(() => index.add({ title: 'no id', text: 'x' }), 'SCHEMA');
-    assert.equal(e.message, 'the document {title, text} has no `id`: every document needs a non-empty string `id`');
+    assert.equal(e.message, 'schema error on field `id`: is missing in the document {text, title}: every document needs a non-empty string `id`');
     const m = await expectCode(() => index.addMany([{ id: 'ok', text: 'x' }, { text: 'y' }]), 'SCHEMA');
-    assert.ok(m.message.startsWith('addMany stopped at document 2 (no id): the document {text} has no `id`'), m.message);
+    assert.ok(m.message.startsWith('addMany stopped at document 2 (no id): schema error on field `id`: is missing in the document {text}'), m.message);
     assert.ok(!/undefined/.test(e.message + m.message), 'no "undefined" in the messages');
     await index.addMany(MEMORIES);
     const stats = index.stats();

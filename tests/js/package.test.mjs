@@ -60,7 +60,7 @@ test('shipped JS is minified, names kept, with a source map holding the commente
   // Names survive minification: stack traces and `instanceof` users see them.
   const core = readFileSync(join(PKG, 'core.js'), 'utf8');
   assert.match(core, /class MemdexError extends Error/);
-  assert.match(core, /class Memdex\b/);
+  assert.match(core, /class MemdexBase\b/);
 });
 
 test('`import "memdex"` resolves through the exports map (node and browser conditions)', () => {
@@ -166,13 +166,30 @@ test('errors are MemdexError with a stable code', async () => {
   expectCode(() => index.search('x', { mode: 'bogus' }), 'USAGE');
   expectCode(() => index.search('x', { limit: 'ten' }), 'USAGE');
   expectCode(() => new Memdex(), 'USAGE');
-  await assert.rejects(Memdex.create({ fields: { title: { type: 'keyword' } } }), (err) => err instanceof MemdexError && err.code === 'SCHEMA');
+  await assert.rejects(
+    Memdex.create({ schema: { title: { type: 'nope' } } }),
+    (err) => err instanceof MemdexError && err.code === 'SCHEMA',
+  );
 });
 
-test('custom schema through create(options)', async () => {
-  const index = await Memdex.create({ fields: { body: { type: 'text' }, tag: { type: 'keyword' } }, k1: 1.5 });
+test('custom schema through create(options): only your fields with defaultSchema: false', async () => {
+  const index = await Memdex.create({ schema: { body: { type: 'text' }, tag: { type: 'keyword' } }, defaultSchema: false, k1: 1.5 });
   index.add({ id: 'd1', body: 'rust compiled to webassembly', tag: 'x' });
   assert.equal(index.search('webassembly').hits[0].id, 'd1');
+  assert.throws(() => index.add({ id: 'd2', title: 'a default field' }), (err) => err.code === 'SCHEMA' && /`title`/.test(err.message));
+});
+
+// 0.x removed the deprecated aliases: `schema` + `defaultSchema: false` says
+// what `fields` said, and `add` replaces by id as `upsert` did. A caller
+// still using them gets a USAGE error that names the replacement, not a
+// silently different schema.
+test('removed aliases: the `fields` open option and upsert()', async () => {
+  for (const open of [() => Memdex.create({ fields: { body: 'text' } }), () => Memdex.recover({ fields: { body: 'text' } })]) {
+    await assert.rejects(open, (err) => err.code === 'USAGE' && /`fields` was removed.*`schema`.*`defaultSchema: false`/.test(err.message));
+  }
+  await assert.rejects(Memdex.import(new Uint8Array(0), { fields: {} }), (err) => err.code === 'USAGE');
+  const index = await Memdex.create();
+  assert.equal(typeof index.upsert, 'undefined');
 });
 
 test('scripts/demo.mjs (terminal half of `make demo`) prints ranked, highlighted results', () => {

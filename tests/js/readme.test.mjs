@@ -61,7 +61,7 @@ test('an uncaught error in Node prints its message, not a kilobyte of minified c
   writeFileSync(`${dir}main.mjs`, "import { Memdex } from 'memdex';\nconst index = await Memdex.open();\nindex.add({ title: 'no id' });\n");
   const run = spawnSync(process.execPath, ['main.mjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   assert.equal(run.status, 1);
-  assert.match(run.stderr, /MemdexError: the document \{title\} has no `id`: every document needs a non-empty string `id`/);
+  assert.match(run.stderr, /MemdexError: schema error on field `id`: is missing in the document \{title\}: every document needs a non-empty string `id`/);
   const longest = Math.max(...run.stderr.split('\n').map((l) => l.length));
   assert.ok(longest <= 200, `a ${longest}-character line in:\n${run.stderr}`);
   assert.ok(run.stderr.length < 1200, `${run.stderr.length} bytes:\n${run.stderr}`);

@@ -2,8 +2,8 @@
 // and filesystem adapters pass the one Rust conformance suite (through the
 // wasm export `runStorageConformance`), hold committed indexes that reopen
 // with identical results, detect corruption, and the writer lock excludes.
-// The KV adapter runs in workerd (worker/test/kv.test.mjs) and IndexedDB in
-// Chromium (tests/wasm_storage.rs, tests/e2e/storage-writers.test.mjs); here
+// The KV adapter runs in workerd (tests/worker/kv.test.mjs) and IndexedDB in
+// Chromium (tests/wasm/tests/storage.rs, tests/e2e/storage-writers.test.mjs); here
 // the KV adapter's pagination is checked against a paginating fake.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

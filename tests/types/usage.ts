@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   const withAdapter = await Memdex.open({ storage: custom, autoCommit: false, analyzer: { foldDiacritics: true, addStopwords: ['foo'] } });
 
   index.add({ id: 'm1', namespace: 'agent', title: 'Deploy rule', text: 'Never on Fridays', timestamp: Date.now() });
+  index.add({ id: 'm1', text: 'changed' });
+  // @ts-expect-error upsert was removed in 0.x: add replaces by id
   index.upsert({ id: 'm1', text: 'changed' });
   const n: number = await index.addMany([{ id: 'a' }, { id: 'b' }], { batchSize: 100, onProgress: ({ added, total }) => console.log(added, total) });
   const removed: boolean = index.remove('m1');

@@ -62,7 +62,9 @@ export function writeResponse(outcome) {
 export function outcomeError(outcome) {
   const { code, message, ...extra } = outcome.error;
   if (outcome.generation !== undefined && extra.added) Object.assign(extra, { generation: outcome.generation });
-  const status = code === 'LIMIT' ? 403 : undefined; // the writer's only LIMIT is the namespace quota
+  // The namespace quota (it names its setting) is 403; the engine's own
+  // limits (nesting depth, field size) take the table's status (413).
+  const status = code === 'LIMIT' && extra.limit === 'maxNamespacesPerKey' ? 403 : undefined;
   return new ApiError(/** @type {any} */ (code), message, { extra, status });
 }
 

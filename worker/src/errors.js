@@ -7,25 +7,12 @@
 
 /** @typedef {import('../../pkg-template/index.js').MemdexErrorCode} MemdexErrorCode */
 
+// Statuses come from the package's error table (pkg-template/errors.js),
+// the one source of codes, statuses and meanings.
+import { ERRORS } from '../../pkg/errors.js';
+
 /** @type {Record<string, number>} */
-const STATUS = {
-  BAD_REQUEST: 400,
-  USAGE: 400,
-  SCHEMA: 400,
-  INVALID_QUERY: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  LIMIT: 413,
-  // The engine refused or failed: retrying may help (503), or it will not (500).
-  STORAGE: 503,
-  CLOSED: 503,
-  CORRUPT: 500,
-  VERSION: 500,
-  WASM_LOAD: 500,
-  INTERNAL: 500,
-};
+const STATUS = Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e.status]));
 
 /** An error that becomes an HTTP error response. */
 export class ApiError extends Error {

@@ -1,11 +1,16 @@
 // @ts-check
 // GET /v1/openapi.json: the OpenAPI 3.1 description of every route in
-// routes.js. worker/test/openapi.test.mjs validates the real responses of
+// routes.js. tests/worker/openapi.test.mjs validates the real responses of
 // every route against it and checks that it lists exactly the routes of
 // the routing table, so it cannot drift from the code.
 import { json } from './http.js';
 import { DEFAULT_LIMITS } from './config.js';
 import { SEARCH_OPTIONS } from './params.js';
+import { ERRORS } from '../../pkg/errors.js';
+
+// The codes an HTTP error can carry: the error table's, less the agent
+// tools' own (those come back inside MCP tool results).
+const HTTP_CODES = Object.entries(ERRORS).filter(([, e]) => e.from !== 'tools').map(([code]) => code);
 
 const ref = (/** @type {string} */ name) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (/** @type {object} */ schema) => ({ 'application/json': { schema } });
@@ -77,7 +82,7 @@ const schemas = {
         properties: {
           code: {
             type: 'string',
-            enum: ['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'USAGE', 'SCHEMA', 'INVALID_QUERY', 'LIMIT', 'CONFLICT', 'STORAGE', 'CORRUPT', 'VERSION', 'CLOSED', 'WASM_LOAD', 'INTERNAL'],
+            enum: HTTP_CODES,
           },
           message: { type: 'string' },
           added: { type: 'integer', description: 'Documents added (and committed) before the rejected one' },

@@ -1,6 +1,7 @@
 // Shared by the worker tests: starts the memdex Worker in workerd (Miniflare,
 // the configuration `make worker` uses) with generated API keys, and calls
-// it over real HTTP. Not a test file (kept out of worker/test/: node --test runs every .mjs under a test/ folder).
+// it over real HTTP. Not a test file (kept out of tests/worker/, whose every
+// .test.mjs is a suite).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,7 +128,7 @@ export async function freePort() {
 
 /**
  * Starts an inline test worker (`script`, an ES module that imports package
- * files by path; `name` gives it a location beside worker/test/ so those
+ * files by path; `name` gives it a location beside tests/worker/ so those
  * imports resolve) in workerd with a KV namespace `KV`, plus `extra`
  * Miniflare options. Returns `{ mf, base }`; dispose `mf` when done.
  */
@@ -136,7 +137,7 @@ export async function startTestWorker(script, name, extra = {}) {
   const mf = new Miniflare({
     modules: true,
     script,
-    scriptPath: `${ROOT}/worker/test/${name}.js`,
+    scriptPath: `${ROOT}/tests/worker/${name}.js`,
     modulesRoot: ROOT,
     modulesRules: [
       { type: 'ESModule', include: ['**/*.js'] },

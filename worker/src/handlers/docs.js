@@ -2,11 +2,13 @@
 // Document writes and reads: PUT/GET/DELETE /v1/ns/:ns/docs/:id,
 // POST /v1/ns/:ns/docs (JSON array or NDJSON), POST /v1/ns/:ns/delete.
 //
-// What the Worker can tell is malformed (not JSON, not objects, bad ids,
-// over a limit) is refused before anything is written. The engine then
-// checks documents against the schema and stops at the first it rejects;
-// the documents before it are added and committed, and the error says how
-// many (`added`), as the package's addAll does.
+// What only HTTP makes wrong (not JSON, over a size limit, ids the REST
+// paths cannot carry) is refused before anything is written. Everything
+// else is the engine's to check, so its errors read the same on every
+// surface (tests/js/contract.test.mjs): a document that is not an object or
+// has no string id, and the schema. It stops at the first it rejects; the
+// documents before it are added and committed, and the error says how many
+// (`added`), as the package's addAll does.
 import { ApiError, badRequest, limitError } from '../errors.js';
 import { isObject, json, parseJson, parseNdjson, readText, requireType, utf8Length } from '../http.js';
 import { checkId, engineId } from '../ids.js';
@@ -27,7 +29,8 @@ export async function putDoc(/** @type {Context} */ c) {
     throw limitError('maxDocBytes', `the document is larger than ${c.settings.limits.maxDocBytes} bytes`);
   }
   const doc = parseJson(text);
-  if (!isObject(doc)) throw new ApiError('SCHEMA', 'the body must be a JSON object (the document)');
+  // The engine rejects a body that is not an object, in its own words.
+  if (!isObject(doc)) return writeResponse(await write(c, ns, { kind: 'add', docs: [doc] }));
   if (doc.id !== undefined && doc.id !== id) throw badRequest(`the body's id "${String(doc.id).slice(0, 200)}" differs from the URL's "${id}"`);
   return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)] }));
 }
@@ -54,8 +57,11 @@ export async function postDocs(/** @type {Context} */ c) {
     if (bytes > limits.maxDocBytes) {
       throw limitError('maxDocBytes', `document ${i} is larger than ${limits.maxDocBytes} bytes`);
     }
-    if (!isObject(value)) throw new ApiError('SCHEMA', `document ${i} is not a JSON object`);
+    // What the engine rejects anyway (not an object, no string id) goes to
+    // it as it is: its error names the problem the same way on every surface.
+    if (!isObject(value)) return /** @type {Record<string, unknown>} */ (value);
     const doc = /** @type {Record<string, unknown>} */ (value);
+    if (typeof doc.id !== 'string' || doc.id === '') return doc;
     try {
       checkId(doc.id);
     } catch (err) {
