@@ -42,6 +42,9 @@ pub enum FieldDef {
     },
     /// Stored, never indexed.
     Stored,
+    /// Typed edges `[{ type, to }]` to other documents' ids: always stored,
+    /// kept in a per-segment links column for `expand` and `related`.
+    Links,
 }
 
 impl FieldDef {
@@ -52,7 +55,7 @@ impl FieldDef {
             | FieldDef::Number { stored }
             | FieldDef::Date { stored }
             | FieldDef::Boolean { stored } => *stored,
-            FieldDef::Stored => true,
+            FieldDef::Stored | FieldDef::Links => true,
         }
     }
 }
@@ -75,8 +78,9 @@ pub struct IndexConfig {
 
 impl Default for IndexConfig {
     /// The agent-memory schema: `title` and `text` (text), `kind` and
-    /// `tags` (keyword), `timestamp` (date), `links` (stored: typed edges
-    /// `[{ type, to }]` the memory tools keep). Indexes keep the schema they
+    /// `tags` (keyword), `timestamp` (date), `links` (typed edges
+    /// `[{ type, to }]`, see [`FieldDef::Links`]; indexes created before
+    /// format 3 declared it `stored` and keep that). Indexes keep the schema they
     /// were created with (it is in their manifest), so changing this default
     /// changes new indexes only; `tags` and `links` came after the others.
     fn default() -> Self {
@@ -99,7 +103,7 @@ impl Default for IndexConfig {
         );
         fields.insert("kind".to_string(), FieldDef::Keyword { stored: true });
         fields.insert("tags".to_string(), FieldDef::Keyword { stored: true });
-        fields.insert("links".to_string(), FieldDef::Stored);
+        fields.insert("links".to_string(), FieldDef::Links);
         fields.insert("timestamp".to_string(), FieldDef::Date { stored: true });
         IndexConfig {
             analyzer: AnalyzerOptions::default(),
@@ -201,7 +205,9 @@ fn analyzer_options(v: &Value, path: &str) -> Res<AnalyzerOptions> {
     Ok(o)
 }
 
-const FIELD_TYPES: &[&str] = &["text", "keyword", "number", "date", "boolean", "stored"];
+const FIELD_TYPES: &[&str] = &[
+    "text", "keyword", "number", "date", "boolean", "stored", "links",
+];
 const TEXT_FIELDS: &[&str] = &["weight", "language", "stored"];
 const STORED_FIELDS: &[&str] = &["stored"];
 
@@ -239,6 +245,7 @@ impl FieldDef {
             // `stored` ignores extra keys of an object (as the derive did).
             5 if matches!(rest, Rest::Members(_)) => return Ok(FieldDef::Stored),
             5 => &[],
+            6 => &[],
             _ => STORED_FIELDS,
         };
         let entries = match rest {
@@ -264,6 +271,7 @@ impl FieldDef {
             2 => FieldDef::Number { stored },
             3 => FieldDef::Date { stored },
             4 => FieldDef::Boolean { stored },
+            6 => FieldDef::Links,
             _ => FieldDef::Stored,
         })
     }
@@ -361,6 +369,7 @@ impl ToJson for FieldDef {
             FieldDef::Date { stored } => o.field("type", "date").field("stored", stored),
             FieldDef::Boolean { stored } => o.field("type", "boolean").field("stored", stored),
             FieldDef::Stored => o.field("type", "stored"),
+            FieldDef::Links => o.field("type", "links"),
         }
         .end();
     }
@@ -415,7 +424,7 @@ mod tests {
                 r#"{"analyzer":{"language":"english","foldDiacritics":true,"defaultStopwords":true,"#,
                 r#""stopwords":["a\"b"],"addStopwords":[],"removeStopwords":[]},"fields":{"#,
                 r#""f":{"type":"text","weight":0.3,"language":"french","stored":false},"#,
-                r#""kind":{"type":"keyword","stored":true},"links":{"type":"stored"},"#,
+                r#""kind":{"type":"keyword","stored":true},"links":{"type":"links"},"#,
                 r#""n":{"type":"number","stored":false},"#,
                 r#""s":{"type":"stored"},"tags":{"type":"keyword","stored":true},"#,
                 r#""text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,

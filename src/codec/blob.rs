@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub const MAGIC: &[u8; 4] = b"MDEX";
 /// Version written. Bump on any layout change and keep a frozen fixture of
 /// the old version under `tests/fixtures/`.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Oldest version read. Version 1 (an `fst` map as the segment's term
 /// dictionary) was written only by the unreleased 0.1.0 and is retired:
 /// its reader linked the `fst` crate into the wasm (3.5 KB gz). Its blobs
@@ -125,12 +125,12 @@ mod tests {
 
     #[test]
     fn newer_and_unknown_versions_are_version_errors() {
-        for version in [0, 1, 3, 100] {
+        for version in [0, 1, FORMAT_VERSION + 1, 100] {
             let blob = with_version(seal(BlobKind::Manifest, b"{}"), version);
             assert_eq!(
                 open("m", BlobKind::Manifest, &blob).unwrap_err(),
                 Error::Version {
-                    expected: 2,
+                    expected: FORMAT_VERSION,
                     got: version
                 }
             );

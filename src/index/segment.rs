@@ -121,6 +121,7 @@ impl SegmentParts {
                     FilterKind::Keyword => Column::Keyword(KeywordColumn::default()),
                     FilterKind::Number | FilterKind::Date => Column::Number(Vec::new()),
                     FilterKind::Boolean => Column::Boolean(Vec::new()),
+                    FilterKind::Links => Column::Links(Vec::new()),
                 })
                 .collect(),
         }
@@ -311,6 +312,7 @@ pub(crate) fn push_doc_data(
                 Some(true) => 1,
                 None => 2,
             }),
+            (Column::Links(col), FilterValue::Links(edges)) => col.push(edges.clone()),
             // Kinds come from the same schema; a mismatch cannot happen.
             _ => {}
         }

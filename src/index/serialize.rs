@@ -20,6 +20,8 @@ use super::segment::Segment;
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
 const COL_BOOLEAN: u8 = 3;
+/// Format 3: a links field's edges (docs/FORMAT.md).
+const COL_LINKS: u8 = 5;
 
 pub fn write_segment(seg: &Segment) -> Vec<u8> {
     let mut w = ByteWriter::default();
@@ -69,6 +71,17 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
                 w.u8(COL_BOOLEAN);
                 w.bytes(v);
             }
+            Column::Links(v) => {
+                w.u8(COL_LINKS);
+                w.u64(v.len() as u64);
+                for edges in v {
+                    w.varint(edges.len() as u32);
+                    for (t, to) in edges {
+                        w.str(t);
+                        w.str(to);
+                    }
+                }
+            }
         }
     }
     w.buf
@@ -102,7 +115,6 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         return Err(r.corrupt(format!("invalid text field count {n_fields}")));
     }
     let dict = r.bytes()?.to_vec();
-    debug_assert_eq!(version, crate::codec::blob::FORMAT_VERSION);
     let terms = TermDict::from_bytes(dict)
         .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let n_terms = r.len(12)?;
@@ -190,6 +202,23 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
                     return Err(r.corrupt("boolean column does not match the document count"));
                 }
                 Column::Boolean(v)
+            }
+            COL_LINKS if version >= 3 => {
+                let n = r.len(1)?;
+                if n != n_docs as usize {
+                    return Err(r.corrupt("links column does not match the document count"));
+                }
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let count = r.varint()? as usize;
+                    let mut edges = Vec::with_capacity(count.min(64));
+                    for _ in 0..count {
+                        let t = r.str()?.to_string();
+                        edges.push((t, r.str()?.to_string()));
+                    }
+                    v.push(edges);
+                }
+                Column::Links(v)
             }
             other => return Err(r.corrupt(format!("unknown column kind {other}"))),
         });

@@ -70,11 +70,15 @@ impl SortColumn {
     /// it is not a number, date, boolean or keyword field.
     pub(crate) fn resolve(spec: &SortSpec, schema: &ResolvedSchema) -> Result<SortColumn> {
         match schema.by_name.get(&spec.field) {
-            Some(FieldRef::Filter(column)) => Ok(SortColumn {
+            Some(FieldRef::Filter(column))
+                if schema.filters[*column].kind != FilterKind::Links =>
+            {
+                Ok(SortColumn {
                 column: *column,
                 kind: schema.filters[*column].kind,
                 descending: spec.descending,
-            }),
+                })
+            }
             Some(_) => Err(Error::schema(
                 &spec.field,
                 "cannot sort by this field: sort by a number, date, boolean or keyword field",
@@ -234,7 +238,7 @@ fn sort_keys(index: &Index, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> 
                 .get(doc)
                 .copied()
                 .filter(|&r| r != MISSING),
-            None => None,
+            Some(Column::Links(_)) | None => None,
         };
         keys.push(match key {
             Some(k) if c.descending => !k,
