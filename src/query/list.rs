@@ -169,8 +169,10 @@ impl Index {
                 Mode::And | Mode::Fallback => Mode::And,
             },
             total: Some(total),
+            total_exact: true,
             // A listing visits each live document once: no query to bound.
             limited: Vec::new(),
+            took_ms: 0,
         })
     }
 }

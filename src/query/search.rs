@@ -24,6 +24,12 @@ use super::topk::{Candidate, TopK};
 use crate::index::filter::{allowed, Filter};
 use crate::store::StoredFields;
 
+/// Matches of one scoring pass: counted, or a lower bound (pruned).
+enum Total {
+    Exact(usize),
+    AtLeast(usize),
+}
+
 /// Largest `offset + limit` a search may ask for.
 pub const MAX_RESULTS: usize = 10_000;
 /// Longest accepted query, in bytes.
@@ -61,6 +67,59 @@ impl Index {
         opts: &SearchOptions,
         limits: Limits,
     ) -> Result<SearchResults> {
+        let started = crate::host::now_ms();
+        let rerank = opts.diversity.is_some() || opts.dedupe;
+        if !rerank && opts.expand.is_none() {
+            let mut r = self.search_ranked(query, opts, limits)?;
+            r.took_ms = crate::host::now_ms().saturating_sub(started);
+            return Ok(r);
+        }
+        use super::agent;
+        let mut inner = opts.clone();
+        inner.expand = None;
+        if rerank {
+            inner.offset = 0;
+            inner.limit = agent::pool_size(opts.offset, opts.limit);
+            inner.stored_fields = StoredSelection::All;
+        }
+        let mut r = self.search_ranked(query, &inner, limits)?;
+        if rerank {
+            let mut hits = std::mem::take(&mut r.hits);
+            if opts.dedupe {
+                hits = agent::dedupe(hits);
+            }
+            if let Some(lambda) = opts.diversity {
+                hits = agent::mmr(hits, lambda);
+            }
+            r.hits = hits
+                .into_iter()
+                .skip(opts.offset)
+                .take(opts.limit)
+                .map(|mut h| {
+                    h.fields = match &opts.stored_fields {
+                        StoredSelection::All => h.fields,
+                        StoredSelection::None => StoredFields::empty(),
+                        StoredSelection::Only(names) => h.fields.select(names),
+                    };
+                    h
+                })
+                .collect();
+        }
+        if let Some(e) = &opts.expand {
+            r.hits = self.expand_hits(std::mem::take(&mut r.hits), e, &opts.stored_fields);
+        }
+        r.took_ms = crate::host::now_ms().saturating_sub(started);
+        Ok(r)
+    }
+
+    /// A search without the post-processing of `expand`, `diversity` and
+    /// `dedupe`.
+    fn search_ranked(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        limits: Limits,
+    ) -> Result<SearchResults> {
         validate(self, query, opts)?;
         let mut ast = self.parse_query(query, opts.syntax)?;
         super::merge::merge_repeats(&mut ast);
@@ -83,11 +142,17 @@ impl Index {
             (hits, total, limited) = self.run(&ast, opts, filter.as_ref(), false, limits)?;
             mode = Mode::Or;
         }
+        let (total, total_exact) = match total {
+            Total::Exact(n) => (Some(n), true),
+            Total::AtLeast(n) => (Some(n.max(opts.offset + hits.len())), false),
+        };
         Ok(SearchResults {
             hits,
             mode,
             total,
+            total_exact,
             limited,
+            took_ms: 0,
         })
     }
 
@@ -111,7 +176,7 @@ impl Index {
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
-    ) -> Result<(Vec<Hit>, Option<usize>, Vec<Limited>)> {
+    ) -> Result<(Vec<Hit>, Total, Vec<Limited>)> {
         let mut budget = Budget::new(limits, opts.syntax == Syntax::Strict);
         let plan = Planner::new(
             self,
@@ -124,12 +189,15 @@ impl Index {
         )
         .plan(ast, &mut budget)?;
         let Some(root) = &plan.root else {
-            let total = opts.sort.as_ref().map(|_| 0);
-            return Ok((Vec::new(), total, budget.limited().to_vec()));
+            return Ok((Vec::new(), Total::Exact(0), budget.limited().to_vec()));
         };
         let params = self.score_params(opts);
         let k = super::list::collect_limit(self, opts);
         let mut top = TopK::new(k);
+        if let Some(r) = &opts.recency {
+            let recency = super::agent::Recency::new(self, r)?;
+            top.set_adjust(Box::new(move |s, d| recency.factor(s, d)));
+        }
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
         let steps = &budget.scoring;
@@ -156,8 +224,11 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
+        let offered = top.offered();
         let (ranked, total) = super::list::page(self, top, opts)?;
         let hits = self.make_hits(&ranked, &plan, &params, opts);
+        // Pruned top-k scores only some matches: `offered` is a lower bound.
+        let total = total.map_or(Total::AtLeast(offered), Total::Exact);
         Ok((hits, total, budget.limited().to_vec()))
     }
 
@@ -270,6 +341,8 @@ impl Index {
                     matched_terms,
                     snippets,
                     explanation: opts.explain.then_some(explanation),
+                    via: None,
+                    duplicates: Vec::new(),
                 }
             })
             .collect()

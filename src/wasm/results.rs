@@ -32,6 +32,7 @@ export function memdexResults(text, lens) {
   };
   const mode = take();
   const total = take();
+  const exact = take();
   const limited = take();
   const hits = new Array(lens[i++]);
   for (let h = 0; h < hits.length; h++) {
@@ -49,9 +50,11 @@ export function memdexResults(text, lens) {
     if (snippets !== undefined) hit.snippets = JSON.parse(snippets);
     const explanation = take();
     if (explanation !== undefined) hit.explanation = JSON.parse(explanation);
+    const extra = take();
+    if (extra !== undefined) Object.assign(hit, JSON.parse(extra));
     hits[h] = hit;
   }
-  const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
+  const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total), totalExact: exact === 'true' };
   if (limited !== undefined) results.limited = limited.split(',');
   return results;
 }
@@ -110,6 +113,7 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         Some(total) => p.push_json(&total),
         None => p.absent(),
     }
+    p.push(if results.total_exact { "true" } else { "false" });
     // Budget names, comma-separated (they hold no comma); absent when none
     // ran out.
     if results.limited.is_empty() {
@@ -145,6 +149,21 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         match &hit.explanation {
             Some(explanation) => p.push_json(explanation),
             None => p.absent(),
+        }
+        // `via` and `duplicates` (rare): one JSON object merged into the hit.
+        if hit.via.is_none() && hit.duplicates.is_empty() {
+            p.absent();
+        } else {
+            let mut extra = String::new();
+            let mut o = crate::json::Object::new(&mut extra);
+            if let Some(via) = &hit.via {
+                o.field("via", via);
+            }
+            if !hit.duplicates.is_empty() {
+                o.field("duplicates", &hit.duplicates);
+            }
+            o.end();
+            p.push(&extra);
         }
     }
     results_from_pieces(&p.text, &p.lens)

@@ -1,0 +1,465 @@
+//! Agent-retrieval options applied around a ranked search: link expansion
+//! (`expand`) and traversal without a query (`related`), recency decay,
+//! diversity (MMR) and near-duplicate collapsing (`dedupe`).
+//!
+//! Recency is applied inside the top-k (see [`Recency::factor`]): the decay
+//! factor is at most 1, so the pruning bounds of the raw scores stay valid
+//! and the answer is exact. Diversity and dedupe re-rank a candidate pool
+//! of [`pool_size`] hits. Expansion adds linked documents to a page.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::error::{Error, Result};
+use crate::index::document::{FieldRef, FilterKind};
+use crate::index::filter::{allowed, Filter};
+use crate::index::Index;
+use crate::json::Value;
+use crate::jsonopt;
+use crate::store::{Column, StoredFields};
+
+use super::options::{Hit, StoredSelection};
+
+/// Which edges a traversal follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// From a document to the ids it links to.
+    #[default]
+    Out,
+    /// From a document to the documents that link to it.
+    In,
+    Both,
+}
+
+/// `expand` / `related` options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpandOptions {
+    /// 1..=3 edges away.
+    pub hops: u32,
+    /// Only these link types (`None`: all).
+    pub types: Option<Vec<String>>,
+    pub direction: Direction,
+    /// `related` only: at most this many documents (default 10).
+    pub limit: usize,
+}
+
+impl Default for ExpandOptions {
+    fn default() -> Self {
+        ExpandOptions {
+            hops: 1,
+            types: None,
+            direction: Direction::Out,
+            limit: 10,
+        }
+    }
+}
+
+pub const MAX_HOPS: u32 = 3;
+const EXPAND_FIELDS: &[&str] = &["hops", "types", "direction", "limit"];
+
+impl ExpandOptions {
+    pub(crate) fn from_json(v: &Value, path: &str) -> jsonopt::Res<Self> {
+        let mut o = ExpandOptions::default();
+        if let Value::Bool(true) = v {
+            return Ok(o);
+        }
+        for (k, v) in jsonopt::entries(v, path, EXPAND_FIELDS)? {
+            match k {
+                "hops" => o.hops = jsonopt::uint(v, path, k, MAX_HOPS as u64)? as u32,
+                "types" => o.types = jsonopt::opt(v).map(|v| jsonopt::strings(v, path, k)).transpose()?,
+                "direction" => {
+                    o.direction = [Direction::Out, Direction::In, Direction::Both]
+                        [jsonopt::variant(v, path, k, &["out", "in", "both"])?]
+                }
+                _ => o.limit = jsonopt::usize_(v, path, k)?,
+            }
+        }
+        if o.hops == 0 {
+            return Err(format!("`{}` must be between 1 and {MAX_HOPS}", jsonopt::join(path, "hops")));
+        }
+        Ok(o)
+    }
+}
+
+/// How a document reached by expansion was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Via {
+    /// The hit (or the `related` start) the traversal started from.
+    pub from: String,
+    /// The type of the last edge followed.
+    pub link_type: String,
+    /// Edges from `from`.
+    pub hops: u32,
+}
+
+/// `recency` options: `score * ((1 - weight) + weight * 0.5^(age / halfLife))`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecencyOptions {
+    pub field: String,
+    /// Milliseconds (JSON: a number of ms or a string like `"30d"`).
+    pub half_life_ms: f64,
+    pub weight: f64,
+    /// Documents this filter allows never decay.
+    pub exempt: Option<Value>,
+    /// The "now" ages are measured from, epoch ms (default: the host clock
+    /// when the search runs).
+    pub now: Option<f64>,
+}
+
+const RECENCY_FIELDS: &[&str] = &["field", "halfLife", "weight", "exempt", "now"];
+
+impl RecencyOptions {
+    pub(crate) fn from_json(v: &Value, path: &str) -> jsonopt::Res<Self> {
+        let mut o = RecencyOptions {
+            field: "timestamp".into(),
+            half_life_ms: 30.0 * DAY_MS,
+            weight: 0.5,
+            exempt: None,
+            now: None,
+        };
+        for (k, v) in jsonopt::entries(v, path, RECENCY_FIELDS)? {
+            match k {
+                "field" => o.field = jsonopt::string(v, path, k)?,
+                "halfLife" => o.half_life_ms = duration_ms(v, &jsonopt::join(path, k))?,
+                "weight" => o.weight = jsonopt::f32_(v, path, k)? as f64,
+                "exempt" => o.exempt = jsonopt::opt(v).cloned(),
+                _ => {
+                    o.now = Some(
+                        v.as_f64()
+                            .filter(|x| x.is_finite())
+                            .ok_or_else(|| jsonopt::invalid(&jsonopt::join(path, k), "epoch milliseconds", v))?,
+                    )
+                }
+            }
+        }
+        if !(0.0..=1.0).contains(&o.weight) {
+            return Err(format!("`{}` must be between 0 and 1", jsonopt::join(path, "weight")));
+        }
+        Ok(o)
+    }
+}
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// `"30d"`, `"12h"`, `"90m"`, `"45s"`, `"2w"` or a number of milliseconds (> 0).
+fn duration_ms(v: &Value, path: &str) -> jsonopt::Res<f64> {
+    let expected = "a positive number of milliseconds or a duration like \"30d\", \"12h\", \"2w\"";
+    let ms = match v {
+        Value::Number(_) => v.as_f64(),
+        Value::String(s) => {
+            let (num, unit) = s.trim().split_at(s.trim().len().saturating_sub(1));
+            let scale = match unit {
+                "s" => Some(1e3),
+                "m" => Some(6e4),
+                "h" => Some(3.6e6),
+                "d" => Some(DAY_MS),
+                "w" => Some(7.0 * DAY_MS),
+                _ => None,
+            };
+            scale.and_then(|k| num.parse::<f64>().ok().map(|n| n * k))
+        }
+        _ => None,
+    };
+    ms.filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| jsonopt::invalid(path, expected, v))
+}
+
+/// Recency resolved against an index: per segment, its time column and
+/// the docs exempt from decay.
+pub(crate) struct Recency<'a> {
+    columns: Vec<(Option<&'a [f64]>, Option<Vec<u64>>, bool)>,
+    now: f64,
+    half_life: f64,
+    weight: f64,
+}
+
+impl<'a> Recency<'a> {
+    pub(crate) fn new(index: &'a Index, o: &RecencyOptions) -> Result<Recency<'a>> {
+        let column = match index.schema.by_name.get(&o.field) {
+            Some(FieldRef::Filter(c))
+                if matches!(index.schema.filters[*c].kind, FilterKind::Date | FilterKind::Number) =>
+            {
+                *c
+            }
+            Some(_) => {
+                return Err(Error::schema(
+                    &o.field,
+                    "recency.field must be a date or number field",
+                ))
+            }
+            None => return Err(Error::schema(&o.field, "is not declared in the schema (recency.field)")),
+        };
+        let exempt = match &o.exempt {
+            Some(json) => Some(Filter::compile(json, &index.schema)?),
+            None => None,
+        };
+        let columns = index
+            .segments
+            .iter()
+            .map(|e| {
+                let times = match e.segment.columns.get(column) {
+                    Some(Column::Number(xs)) => Some(xs.as_slice()),
+                    _ => None,
+                };
+                let (allow, any) = match &exempt {
+                    Some(f) => (f.evaluate(&e.segment), true),
+                    None => (None, false),
+                };
+                (times, allow, any)
+            })
+            .collect();
+        Ok(Recency {
+            columns,
+            now: o.now.unwrap_or_else(|| crate::host::now_ms() as f64),
+            half_life: o.half_life_ms,
+            weight: o.weight,
+        })
+    }
+
+    /// The multiplier of a document's score, in `[1 - weight, 1]`: 1 for
+    /// exempt documents and for timestamps at or after "now"; documents
+    /// without a timestamp get the full decay (`1 - weight`).
+    pub(crate) fn factor(&self, segment: usize, doc: u32) -> f32 {
+        let (times, allow, exempting) = &self.columns[segment];
+        if *exempting && allowed(allow, doc) {
+            return 1.0;
+        }
+        let decay = match times.and_then(|t| t.get(doc as usize)).filter(|t| !t.is_nan()) {
+            Some(&t) => 0.5f64.powf((self.now - t).max(0.0) / self.half_life),
+            None => 0.0,
+        };
+        ((1.0 - self.weight) + self.weight * decay) as f32
+    }
+}
+
+/// Candidates diversity and dedupe re-rank: three pages, at least 50.
+pub(crate) fn pool_size(offset: usize, limit: usize) -> usize {
+    ((offset + limit) * 3).max(50).min(super::search::MAX_RESULTS)
+}
+
+/// Words of a hit's title and text, lowercased (the content diversity and
+/// dedupe compare).
+fn content(hit: &Hit) -> String {
+    let mut out = String::new();
+    for f in ["title", "text"] {
+        if let Some(Value::String(s)) = hit.fields.get(f) {
+            for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.extend(w.chars().flat_map(char::to_lowercase));
+            }
+        }
+    }
+    out
+}
+
+/// Similarity of two hits for MMR: Jaccard overlap of their word sets.
+/// The one place it is computed: an index with a vector field can use the
+/// cosine of the two documents' vectors here instead.
+pub(crate) fn similarity(a: &HashSet<&str>, b: &HashSet<&str>) -> f32 {
+    if a.is_empty() && b.is_empty() {
+        return 0.0;
+    }
+    let common = a.iter().filter(|w| b.contains(*w)).count();
+    common as f32 / (a.len() + b.len() - common) as f32
+}
+
+/// Collapses hits with equal normalized title+text into the best-ranked
+/// one, which lists the others' ids in `duplicates`.
+pub(crate) fn dedupe(hits: Vec<Hit>) -> Vec<Hit> {
+    let mut first: HashMap<String, usize> = HashMap::default();
+    let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
+    for hit in hits {
+        let key = content(&hit);
+        match first.get(&key) {
+            Some(&i) if !key.is_empty() => out[i].duplicates.push(hit.id),
+            _ => {
+                first.insert(key, out.len());
+                out.push(hit);
+            }
+        }
+    }
+    out
+}
+
+/// Maximal marginal relevance: repeatedly picks the hit maximizing
+/// `lambda * score/maxScore - (1 - lambda) * max similarity to the picked`.
+/// Scores are kept; only the order changes.
+pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
+    let texts: Vec<String> = hits.iter().map(content).collect();
+    let words: Vec<HashSet<&str>> = texts.iter().map(|t| t.split(' ').filter(|w| !w.is_empty()).collect()).collect();
+    let top = hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
+    let top = if top > 0.0 { top } else { 1.0 };
+    let mut left: Vec<usize> = (0..hits.len()).collect();
+    let mut max_sim = vec![0.0f32; hits.len()];
+    let mut order = Vec::with_capacity(hits.len());
+    while !left.is_empty() {
+        let (pos, _) = left
+            .iter()
+            .enumerate()
+            .map(|(p, &i)| (p, lambda * hits[i].score / top - (1.0 - lambda) * max_sim[i]))
+            .fold((0, f32::NEG_INFINITY), |best, c| if c.1 > best.1 { c } else { best });
+        let pick = left.remove(pos);
+        for &i in &left {
+            max_sim[i] = max_sim[i].max(similarity(&words[pick], &words[i]));
+        }
+        order.push(pick);
+    }
+    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+impl Index {
+    /// Flushed address of a live document: (segment index, local doc).
+    fn locate(&self, id: &str) -> Option<(usize, u32)> {
+        let (segment_id, doc) = self.address(id)?;
+        let si = self.segments.iter().position(|e| e.id == segment_id)?;
+        (!self.segments[si].deletes.contains(doc)).then_some((si, doc))
+    }
+
+    fn links_columns(&self) -> Vec<usize> {
+        (0..self.schema.filters.len())
+            .filter(|&c| self.schema.filters[c].kind == FilterKind::Links)
+            .collect()
+    }
+
+    /// Incoming edges of every live document, by target id: built per
+    /// traversal that needs them (O(edges)).
+    fn incoming(&self, cols: &[usize]) -> HashMap<&str, Vec<(&str, &str)>> {
+        let mut map: HashMap<&str, Vec<(&str, &str)>> = HashMap::default();
+        for e in &self.segments {
+            for &c in cols {
+                let Some(Column::Links(docs)) = e.segment.columns.get(c) else { continue };
+                for (d, edges) in docs.iter().enumerate() {
+                    if e.deletes.contains(d as u32) {
+                        continue;
+                    }
+                    let from = e.segment.docs.id(d as u32);
+                    for (t, to) in edges {
+                        map.entry(to.as_str()).or_default().push((from, t.as_str()));
+                    }
+                }
+            }
+        }
+        map
+    }
+
+    /// Breadth-first traversal from `starts` (id, score): every live
+    /// document within `hops` edges, scored `score / (1 + hops)` (the best
+    /// over its paths), with how it was reached. Starts are not returned.
+    pub(crate) fn traverse(&self, starts: &[(String, f32)], o: &ExpandOptions) -> Vec<(String, f32, Via)> {
+        let cols = self.links_columns();
+        let incoming = match o.direction {
+            Direction::Out => HashMap::default(),
+            _ => self.incoming(&cols),
+        };
+        let type_ok = |t: &str| o.types.as_ref().is_none_or(|ts| ts.iter().any(|x| x == t));
+        let start_ids: HashSet<&str> = starts.iter().map(|s| s.0.as_str()).collect();
+        let mut best: HashMap<String, (f32, Via)> = HashMap::default();
+        for (start, score) in starts {
+            let mut seen: HashSet<String> = HashSet::default();
+            seen.insert(start.clone());
+            let mut frontier = vec![start.clone()];
+            for hop in 1..=o.hops {
+                let mut next = Vec::new();
+                for id in &frontier {
+                    let mut reached: Vec<(String, String)> = Vec::new();
+                    if o.direction != Direction::In {
+                        if let Some((si, doc)) = self.locate(id) {
+                            for &c in &cols {
+                                if let Some(Column::Links(docs)) = self.segments[si].segment.columns.get(c) {
+                                    for (t, to) in &docs[doc as usize] {
+                                        reached.push((to.clone(), t.clone()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if o.direction != Direction::Out {
+                        for (from, t) in incoming.get(id.as_str()).into_iter().flatten() {
+                            reached.push((from.to_string(), t.to_string()));
+                        }
+                    }
+                    for (to, t) in reached {
+                        if !type_ok(&t) || seen.contains(&to) || self.locate(&to).is_none() {
+                            continue;
+                        }
+                        seen.insert(to.clone());
+                        let s = score / (1.0 + hop as f32);
+                        if !start_ids.contains(to.as_str()) && best.get(&to).is_none_or(|b| s > b.0) {
+                            let via = Via { from: start.clone(), link_type: t, hops: hop };
+                            best.insert(to.clone(), (s, via));
+                        }
+                        next.push(to);
+                    }
+                }
+                frontier = next;
+            }
+        }
+        let mut out: Vec<(String, f32, Via)> = best.into_iter().map(|(id, (s, v))| (id, s, v)).collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out
+    }
+
+    /// A hit for a live flushed document reached without scoring.
+    fn plain_hit(&self, id: &str, score: f32, stored: &StoredSelection) -> Option<Hit> {
+        let (si, doc) = self.locate(id)?;
+        let docs = &self.segments[si].segment.docs;
+        let (all, namespace) = docs.stored_fields(doc);
+        let fields = match stored {
+            StoredSelection::All => all,
+            StoredSelection::None => StoredFields::empty(),
+            StoredSelection::Only(names) => all.select(names),
+        };
+        Some(Hit {
+            id: id.to_string(),
+            score,
+            namespace,
+            fields,
+            matched_terms: Vec::new(),
+            snippets: Default::default(),
+            explanation: None,
+            via: None,
+            duplicates: Vec::new(),
+        })
+    }
+
+    /// Adds the documents linked to `hits` (see [`Index::traverse`]); a
+    /// document already a hit keeps the better of its two scores. Sorted
+    /// by score, then id.
+    pub(crate) fn expand_hits(&self, mut hits: Vec<Hit>, o: &ExpandOptions, stored: &StoredSelection) -> Vec<Hit> {
+        let starts: Vec<(String, f32)> = hits.iter().map(|h| (h.id.clone(), h.score)).collect();
+        for (id, score, via) in self.traverse(&starts, o) {
+            if let Some(h) = hits.iter_mut().find(|h| h.id == id) {
+                if score > h.score {
+                    h.score = score;
+                    h.via = Some(via);
+                }
+            } else if let Some(mut h) = self.plain_hit(&id, score, stored) {
+                h.via = Some(via);
+                hits.push(h);
+            }
+        }
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
+        hits
+    }
+
+    /// The documents linked to `id` within `o.hops` (no query): scored
+    /// `1 / (1 + hops)`, best first, at most `o.limit`. Flushes first.
+    /// An unknown or deleted `id` gives an empty answer.
+    pub fn related(&mut self, id: &str, o: &ExpandOptions) -> Vec<Hit> {
+        self.flush();
+        if self.locate(id).is_none() {
+            return Vec::new();
+        }
+        self.traverse(&[(id.to_string(), 1.0)], o)
+            .into_iter()
+            .take(o.limit)
+            .filter_map(|(rid, s, via)| {
+                let mut h = self.plain_hit(&rid, s, &StoredSelection::All)?;
+                h.via = Some(via);
+                Some(h)
+            })
+            .collect()
+    }
+}
