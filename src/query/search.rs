@@ -224,11 +224,15 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
-        let offered = top.offered();
+        // The heap never filled: nothing was pruned, every match was offered.
+        let offered = match top.len() < k {
+            true => Total::Exact(top.offered()),
+            false => Total::AtLeast(top.offered()),
+        };
         let (ranked, total) = super::list::page(self, top, opts)?;
         let hits = self.make_hits(&ranked, &plan, &params, opts);
         // Pruned top-k scores only some matches: `offered` is a lower bound.
-        let total = total.map_or(Total::AtLeast(offered), Total::Exact);
+        let total = total.map_or(offered, Total::Exact);
         Ok((hits, total, budget.limited().to_vec()))
     }
 
