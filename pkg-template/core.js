@@ -4,6 +4,7 @@
 // `defineMemdex`. The class is a thin layer over the wasm `Engine`:
 // argument checks, error mapping, commit queueing, auto-commit, lifecycle.
 import { Engine, loadIndex, recoverIndex } from './memdex.js';
+import { pack } from './pack.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
 export class MemdexError extends Error {
@@ -615,7 +616,22 @@ export function defineMemdex({ loadWasm, storages, withIndexLock }) {
     search(query, options) {
       const engine = this.#engine;
       const opts = checkSearch(query, options);
-      return call(() => engine.search(query, opts));
+      const started = performance.now();
+      const results = call(() => engine.search(query, opts));
+      results.tookMs = performance.now() - started;
+      return results;
+    }
+
+    /** Documents linked to `id` (no query); see `RelatedOptions` in index.d.ts. */
+    related(id, options) {
+      const engine = this.#engine;
+      checkId(id);
+      return call(() => engine.related(id, options)).hits;
+    }
+
+    /** Best hits as compact context within `budgetTokens`; see `PackOptions` (pack.js). */
+    pack(query, options) {
+      return pack(this, query, options, usage);
     }
 
     /** Term completions for `prefix`, most frequent first. */
