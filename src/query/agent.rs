@@ -155,7 +155,10 @@ fn duration_ms(v: &Value, path: &str) -> jsonopt::Res<f64> {
                 "w" => Some(7.0 * DAY_MS),
                 _ => None,
             };
-            scale.and_then(|k| num.parse::<f64>().ok().map(|n| n * k))
+            // Through the JSON number parser: `str::parse::<f64>` would link
+            // core's dec2flt into the wasm (~15 KB gz).
+            let n = crate::json::parse(num).ok().and_then(|v| v.as_f64());
+            scale.and_then(|k| n.map(|n| n * k))
         }
         _ => None,
     };
@@ -224,7 +227,7 @@ impl<'a> Recency<'a> {
             return 1.0;
         }
         let decay = match times.and_then(|t| t.get(doc as usize)).filter(|t| !t.is_nan()) {
-            Some(&t) => 0.5f64.powf((self.now - t).max(0.0) / self.half_life),
+            Some(&t) => crate::host::half_pow((self.now - t).max(0.0) / self.half_life),
             None => 0.0,
         };
         ((1.0 - self.weight) + self.weight * decay) as f32
@@ -239,16 +242,20 @@ pub(crate) fn pool_size(offset: usize, limit: usize) -> usize {
 /// Words of a hit's title and text, lowercased (the content diversity and
 /// dedupe compare).
 fn content(hit: &Hit) -> String {
-    let mut out = String::new();
+    // The analyzer's lowercasing (core's `to_lowercase` tables cost ~7 KB gz).
+    let mut lower = String::new();
     for f in ["title", "text"] {
         if let Some(Value::String(s)) = hit.fields.get(f) {
-            for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.extend(w.chars().flat_map(char::to_lowercase));
-            }
+            crate::analysis::normalize::lower_nfkc_into(s.as_str(), false, &mut lower);
+            lower.push(' ');
         }
+    }
+    let mut out = String::new();
+    for w in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
     }
     out
 }
@@ -307,6 +314,19 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
     }
     let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// Best score first, ties by id (through [`crate::sort`]: no new sort
+/// instantiation in the wasm).
+fn by_score_then_id<T>(v: Vec<T>, key: impl Fn(&T) -> (f32, &String)) -> Vec<T> {
+    use crate::sort::{f32_key, order_by_bytes, order_by_key, permute};
+    let by_id = {
+        let ids: Vec<&[u8]> = v.iter().map(|x| key(x).1.as_bytes()).collect();
+        order_by_bytes(&ids)
+    };
+    let v = permute(v, &by_id);
+    let by_score = order_by_key(v.iter().map(|x| !f32_key(key(x).0)));
+    permute(v, &by_score)
 }
 
 impl Index {
@@ -396,9 +416,8 @@ impl Index {
                 frontier = next;
             }
         }
-        let mut out: Vec<(String, f32, Via)> = best.into_iter().map(|(id, (s, v))| (id, s, v)).collect();
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        out
+        let out: Vec<(String, f32, Via)> = best.into_iter().map(|(id, (s, v))| (id, s, v)).collect();
+        by_score_then_id(out, |x| (x.1, &x.0))
     }
 
     /// A hit for a live flushed document reached without scoring.
@@ -440,8 +459,7 @@ impl Index {
                 hits.push(h);
             }
         }
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.id.cmp(&b.id)));
-        hits
+        by_score_then_id(hits, |h| (h.score, &h.id))
     }
 
     /// The documents linked to `id` within `o.hops` (no query): scored
