@@ -39,8 +39,9 @@ function body(hit) {
 /**
  * @param {{ search: Function, count: Function }} db
  * @param {string} query
- * @param {Record<string, unknown>} options
+ * @param {import('./index.js').PackOptions} options
  * @param {(message: string) => Error} usage
+ * @returns {import('./index.js').PackResult}
  */
 export function pack(db, query, options, usage) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -57,9 +58,9 @@ export function pack(db, query, options, usage) {
     return n;
   };
   const empty = { text: '', hits: [], truncated: [], omitted: 0, usedTokens: 0 };
-  if (db.count() === 0) return { ...empty, reason: 'empty-index' };
+  if (db.count() === 0) return { ...empty, reason: /** @type {const} */ ('empty-index') };
   const results = db.search(query, { limit: 20, ...searchOptions });
-  if (results.hits.length === 0) return { ...empty, reason: 'no-match' };
+  if (results.hits.length === 0) return { ...empty, reason: /** @type {const} */ ('no-match') };
 
   let text = '';
   const hits = [];
@@ -90,5 +91,5 @@ export function pack(db, query, options, usage) {
       omitted++;
     }
   }
-  return { text, hits, truncated, omitted, reason: 'ok', usedTokens: text ? count(text) : 0 };
+  return { text, hits, truncated, omitted, reason: /** @type {const} */ ('ok'), usedTokens: text ? count(text) : 0 };
 }

@@ -227,6 +227,7 @@ async function search(ctx, args) {
     const snippetTruncated = snippet !== text.trim();
     lines.push(`${header}\n   ${snippet}`);
     used += header.length + snippet.length + 5;
+    /** @type {Record<string, unknown>} */
     const found = { ...m, score: hit.score, snippet, snippetTruncated };
     if (hit.via) found.via = viaOf(hit.via, hit.namespace);
     out.push(found);

@@ -46,7 +46,10 @@ fn graph(flush_each: bool) -> Index {
     index
 }
 
-fn expand(index: &mut Index, e: serde_json::Value) -> Vec<(String, f32, Option<(String, String, u32)>)> {
+/// (id, score, via as (from, type, hops)).
+type Expanded = (String, f32, Option<(String, String, u32)>);
+
+fn expand(index: &mut Index, e: serde_json::Value) -> Vec<Expanded> {
     let r = index
         .search("alpha", &opts(serde_json::json!({"expand": e})))
         .unwrap();
@@ -76,15 +79,27 @@ fn check_graph(index: &mut Index) {
     assert_eq!(one[1].2, Some(("a".into(), "DEPENDS_ON".into(), 1)));
     assert_eq!(one[2].2, Some(("a".into(), "SUPERSEDES".into(), 1)));
 
-    let three = expand(index, serde_json::json!({"hops": 3, "types": ["DEPENDS_ON"]}));
-    let got: Vec<_> = three.iter().map(|h| (h.0.as_str(), h.2.as_ref().map(|v| v.2))).collect();
-    assert_eq!(got, [("a", None), ("b", Some(1)), ("c", Some(2)), ("d", Some(3))]);
+    let three = expand(
+        index,
+        serde_json::json!({"hops": 3, "types": ["DEPENDS_ON"]}),
+    );
+    let got: Vec<_> = three
+        .iter()
+        .map(|h| (h.0.as_str(), h.2.as_ref().map(|v| v.2)))
+        .collect();
+    assert_eq!(
+        got,
+        [("a", None), ("b", Some(1)), ("c", Some(2)), ("d", Some(3))]
+    );
     assert!((three[3].1 - top / 4.0).abs() < 1e-6);
 
     let incoming = expand(index, serde_json::json!({"direction": "in"}));
     let got: Vec<_> = incoming.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(got, ["a", "f"]);
-    let both = expand(index, serde_json::json!({"direction": "both", "types": ["DEPENDS_ON"]}));
+    let both = expand(
+        index,
+        serde_json::json!({"direction": "both", "types": ["DEPENDS_ON"]}),
+    );
     let got: Vec<_> = both.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(got, ["a", "b", "f"]);
 
@@ -100,7 +115,13 @@ fn check_graph(index: &mut Index) {
     // a, c at 1 hop (1/2); d, e, f at 2 (1/3).
     assert_eq!(
         got,
-        [("a", 0.5), ("c", 0.5), ("d", 1.0 / 3.0), ("e", 1.0 / 3.0), ("f", 1.0 / 3.0)]
+        [
+            ("a", 0.5),
+            ("c", 0.5),
+            ("d", 1.0 / 3.0),
+            ("e", 1.0 / 3.0),
+            ("f", 1.0 / 3.0)
+        ]
     );
 }
 
@@ -131,7 +152,10 @@ fn a_hit_keeps_its_better_score() {
     let mut index = graph(false);
     // "decision" matches a and e directly; e is also a's SUPERSEDES link.
     let r = index
-        .search("decision", &opts(serde_json::json!({"expand": {"hops": 1}})))
+        .search(
+            "decision",
+            &opts(serde_json::json!({"expand": {"hops": 1}})),
+        )
         .unwrap();
     let e = r.hits.iter().find(|h| h.id == "e").unwrap();
     let direct = index.search("decision", &SearchOptions::default()).unwrap();
@@ -184,7 +208,9 @@ fn malformed_links_are_schema_errors() {
 #[test]
 fn old_schema_with_stored_links_still_works() {
     let mut config = IndexConfig::default();
-    config.fields.insert("links".into(), memdex::FieldDef::Stored);
+    config
+        .fields
+        .insert("links".into(), memdex::FieldDef::Stored);
     let mut index = Index::new(config).unwrap();
     index
         .add(&json!({"id": "a", "title": "alpha", "links": [{"type": "X", "to": "b"}]}))
@@ -200,7 +226,12 @@ const DAY: f64 = 86_400_000.0;
 fn aged() -> Index {
     let mut index = Index::new(IndexConfig::default()).unwrap();
     // Same text, so equal BM25 scores; only age differs.
-    for (id, days, kind) in [("old", 90.0, "note"), ("mid", 30.0, "note"), ("new", 0.0, "note"), ("rule", 365.0, "rule")] {
+    for (id, days, kind) in [
+        ("old", 90.0, "note"),
+        ("mid", 30.0, "note"),
+        ("new", 0.0, "note"),
+        ("rule", 365.0, "rule"),
+    ] {
         index
             .add(&json!({"id": id, "text": "deploy on friday", "kind": kind,
                          "timestamp": 1_000.0 * DAY - days * DAY}))
@@ -229,15 +260,20 @@ fn recency_orders_by_age_and_exempts() {
     let r = index
         .search(
             "deploy",
-            &opts(serde_json::json!({"recency": {"halfLife": 30.0 * DAY, "weight": 1,
-                "now": 1000.0 * DAY, "exempt": {"kind": "rule"}}})),
+            &opts(
+                serde_json::json!({"recency": {"halfLife": 30.0 * DAY, "weight": 1,
+                "now": 1000.0 * DAY, "exempt": {"kind": "rule"}}}),
+            ),
         )
         .unwrap();
     assert_eq!(ids(&r.hits)[..2], ["new", "rule"]);
     assert_eq!(r.hits[1].score, base);
     // With limit 1 the decayed top-k still finds the newest (exact, not a re-rank of one).
     let r = index
-        .search("deploy", &opts(serde_json::json!({"limit": 1, "recency": {"now": 1000.0 * DAY}})))
+        .search(
+            "deploy",
+            &opts(serde_json::json!({"limit": 1, "recency": {"now": 1000.0 * DAY}})),
+        )
         .unwrap();
     assert_eq!(ids(&r.hits), ["new"]);
 }
@@ -250,10 +286,16 @@ fn recency_option_errors() {
         serde_json::json!({"recency": {"halfLife": "soon"}}),
         serde_json::json!({"recency": {"halfLife": -1}}),
     ] {
-        assert!(SearchOptions::from_json(&memdex::json::parse(&bad.to_string()).unwrap()).is_err(), "{bad}");
+        assert!(
+            SearchOptions::from_json(&memdex::json::parse(&bad.to_string()).unwrap()).is_err(),
+            "{bad}"
+        );
     }
     let err = index
-        .search("deploy", &opts(serde_json::json!({"recency": {"field": "kind"}})))
+        .search(
+            "deploy",
+            &opts(serde_json::json!({"recency": {"field": "kind"}})),
+        )
         .unwrap_err();
     assert!(matches!(err, Error::Schema { .. }));
 }
@@ -279,26 +321,43 @@ fn planted() -> Index {
     ];
     for (i, w) in others.iter().enumerate() {
         index
-            .add(&json!({"id": format!("x{i}"), "title": "database migration",
-                         "text": *w}))
+            .add(
+                &json!({"id": format!("x{i}"), "title": "database migration",
+                         "text": *w}),
+            )
             .unwrap();
     }
     index
 }
 
 fn dups_in_top10(hits: &[memdex::query::options::Hit]) -> usize {
-    hits.iter().take(10).filter(|h| h.id.starts_with("dup")).count()
+    hits.iter()
+        .take(10)
+        .filter(|h| h.id.starts_with("dup"))
+        .count()
 }
 
 #[test]
 fn mmr_lowers_duplicates_in_top_10() {
     let mut index = planted();
-    let plain = index.search("database migration", &opts(serde_json::json!({"limit": 10}))).unwrap();
+    let plain = index
+        .search(
+            "database migration",
+            &opts(serde_json::json!({"limit": 10})),
+        )
+        .unwrap();
     let diverse = index
-        .search("database migration", &opts(serde_json::json!({"limit": 10, "diversity": {"lambda": 0.5}})))
+        .search(
+            "database migration",
+            &opts(serde_json::json!({"limit": 10, "diversity": {"lambda": 0.5}})),
+        )
         .unwrap();
     assert_eq!(dups_in_top10(&plain.hits), 8);
-    assert!(dups_in_top10(&diverse.hits) <= 3, "{:?}", ids(&diverse.hits));
+    assert!(
+        dups_in_top10(&diverse.hits) <= 3,
+        "{:?}",
+        ids(&diverse.hits)
+    );
     assert_eq!(diverse.hits[0].id, plain.hits[0].id);
     assert_eq!(diverse.hits.len(), 10);
 }
@@ -307,7 +366,10 @@ fn mmr_lowers_duplicates_in_top_10() {
 fn dedupe_collapses_equal_content() {
     let mut index = planted();
     let r = index
-        .search("database migration", &opts(serde_json::json!({"limit": 10, "dedupe": true})))
+        .search(
+            "database migration",
+            &opts(serde_json::json!({"limit": 10, "dedupe": true})),
+        )
         .unwrap();
     let dups: Vec<_> = r.hits.iter().filter(|h| h.id.starts_with("dup")).collect();
     // Two distinct texts among the copies ("copy 0" / "copy 1").
@@ -331,11 +393,16 @@ fn totals_exact_for_listing_lower_bound_for_ranked() {
         .search("", &opts(serde_json::json!({"filter": {}, "limit": 3})))
         .unwrap();
     assert_eq!((listing.total, listing.total_exact), (Some(16), true));
-    let ranked = index.search("database", &opts(serde_json::json!({"limit": 3}))).unwrap();
+    let ranked = index
+        .search("database", &opts(serde_json::json!({"limit": 3})))
+        .unwrap();
     let total = ranked.total.unwrap();
     assert!((3..=16).contains(&total), "{total}");
     let sorted = index
-        .search("database", &opts(serde_json::json!({"limit": 3, "sort": {"field": "timestamp"}})))
+        .search(
+            "database",
+            &opts(serde_json::json!({"limit": 3, "sort": {"field": "timestamp"}})),
+        )
         .unwrap();
     assert_eq!((sorted.total, sorted.total_exact), (Some(16), true));
     let none = index.search("zzzz", &SearchOptions::default()).unwrap();

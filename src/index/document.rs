@@ -542,9 +542,7 @@ fn links_value(field: &str, value: &Value) -> Result<FilterValue> {
             return Err(Error::schema(field, SHAPE));
         };
         let text = |k: &str| match m.get(k) {
-            Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_ID_BYTES => {
-                Some(s.clone())
-            }
+            Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_ID_BYTES => Some(s.clone()),
             _ => None,
         };
         match (text("type"), text("to"), m.len()) {

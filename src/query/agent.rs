@@ -7,7 +7,7 @@
 //! and the answer is exact. Diversity and dedupe re-rank a candidate pool
 //! of [`pool_size`] hits. Expansion adds linked documents to a page.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::{Error, Result};
 use crate::index::document::{FieldRef, FilterKind};
@@ -65,7 +65,11 @@ impl ExpandOptions {
         for (k, v) in jsonopt::entries(v, path, EXPAND_FIELDS)? {
             match k {
                 "hops" => o.hops = jsonopt::uint(v, path, k, MAX_HOPS as u64)? as u32,
-                "types" => o.types = jsonopt::opt(v).map(|v| jsonopt::strings(v, path, k)).transpose()?,
+                "types" => {
+                    o.types = jsonopt::opt(v)
+                        .map(|v| jsonopt::strings(v, path, k))
+                        .transpose()?
+                }
                 "direction" => {
                     o.direction = [Direction::Out, Direction::In, Direction::Both]
                         [jsonopt::variant(v, path, k, &["out", "in", "both"])?]
@@ -74,7 +78,10 @@ impl ExpandOptions {
             }
         }
         if o.hops == 0 {
-            return Err(format!("`{}` must be between 1 and {MAX_HOPS}", jsonopt::join(path, "hops")));
+            return Err(format!(
+                "`{}` must be between 1 and {MAX_HOPS}",
+                jsonopt::join(path, "hops")
+            ));
         }
         Ok(o)
     }
@@ -123,16 +130,17 @@ impl RecencyOptions {
                 "weight" => o.weight = jsonopt::f32_(v, path, k)? as f64,
                 "exempt" => o.exempt = jsonopt::opt(v).cloned(),
                 _ => {
-                    o.now = Some(
-                        v.as_f64()
-                            .filter(|x| x.is_finite())
-                            .ok_or_else(|| jsonopt::invalid(&jsonopt::join(path, k), "epoch milliseconds", v))?,
-                    )
+                    o.now = Some(v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
+                        jsonopt::invalid(&jsonopt::join(path, k), "epoch milliseconds", v)
+                    })?)
                 }
             }
         }
         if !(0.0..=1.0).contains(&o.weight) {
-            return Err(format!("`{}` must be between 0 and 1", jsonopt::join(path, "weight")));
+            return Err(format!(
+                "`{}` must be between 0 and 1",
+                jsonopt::join(path, "weight")
+            ));
         }
         Ok(o)
     }
@@ -168,8 +176,11 @@ fn duration_ms(v: &Value, path: &str) -> jsonopt::Res<f64> {
 
 /// Recency resolved against an index: per segment, its time column and
 /// the docs exempt from decay.
+type SegmentTimes<'a> = (Option<&'a [f64]>, Option<Vec<u64>>, bool);
+
 pub(crate) struct Recency<'a> {
-    columns: Vec<(Option<&'a [f64]>, Option<Vec<u64>>, bool)>,
+    /// Per segment: its times, the exempt docs, whether exemption applies.
+    columns: Vec<SegmentTimes<'a>>,
     now: f64,
     half_life: f64,
     weight: f64,
@@ -179,7 +190,10 @@ impl<'a> Recency<'a> {
     pub(crate) fn new(index: &'a Index, o: &RecencyOptions) -> Result<Recency<'a>> {
         let column = match index.schema.by_name.get(&o.field) {
             Some(FieldRef::Filter(c))
-                if matches!(index.schema.filters[*c].kind, FilterKind::Date | FilterKind::Number) =>
+                if matches!(
+                    index.schema.filters[*c].kind,
+                    FilterKind::Date | FilterKind::Number
+                ) =>
             {
                 *c
             }
@@ -189,7 +203,12 @@ impl<'a> Recency<'a> {
                     "recency.field must be a date or number field",
                 ))
             }
-            None => return Err(Error::schema(&o.field, "is not declared in the schema (recency.field)")),
+            None => {
+                return Err(Error::schema(
+                    &o.field,
+                    "is not declared in the schema (recency.field)",
+                ))
+            }
         };
         let exempt = match &o.exempt {
             Some(json) => Some(Filter::compile(json, &index.schema)?),
@@ -226,7 +245,10 @@ impl<'a> Recency<'a> {
         if *exempting && allowed(allow, doc) {
             return 1.0;
         }
-        let decay = match times.and_then(|t| t.get(doc as usize)).filter(|t| !t.is_nan()) {
+        let decay = match times
+            .and_then(|t| t.get(doc as usize))
+            .filter(|t| !t.is_nan())
+        {
             Some(&t) => crate::host::half_pow((self.now - t).max(0.0) / self.half_life),
             None => 0.0,
         };
@@ -236,7 +258,7 @@ impl<'a> Recency<'a> {
 
 /// Candidates diversity and dedupe re-rank: three pages, at least 50.
 pub(crate) fn pool_size(offset: usize, limit: usize) -> usize {
-    ((offset + limit) * 3).max(50).min(super::search::MAX_RESULTS)
+    ((offset + limit) * 3).clamp(50, super::search::MAX_RESULTS)
 }
 
 /// Words of a hit's title and text, lowercased (the content diversity and
@@ -251,7 +273,10 @@ fn content(hit: &Hit) -> String {
         }
     }
     let mut out = String::new();
-    for w in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for w in lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -263,25 +288,26 @@ fn content(hit: &Hit) -> String {
 /// Similarity of two hits for MMR: Jaccard overlap of their word sets.
 /// The one place it is computed: an index with a vector field can use the
 /// cosine of the two documents' vectors here instead.
-pub(crate) fn similarity(a: &HashSet<&str>, b: &HashSet<&str>) -> f32 {
+pub(crate) fn similarity(a: &HashMap<&str, usize>, b: &HashMap<&str, usize>) -> f32 {
     if a.is_empty() && b.is_empty() {
         return 0.0;
     }
-    let common = a.iter().filter(|w| b.contains(*w)).count();
+    let common = a.keys().filter(|w| b.contains_key(*w)).count();
     common as f32 / (a.len() + b.len() - common) as f32
 }
 
 /// Collapses hits with equal normalized title+text into the best-ranked
 /// one, which lists the others' ids in `duplicates`.
 pub(crate) fn dedupe(hits: Vec<Hit>) -> Vec<Hit> {
-    let mut first: HashMap<String, usize> = HashMap::default();
+    // value -> [position]: the keyword column's map type (smaller wasm).
+    let mut first: HashMap<String, Vec<u32>> = HashMap::default();
     let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
     for hit in hits {
         let key = content(&hit);
         match first.get(&key) {
-            Some(&i) if !key.is_empty() => out[i].duplicates.push(hit.id),
+            Some(i) if !key.is_empty() => out[i[0] as usize].duplicates.push(hit.id),
             _ => {
-                first.insert(key, out.len());
+                first.insert(key, vec![out.len() as u32]);
                 out.push(hit);
             }
         }
@@ -294,7 +320,16 @@ pub(crate) fn dedupe(hits: Vec<Hit>) -> Vec<Hit> {
 /// Scores are kept; only the order changes.
 pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
     let texts: Vec<String> = hits.iter().map(content).collect();
-    let words: Vec<HashSet<&str>> = texts.iter().map(|t| t.split(' ').filter(|w| !w.is_empty()).collect()).collect();
+    // Word sets as `FxHashMap<&str, usize>`, a map type the crate already has.
+    let words: Vec<HashMap<&str, usize>> = texts
+        .iter()
+        .map(|t| {
+            t.split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| (w, 0))
+                .collect()
+        })
+        .collect();
     let top = hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
     let top = if top > 0.0 { top } else { 1.0 };
     let mut left: Vec<usize> = (0..hits.len()).collect();
@@ -304,8 +339,16 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
         let (pos, _) = left
             .iter()
             .enumerate()
-            .map(|(p, &i)| (p, lambda * hits[i].score / top - (1.0 - lambda) * max_sim[i]))
-            .fold((0, f32::NEG_INFINITY), |best, c| if c.1 > best.1 { c } else { best });
+            .map(|(p, &i)| {
+                (
+                    p,
+                    lambda * hits[i].score / top - (1.0 - lambda) * max_sim[i],
+                )
+            })
+            .fold(
+                (0, f32::NEG_INFINITY),
+                |best, c| if c.1 > best.1 { c } else { best },
+            );
         let pick = left.remove(pos);
         for &i in &left {
             max_sim[i] = max_sim[i].max(similarity(&words[pick], &words[i]));
@@ -344,71 +387,97 @@ impl Index {
     }
 
     /// Incoming edges of every live document, by target id: built per
-    /// traversal that needs them (O(edges)).
-    fn incoming(&self, cols: &[usize]) -> HashMap<&str, Vec<(&str, &str)>> {
-        let mut map: HashMap<&str, Vec<(&str, &str)>> = HashMap::default();
+    /// traversal that needs them (O(edges)). `(index by target, lists)`;
+    /// map types shared with the rest of the crate (smaller wasm).
+    #[allow(clippy::type_complexity)]
+    fn incoming(&self, cols: &[usize]) -> (HashMap<&str, usize>, Vec<Vec<(&str, &str)>>) {
+        let mut index: HashMap<&str, usize> = HashMap::default();
+        let mut lists: Vec<Vec<(&str, &str)>> = Vec::new();
         for e in &self.segments {
             for &c in cols {
-                let Some(Column::Links(docs)) = e.segment.columns.get(c) else { continue };
+                let Some(Column::Links(docs)) = e.segment.columns.get(c) else {
+                    continue;
+                };
                 for (d, edges) in docs.iter().enumerate() {
                     if e.deletes.contains(d as u32) {
                         continue;
                     }
                     let from = e.segment.docs.id(d as u32);
                     for (t, to) in edges {
-                        map.entry(to.as_str()).or_default().push((from, t.as_str()));
+                        let i = *index.entry(to.as_str()).or_insert_with(|| {
+                            lists.push(Vec::new());
+                            lists.len() - 1
+                        });
+                        lists[i].push((from, t.as_str()));
                     }
                 }
             }
         }
-        map
+        (index, lists)
     }
 
     /// Breadth-first traversal from `starts` (id, score): every live
-    /// document within `hops` edges, scored `score / (1 + hops)` (the best
-    /// over its paths), with how it was reached. Starts are not returned.
-    pub(crate) fn traverse(&self, starts: &[(String, f32)], o: &ExpandOptions) -> Vec<(String, f32, Via)> {
+    /// document within `hops` edges of a start (other than that start),
+    /// scored `score / (1 + hops)`, the best over all starts and paths,
+    /// with how it was reached.
+    pub(crate) fn traverse(
+        &self,
+        starts: &[(String, f32)],
+        o: &ExpandOptions,
+    ) -> Vec<(String, f32, Via)> {
         let cols = self.links_columns();
-        let incoming = match o.direction {
-            Direction::Out => HashMap::default(),
+        let (incoming, lists) = match o.direction {
+            Direction::Out => (HashMap::default(), Vec::new()),
             _ => self.incoming(&cols),
         };
         let type_ok = |t: &str| o.types.as_ref().is_none_or(|ts| ts.iter().any(|x| x == t));
-        let start_ids: HashSet<&str> = starts.iter().map(|s| s.0.as_str()).collect();
-        let mut best: HashMap<String, (f32, Via)> = HashMap::default();
+        // id -> position in `out`.
+        let mut best: HashMap<&str, usize> = HashMap::default();
+        let mut out: Vec<(String, f32, Via)> = Vec::new();
         for (start, score) in starts {
-            let mut seen: HashSet<String> = HashSet::default();
-            seen.insert(start.clone());
-            let mut frontier = vec![start.clone()];
+            let mut seen: HashMap<&str, usize> = HashMap::default();
+            seen.insert(start.as_str(), 0);
+            let mut frontier: Vec<&str> = vec![start.as_str()];
             for hop in 1..=o.hops {
                 let mut next = Vec::new();
-                for id in &frontier {
-                    let mut reached: Vec<(String, String)> = Vec::new();
+                for &id in &frontier {
+                    let mut reached: Vec<(&str, &str)> = Vec::new();
                     if o.direction != Direction::In {
                         if let Some((si, doc)) = self.locate(id) {
                             for &c in &cols {
-                                if let Some(Column::Links(docs)) = self.segments[si].segment.columns.get(c) {
-                                    for (t, to) in &docs[doc as usize] {
-                                        reached.push((to.clone(), t.clone()));
-                                    }
+                                if let Some(Column::Links(docs)) =
+                                    self.segments[si].segment.columns.get(c)
+                                {
+                                    reached.extend(
+                                        docs[doc as usize]
+                                            .iter()
+                                            .map(|(t, to)| (to.as_str(), t.as_str())),
+                                    );
                                 }
                             }
                         }
                     }
-                    if o.direction != Direction::Out {
-                        for (from, t) in incoming.get(id.as_str()).into_iter().flatten() {
-                            reached.push((from.to_string(), t.to_string()));
-                        }
+                    if let Some(&i) = incoming.get(id) {
+                        reached.extend(lists[i].iter().copied());
                     }
                     for (to, t) in reached {
-                        if !type_ok(&t) || seen.contains(&to) || self.locate(&to).is_none() {
+                        if !type_ok(t) || seen.contains_key(to) || self.locate(to).is_none() {
                             continue;
                         }
-                        seen.insert(to.clone());
+                        seen.insert(to, hop as usize);
                         let s = score / (1.0 + hop as f32);
-                        if !start_ids.contains(to.as_str()) && best.get(&to).is_none_or(|b| s > b.0) {
-                            let via = Via { from: start.clone(), link_type: t, hops: hop };
-                            best.insert(to.clone(), (s, via));
+                        let via = Via {
+                            from: start.clone(),
+                            link_type: t.to_string(),
+                            hops: hop,
+                        };
+                        match best.get(to) {
+                            Some(&i) if out[i].1 >= s => {}
+                            Some(&i) => out[i] = (to.to_string(), s, via),
+                            None => {
+                                best.insert(to, out.len());
+                                out.push((to.to_string(), s, via));
+                            }
                         }
                         next.push(to);
                     }
@@ -416,7 +485,6 @@ impl Index {
                 frontier = next;
             }
         }
-        let out: Vec<(String, f32, Via)> = best.into_iter().map(|(id, (s, v))| (id, s, v)).collect();
         by_score_then_id(out, |x| (x.1, &x.0))
     }
 
@@ -446,7 +514,12 @@ impl Index {
     /// Adds the documents linked to `hits` (see [`Index::traverse`]); a
     /// document already a hit keeps the better of its two scores. Sorted
     /// by score, then id.
-    pub(crate) fn expand_hits(&self, mut hits: Vec<Hit>, o: &ExpandOptions, stored: &StoredSelection) -> Vec<Hit> {
+    pub(crate) fn expand_hits(
+        &self,
+        mut hits: Vec<Hit>,
+        o: &ExpandOptions,
+        stored: &StoredSelection,
+    ) -> Vec<Hit> {
         let starts: Vec<(String, f32)> = hits.iter().map(|h| (h.id.clone(), h.score)).collect();
         for (id, score, via) in self.traverse(&starts, o) {
             if let Some(h) = hits.iter_mut().find(|h| h.id == id) {

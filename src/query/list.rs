@@ -70,13 +70,11 @@ impl SortColumn {
     /// it is not a number, date, boolean or keyword field.
     pub(crate) fn resolve(spec: &SortSpec, schema: &ResolvedSchema) -> Result<SortColumn> {
         match schema.by_name.get(&spec.field) {
-            Some(FieldRef::Filter(column))
-                if schema.filters[*column].kind != FilterKind::Links =>
-            {
+            Some(FieldRef::Filter(column)) if schema.filters[*column].kind != FilterKind::Links => {
                 Ok(SortColumn {
-                column: *column,
-                kind: schema.filters[*column].kind,
-                descending: spec.descending,
+                    column: *column,
+                    kind: schema.filters[*column].kind,
+                    descending: spec.descending,
                 })
             }
             Some(_) => Err(Error::schema(

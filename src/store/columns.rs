@@ -53,7 +53,12 @@ impl Column {
             Column::Boolean(v) => v.len(),
             Column::Links(v) => v
                 .iter()
-                .map(|l| 24 + l.iter().map(|(t, to)| t.len() + to.len() + 48).sum::<usize>())
+                .map(|l| {
+                    24 + l
+                        .iter()
+                        .map(|(t, to)| t.len() + to.len() + 48)
+                        .sum::<usize>()
+                })
                 .sum(),
         }
     }
