@@ -61,6 +61,10 @@ const SEARCH_QUERY = [
   q('b', { type: 'number' }, 'BM25 b override'),
   q('storedFields', { type: 'string' }, 'true, false, or a comma list of stored fields'),
   q('sort', { type: 'string' }, 'field or field:asc|desc (number, date, boolean or keyword field)'),
+  q('expand', { type: 'string' }, 'true, or JSON {"hops":1..3,"types":[...],"direction":"out|in|both"}: add linked memories'),
+  q('recency', { type: 'string' }, 'JSON {"field","halfLife":"30d","weight":0.5,"exempt":{filter}}: decay scores by age'),
+  q('diversity', { type: 'string' }, 'true, a lambda 0..1, or JSON {"lambda":0.7}: MMR re-ranking'),
+  q('dedupe', { type: 'boolean' }, 'Collapse hits with equal title+text (hit.duplicates)'),
   MIN_GEN,
 ];
 
@@ -131,6 +135,10 @@ const schemas = {
       b: { type: 'number' },
       storedFields: { type: ['boolean', 'array'], items: { type: 'string' } },
       sort: { type: 'object', required: ['field'], properties: { field: { type: 'string' }, order: { type: 'string', enum: ['asc', 'desc'] } } },
+      expand: { type: ['boolean', 'object'] },
+      recency: { type: 'object' },
+      diversity: { type: ['boolean', 'number', 'object'] },
+      dedupe: { type: 'boolean' },
     },
   },
   Hit: {

@@ -25,6 +25,10 @@ export const SEARCH_OPTIONS = [
   'b',
   'storedFields',
   'sort',
+  'expand',
+  'recency',
+  'diversity',
+  'dedupe',
 ];
 
 /**
@@ -79,7 +83,16 @@ export function searchFromQuery(params, limits) {
         options[name] = value.startsWith('{') ? jsonParam(name, value) : weights(value);
         break;
       case 'filter':
+      case 'recency':
         options[name] = jsonParam(name, value);
+        break;
+      case 'expand':
+      case 'diversity':
+        // JSON (`{"hops":2}`), or true/false; a bare number is diversity's lambda.
+        options[name] = value.startsWith('{') ? jsonParam(name, value) : value === 'true' || value === 'false' ? bool(name, value) : number(name, value);
+        break;
+      case 'dedupe':
+        options[name] = bool(name, value);
         break;
       case 'sort': {
         if (value.startsWith('{')) options[name] = jsonParam(name, value);

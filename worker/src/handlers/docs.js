@@ -9,7 +9,7 @@
 // many (`added`), as the package's addAll does.
 import { ApiError, badRequest, limitError } from '../errors.js';
 import { isObject, json, parseJson, parseNdjson, readText, requireType, utf8Length } from '../http.js';
-import { checkId, engineId } from '../ids.js';
+import { checkId, engineId, engineLinks } from '../ids.js';
 import { readParams } from '../params.js';
 import { generationHeader, read, write, writeResponse } from '../context.js';
 
@@ -109,5 +109,7 @@ export async function deleteWhere(/** @type {Context} */ c) {
  * @param {Record<string, unknown>} doc
  */
 function stored(ns, id, doc) {
-  return { ...doc, id: engineId(ns, id), namespace: ns };
+  const out = { ...doc, id: engineId(ns, id), namespace: ns };
+  if (doc.links !== undefined) out.links = engineLinks(ns, doc.links);
+  return out;
 }
