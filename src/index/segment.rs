@@ -24,6 +24,17 @@ pub struct Segment {
     pub docs: DocStore,
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
+    /// Incoming links by target, built on first use (`expand`/`related`
+    /// with direction `in` or `both`; src/query/agent.rs).
+    pub incoming: std::sync::OnceLock<IncomingLinks>,
+}
+
+/// A segment's link edges by target: `keys` (FxHash of the target id,
+/// position in `edges`) sorted; `edges` (source doc, column, edge index).
+#[derive(Debug, Clone, Default)]
+pub struct IncomingLinks {
+    pub keys: Vec<(u64, u32)>,
+    pub edges: Vec<(u32, u32, u32)>,
 }
 
 impl Segment {
@@ -95,6 +106,7 @@ impl TermsAssembler {
             docs: parts.docs,
             namespaces: parts.namespaces,
             columns: parts.columns,
+            incoming: Default::default(),
         }
     }
 }

@@ -242,6 +242,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         docs,
         namespaces,
         columns,
+        incoming: Default::default(),
     })
 }
 

@@ -359,6 +359,37 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
     order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
+/// FxHash of an id (the incoming-links key).
+fn hash_id(id: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
+/// A segment's incoming links (every doc, deleted or not: deletes are
+/// checked at lookup, so the index stays valid for the segment's life).
+fn build_incoming(
+    seg: &crate::index::segment::Segment,
+    cols: &[usize],
+) -> crate::index::segment::IncomingLinks {
+    let mut edges = Vec::new();
+    let mut keys = Vec::new();
+    for &c in cols {
+        let Some(Column::Links(docs)) = seg.columns.get(c) else {
+            continue;
+        };
+        for (d, list) in docs.iter().enumerate() {
+            for (i, (_, to)) in list.iter().enumerate() {
+                keys.push((hash_id(to), edges.len() as u32));
+                edges.push((d as u32, c as u32, i as u32));
+            }
+        }
+    }
+    crate::sort::sort_pairs(&mut keys);
+    crate::index::segment::IncomingLinks { keys, edges }
+}
+
 /// Best score first, ties by id (through [`crate::sort`]: no new sort
 /// instantiation in the wasm).
 fn by_score_then_id<T>(v: Vec<T>, key: impl Fn(&T) -> (f32, &String)) -> Vec<T> {
@@ -386,34 +417,31 @@ impl Index {
             .collect()
     }
 
-    /// Incoming edges of every live document, by target id: built per
-    /// traversal that needs them (O(edges)). `(index by target, lists)`;
-    /// map types shared with the rest of the crate (smaller wasm).
-    #[allow(clippy::type_complexity)]
-    fn incoming(&self, cols: &[usize]) -> (HashMap<&str, usize>, Vec<Vec<(&str, &str)>>) {
-        let mut index: HashMap<&str, usize> = HashMap::default();
-        let mut lists: Vec<Vec<(&str, &str)>> = Vec::new();
+    /// Live sources linking to `id` as (source id, link type), over every
+    /// segment's [`IncomingLinks`] (built once per segment, on first use:
+    /// O(edges) then a binary search per lookup).
+    fn incoming_of<'a>(&'a self, id: &str, cols: &[usize], out: &mut Vec<(&'a str, &'a str)>) {
+        let key = hash_id(id);
         for e in &self.segments {
-            for &c in cols {
-                let Some(Column::Links(docs)) = e.segment.columns.get(c) else {
+            let seg = &e.segment;
+            let inc = seg.incoming.get_or_init(|| build_incoming(seg, cols));
+            let from = inc.keys.partition_point(|k| k.0 < key);
+            for &(k, i) in &inc.keys[from..] {
+                if k != key {
+                    break;
+                }
+                let (doc, c, edge) = inc.edges[i as usize];
+                if e.deletes.contains(doc) {
                     continue;
-                };
-                for (d, edges) in docs.iter().enumerate() {
-                    if e.deletes.contains(d as u32) {
-                        continue;
-                    }
-                    let from = e.segment.docs.id(d as u32);
-                    for (t, to) in edges {
-                        let i = *index.entry(to.as_str()).or_insert_with(|| {
-                            lists.push(Vec::new());
-                            lists.len() - 1
-                        });
-                        lists[i].push((from, t.as_str()));
+                }
+                if let Some(Column::Links(docs)) = seg.columns.get(c as usize) {
+                    let (t, to) = &docs[doc as usize][edge as usize];
+                    if to == id {
+                        out.push((seg.docs.id(doc), t.as_str()));
                     }
                 }
             }
         }
-        (index, lists)
     }
 
     /// Breadth-first traversal from `starts` (id, score): every live
@@ -426,10 +454,6 @@ impl Index {
         o: &ExpandOptions,
     ) -> Vec<(String, f32, Via)> {
         let cols = self.links_columns();
-        let (incoming, lists) = match o.direction {
-            Direction::Out => (HashMap::default(), Vec::new()),
-            _ => self.incoming(&cols),
-        };
         let type_ok = |t: &str| o.types.as_ref().is_none_or(|ts| ts.iter().any(|x| x == t));
         // id -> position in `out`.
         let mut best: HashMap<&str, usize> = HashMap::default();
@@ -457,8 +481,8 @@ impl Index {
                             }
                         }
                     }
-                    if let Some(&i) = incoming.get(id) {
-                        reached.extend(lists[i].iter().copied());
+                    if o.direction != Direction::Out {
+                        self.incoming_of(id, &cols, &mut reached);
                     }
                     for (to, t) in reached {
                         if !type_ok(t) || seen.contains_key(to) || self.locate(to).is_none() {
