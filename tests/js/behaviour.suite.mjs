@@ -341,7 +341,7 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     await a.commit();
     await a.close();
     const b = await Memdex.open({ name: 'links', storage, autoCommit: false });
-    assert.deepEqual(b.get('api').links, [{ type: 'DEPENDS_ON', to: 'db' }]);
+    assert.deepEqual(b.get('api').links, [{ to: 'db', type: 'DEPENDS_ON' }]); // stored objects read back with sorted keys
     const hits = b.search('postgres', { expand: { direction: 'both' } }).hits;
     assert.deepEqual(hits.map((h) => h.id), ['db', 'api', 'db-old']);
     assert.deepEqual(hits[1].via, { from: 'db', type: 'DEPENDS_ON', hops: 1 });
