@@ -39,8 +39,9 @@ export function runRead(index, ns, op) {
     case 'get': {
       const doc = findDoc(index, ns, op.id);
       if (!doc) return null;
+      /** @type {Record<string, unknown>} */
       const out = { ...doc, id: op.id };
-      if (doc.links !== undefined) out.links = publicLinks(ns, doc.links);
+      if (out.links !== undefined) out.links = publicLinks(ns, out.links);
       return out;
     }
     case 'suggest':

@@ -109,6 +109,7 @@ export async function deleteWhere(/** @type {Context} */ c) {
  * @param {Record<string, unknown>} doc
  */
 function stored(ns, id, doc) {
+  /** @type {Record<string, unknown>} */
   const out = { ...doc, id: engineId(ns, id), namespace: ns };
   if (doc.links !== undefined) out.links = engineLinks(ns, doc.links);
   return out;
