@@ -198,7 +198,7 @@ async function search(ctx, args) {
   const order = args.order ?? 'relevance';
   // Snippets sized so that `limit` hits roughly fill the budget.
   const snippetLength = Math.max(80, Math.min(600, Math.floor(maxChars / limit) - 80));
-  const { hits, mode, total } = await ctx.index.search(args.query, {
+  const { hits, mode, total: counted, totalExact } = await ctx.index.search(args.query, {
     limit,
     mode: args.mode ?? 'fallback',
     filter: filterOf(ctx, args),
@@ -206,6 +206,8 @@ async function search(ctx, args) {
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },
     expand: args.expand,
   });
+  // Ranked totals past the page are lower bounds: only exact ones are shown.
+  const total = totalExact ? counted : undefined;
   const out = [];
   const lines = [];
   let used = 0;
