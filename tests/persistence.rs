@@ -327,14 +327,15 @@ fn newer_segment_chunk_version_is_a_version_error() {
     block_on(index.commit(&storage, "idx")).unwrap();
     let chunk = chunk_keys(&storage).remove(0);
     let mut newer = storage.with_map(|m| m[&chunk].clone());
-    set_version(&mut newer, 3);
+    let next = memdex::codec::blob::FORMAT_VERSION + 1;
+    set_version(&mut newer, next);
     replace_blob(&storage, &chunk, &[newer]);
     let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
     assert_eq!(
         err,
         memdex::Error::Version {
             expected: memdex::codec::blob::FORMAT_VERSION,
-            got: 3
+            got: next
         }
     );
 }
