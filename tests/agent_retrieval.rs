@@ -194,7 +194,10 @@ fn malformed_links_are_schema_errors() {
         json!({"id": "x", "links": [{"type": "A", "to": "b", "extra": 1}]}),
     ] {
         match index.add(&bad) {
-            Err(Error::Schema { field, .. }) => assert_eq!(field, "links"),
+            Err(Error::Schema { field, reason }) => {
+                assert_eq!(field, "links");
+                assert!(reason.contains(r#"(document "x")"#), "{reason}");
+            }
             other => panic!("{other:?}"),
         }
     }

@@ -318,12 +318,22 @@ impl ResolvedSchema {
                     lens[f] = text.analyze(&self.text[f].analyzer, f, s);
                 }
                 FieldRef::Filter(f) => {
-                    filters[f] = match value {
-                        FieldValue::Str { text: s, .. } => {
-                            filter_value_str(key, self.filters[f].kind, s)?
-                        }
-                        FieldValue::Other(v) => filter_value(key, self.filters[f].kind, v)?,
+                    let kind = self.filters[f].kind;
+                    let parsed = match value {
+                        FieldValue::Str { text: s, .. } => filter_value_str(key, kind, s),
+                        FieldValue::Other(v) => filter_value(key, kind, v),
                         FieldValue::Null => unreachable!("null values are skipped"),
+                    };
+                    filters[f] = match parsed {
+                        // Links name the document: a bad edge is found far
+                        // from where it was written.
+                        Err(Error::Schema { field, reason }) if kind == FilterKind::Links => {
+                            return Err(Error::schema(
+                                field,
+                                format!("{reason} (document {})", json::to_string(&id)),
+                            ))
+                        }
+                        other => other?,
                     }
                 }
                 FieldRef::StoredOnly => {}
