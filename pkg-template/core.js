@@ -5,6 +5,7 @@
 // says how it loads the .wasm, which storage adapters it offers and how it
 // locks (see `Platform`).
 import { Engine, loadIndex, recoverIndex } from './memdex.js';
+import { pack } from './pack.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
 export class MemdexError extends Error {
@@ -43,6 +44,14 @@ export function toMemdexError(err) {
     });
   }
   return err;
+}
+
+/** `call(fn)` for a search, with the wall time it took as `tookMs`. */
+function timed(fn) {
+  const started = performance.now();
+  const results = call(fn);
+  results.tookMs = performance.now() - started;
+  return results;
 }
 
 function call(fn) {
@@ -669,9 +678,21 @@ export class MemdexBase {
     if (vector !== undefined && vector !== null && (Array.isArray(vector) || ArrayBuffer.isView(vector))) {
       const { vector: _, ...rest } = opts;
       const floats = vector instanceof Float32Array ? vector : Float32Array.from(/** @type {number[]} */ (vector));
-      return call(() => engine.searchVector(query, rest, floats));
+      return timed(() => engine.searchVector(query, rest, floats));
     }
-    return call(() => engine.search(query, opts));
+    return timed(() => engine.search(query, opts));
+  }
+
+  /** Documents linked to `id` (no query); see `RelatedOptions` in index.d.ts. */
+  related(id, options) {
+    const engine = this.#engine;
+    checkId(id);
+    return call(() => engine.related(id, options)).hits;
+  }
+
+  /** Best hits as compact context within `budgetTokens`; see `PackOptions` (pack.js). */
+  pack(query, options) {
+    return pack(this, query, options, usage);
   }
 
   /** Term completions for `prefix`, most frequent first. */

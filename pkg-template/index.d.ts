@@ -137,8 +137,25 @@ export interface VectorFieldDef {
    */
   quantize?: 'none' | 'int8';
 }
+/**
+ * Typed edges to other documents: the document holds
+ * `[{ type: 'DEPENDS_ON', to: 'c2' }, ...]` (non-empty strings, no other
+ * keys, at most 1,024; else `SCHEMA`). Stored, and followed by
+ * {@link SearchOptions.expand} and {@link Memdex.related}; not filterable.
+ */
+export interface LinksFieldDef {
+  type: 'links';
+}
 /** A field of the schema. */
-export type FieldDef = TextFieldDef | KeywordFieldDef | NumberFieldDef | DateFieldDef | BooleanFieldDef | StoredFieldDef | VectorFieldDef;
+export type FieldDef =
+  | TextFieldDef
+  | KeywordFieldDef
+  | NumberFieldDef
+  | DateFieldDef
+  | BooleanFieldDef
+  | StoredFieldDef
+  | VectorFieldDef
+  | LinksFieldDef;
 
 /**
  * A field type by name alone, with its default options: `'text'`,
@@ -237,9 +254,11 @@ export interface OpenOptions {
   /**
    * Fields of a new index, added to the default schema: `title` (text,
    * weight 2), `text` (text), `kind` and `tags` (keyword), `timestamp`
-   * (date), `links` (stored). A field named like a default one replaces it;
+   * (date), `links` (links: typed edges followed by `expand`). A field named like a default one replaces it;
    * `defaultSchema: false` starts from no fields instead. Indexes created
-   * before `tags` and `links` were added keep their own schema. When opening
+   * before `tags` and `links` were added keep their own schema (indexes created
+   * before format 3 have `links` as `stored`: they open and keep their links,
+   * but `expand` does not follow them). When opening
    * a stored index, a given schema must equal the stored one (else `SCHEMA`).
    * @example { schema: { priority: 'number', pinned: 'boolean' } }
    */
@@ -527,6 +546,39 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * ```
    */
   strategy?: 'none' | 'auto';
+  /**
+   * Adds the documents linked to the hits (links fields), each scored
+   * `parentScore / (1 + hops)` and carrying {@link Hit.via}. A document that
+   * is already a hit keeps the better of its two scores; links to missing or
+   * deleted ids are dropped. Added documents come on top of `limit`; the
+   * result is re-sorted by score. `true` means `{ hops: 1 }`.
+   *
+   * ```ts
+   * index.search('postgres', { expand: { hops: 2, types: ['DEPENDS_ON'], direction: 'out' } });
+   * ```
+   */
+  expand?: boolean | ExpandOptions;
+  /**
+   * Decays scores by age: `score * ((1 - weight) + weight * 0.5 ** (age / halfLife))`
+   * with `age = max(0, now - doc[field])`. Documents without the field get
+   * the full decay (`1 - weight`); documents `exempt` allows never decay.
+   * Applied inside the top-k, so the ranking is exact. Off by default.
+   */
+  recency?: RecencyOptions<Doc>;
+  /**
+   * Maximal marginal relevance over the top `max(3 * (offset + limit), 50)`
+   * candidates: each next hit maximizes
+   * `lambda * score / topScore - (1 - lambda) * maxSimilarity(hit, picked)`,
+   * similarity being the word overlap (Jaccard) of title + text. Scores are
+   * kept; only the order changes. A number is `lambda`; `true` is 0.7.
+   */
+  diversity?: boolean | number | { lambda?: number };
+  /**
+   * Collapses hits whose title + text are equal after lowercasing and
+   * dropping punctuation into the best-ranked one, which lists the others'
+   * ids in {@link Hit.duplicates} (over the same candidate pool as `diversity`).
+   */
+  dedupe?: boolean;
 }
 
 /** Tuning of {@link SearchOptions.proximity}. */
@@ -586,6 +638,74 @@ export interface FoundBy {
   score: number;
 }
 
+/** Link traversal of {@link SearchOptions.expand} and {@link Memdex.related}. */
+export interface ExpandOptions {
+  /** Edges to follow from each hit, 1 to 3 (default 1). */
+  hops?: number;
+  /** Only links of these types (default: all). */
+  types?: string[];
+  /** `'out'` (default): what the hit links to; `'in'`: what links to it; `'both'`. */
+  direction?: 'out' | 'in' | 'both';
+}
+
+/** Options of {@link Memdex.related}. */
+export interface RelatedOptions extends ExpandOptions {
+  /** At most this many documents (default 10). */
+  limit?: number;
+}
+
+/** {@link SearchOptions.recency}. */
+export interface RecencyOptions<Doc = MemdexDocument> {
+  /** A date or number field (default `'timestamp'`). */
+  field?: string;
+  /** Milliseconds, or `'30s'`, `'15m'`, `'12h'`, `'30d'`, `'2w'` (default `'30d'`). */
+  halfLife?: number | string;
+  /** 0 (no decay) to 1 (full decay), default 0.5. */
+  weight?: number;
+  /** Documents this filter allows never decay, e.g. `{ kind: 'rule' }`. */
+  exempt?: Filter<Doc>;
+  /** The "now" ages are measured from, epoch ms (default: the clock when the search runs). */
+  now?: number;
+}
+
+/** How {@link SearchOptions.expand} reached a hit. */
+export interface Via {
+  /** The hit the traversal started from. */
+  from: string;
+  /** Type of the last link followed. */
+  type: string;
+  /** Links from `from`. */
+  hops: number;
+}
+
+/** Options of {@link Memdex.pack}: search options plus the budget. */
+export interface PackOptions<Doc = MemdexDocument> extends SearchOptions<Doc> {
+  /** Most tokens the packed text may use (positive integer). */
+  budgetTokens: number;
+  /** Token counter; default `Math.ceil(text.length / 4)`. */
+  countTokens?: (text: string) => number;
+}
+
+/** Result of {@link Memdex.pack}. */
+export interface PackResult<Doc = MemdexDocument> {
+  /**
+   * The hits rendered best first, one block each:
+   * `[n] Title (kind, timestamp) id=ID` then the stored text (or the first
+   * snippet), blocks separated by a blank line.
+   */
+  text: string;
+  /** The hits in `text`. */
+  hits: Hit<Doc>[];
+  /** Ids of the hits whose text was cut to fit (ends with `…`). */
+  truncated: string[];
+  /** Hits of the search (default limit 20) left out: not even a 40-character part fitted. */
+  omitted: number;
+  /** `'empty-index'`: nothing stored; `'no-match'`: nothing relevant; else `'ok'`. */
+  reason: 'ok' | 'no-match' | 'empty-index';
+  /** `countTokens(text)`, never above `budgetTokens`. */
+  usedTokens: number;
+}
+
 /** Field order of {@link SearchOptions.sort}. */
 export interface SortOptions<Doc = MemdexDocument> {
   /** A number, date, boolean or keyword field of the schema. */
@@ -637,6 +757,10 @@ export interface Hit<Doc = MemdexDocument> {
   lexical?: FoundBy;
   /** Vector and hybrid searches: the hit's rank and similarity in the vector list, when it was there. */
   vector?: FoundBy;
+  /** How {@link SearchOptions.expand} (or {@link Memdex.related}) reached this document. */
+  via?: Via;
+  /** With {@link SearchOptions.dedupe}: ids of the near-duplicates collapsed into this hit. */
+  duplicates?: string[];
 }
 
 /** Result of {@link Memdex.search}. */
@@ -646,11 +770,16 @@ export interface SearchResults<Doc = MemdexDocument> {
   /** The mode that produced `hits` (`fallback` resolves to `and` or `or`). */
   mode: 'or' | 'and';
   /**
-   * Matches before `offset` and `limit`, for listings and sorted searches
-   * (which visit every match). Absent for ranked searches, which skip
-   * documents that cannot reach the top `limit` and so do not count them.
+   * Matches before `offset` and `limit`. Exact for listings, sorted
+   * searches and searches with fewer matches than `offset + limit`; for
+   * other ranked searches, which skip documents that cannot reach the top,
+   * a lower bound (the matches scored in full), and `totalExact` is false.
    */
   total?: number;
+  /** Whether `total` counts every match (like Elasticsearch's `total.relation: 'eq'`). */
+  totalExact?: boolean;
+  /** Time the search took in the engine call, milliseconds (fractional). */
+  tookMs?: number;
   /**
    * Present only when the query hit its cost budget (lenient syntax; strict
    * throws `LIMIT` instead) and `hits` is a partial answer: which budgets ran
@@ -824,6 +953,16 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * `syntax: 'strict'`.
    */
   search(query: string, options?: SearchOptions<Doc>): SearchResults<Doc>;
+  /**
+   * The documents linked to `id` within `hops` (no query), scored
+   * `1 / (1 + hops)`, best first, each with `via`. Unknown id: `[]`.
+   */
+  related(id: string, options?: RelatedOptions): Hit<Doc>[];
+  /**
+   * The best hits of `search(query, options)` rendered as compact context
+   * that never exceeds `budgetTokens` (see {@link PackResult}).
+   */
+  pack(query: string, options: PackOptions<Doc>): PackResult<Doc>;
   /**
    * Completions of the last word of `text` (what a search box holds), best
    * first: words as written in the documents, ranked by the live documents

@@ -37,6 +37,7 @@ const OPS = {
   memory_search: { read: true, run: search },
   memory_list: { read: true, run: list },
   memory_get: { read: true, run: get },
+  memory_related: { read: true, run: related },
   memory_store: { read: false, run: store },
   memory_update: { read: false, run: update },
   memory_delete: { read: false, run: remove },
@@ -154,7 +155,8 @@ function memoryOf(ctx, key, doc) {
     const ms = typeof doc.timestamp === 'number' ? doc.timestamp : Date.parse(doc.timestamp);
     m.timestamp = Number.isNaN(ms) ? String(doc.timestamp) : new Date(ms).toISOString();
   }
-  if (Array.isArray(doc.links)) m.links = doc.links;
+  // Links hold engine ids (see docOf); shown as tool ids.
+  if (Array.isArray(doc.links)) m.links = doc.links.map((l) => ({ type: l.type, to: toolId(l.to, doc.namespace) }));
   return m;
 }
 
@@ -192,18 +194,27 @@ async function search(ctx, args) {
     throw fail('USAGE', '"query" is blank; give words to look for, or use memory_list to browse memories');
   }
   const limit = args.limit ?? 8;
-  const maxChars = ctx.maxChars(args.maxChars, 4000);
+  if (args.budgetTokens !== undefined && args.maxChars !== undefined) {
+    throw fail('USAGE', 'give either "maxChars" or "budgetTokens", not both');
+  }
+  // Tokens are counted as ceil(chars / 4); the note lines added below the
+  // hits fit in the 300 characters kept back.
+  const maxChars =
+    args.budgetTokens !== undefined ? Math.max(100, args.budgetTokens * 4 - 300) : ctx.maxChars(args.maxChars, 4000);
   const order = args.order ?? 'relevance';
   // Snippets sized so that `limit` hits roughly fill the budget.
   const snippetLength = Math.max(80, Math.min(600, Math.floor(maxChars / limit) - 80));
-  const { hits, mode, total } = await ctx.index.search(args.query, {
+  const { hits, mode, total: counted, totalExact } = await ctx.index.search(args.query, {
     limit,
     // Absent: the engine's default mode (the library's and the Worker's too).
     mode: args.mode,
     filter: filterOf(ctx, args),
     highlight: { preTag: '', postTag: '', snippetLength },
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },
+    expand: args.expand,
   });
+  // Ranked totals past the page are lower bounds: only exact ones are shown.
+  const total = totalExact ? counted : undefined;
   const out = [];
   const lines = [];
   let used = 0;
@@ -225,7 +236,10 @@ async function search(ctx, args) {
     const snippetTruncated = snippet !== text.trim();
     lines.push(`${header}\n   ${snippet}`);
     used += header.length + snippet.length + 5;
-    out.push({ ...m, score: hit.score, snippet, snippetTruncated });
+    /** @type {Record<string, unknown>} */
+    const found = { ...m, score: hit.score, snippet, snippetTruncated };
+    if (hit.via) found.via = viaOf(hit.via, hit.namespace);
+    out.push(found);
   }
   const omitted = hits.length - out.length;
   const structured = { query: args.query, mode, order, hits: out, returned: out.length, truncated, omitted, maxChars };
@@ -242,7 +256,40 @@ async function search(ctx, args) {
   if (omitted > 0) text += `\n\n[${omitted} more hit${omitted === 1 ? '' : 's'} omitted to fit the ${maxChars}-character budget; narrow the search or raise maxChars]`;
   else if (truncated) text += `\n\n[snippets shortened to fit the ${maxChars}-character budget]`;
   if (out.some((h) => h.snippetTruncated)) text += '\n[snippets are excerpts; memory_get returns the full text]';
+  if (args.budgetTokens !== undefined) {
+    structured.usedTokens = Math.ceil(text.length / 4);
+    if (structured.usedTokens > args.budgetTokens) throw fail('INTERNAL', 'answer over budgetTokens'); // cannot happen: see maxChars above
+  }
   return ok(text, structured);
+}
+
+const viaOf = (via, ns) => ({ from: toolId(via.from, ns), type: via.type, hops: via.hops });
+
+async function related(ctx, args) {
+  const found = await find(ctx, args.id);
+  if (!found) throw fail('NOT_FOUND', notFound(ctx, [args.id]));
+  const hits = await ctx.index.related(found.key, {
+    hops: args.hops,
+    types: args.types,
+    direction: args.direction,
+    limit: MAX_LISTED,
+  });
+  // Within the call's namespace only (links never cross tenants in answers).
+  const memories = [];
+  const lines = [];
+  for (const hit of hits) {
+    if (ctx.ns !== undefined && hit.namespace !== ctx.ns) continue;
+    if (memories.length === (args.limit ?? 10)) break;
+    const m = memoryOf(ctx, hit.id, { ...hit.fields, namespace: hit.namespace });
+    const preview = clip(String(hit.fields.text ?? ''), PREVIEW_CHARS);
+    const via = viaOf(hit.via, hit.namespace);
+    memories.push({ ...m, preview, via });
+    lines.push(`${memories.length}. [${m.id}]${m.title ? ` ${m.title}` : ''}${metaLine(m)} via ${via.type} from ${via.from} (${via.hops} hop${via.hops === 1 ? '' : 's'})\n   ${preview}`);
+  }
+  const text = memories.length
+    ? `${memories.length} memor${memories.length === 1 ? 'y' : 'ies'} linked to "${args.id}":\n\n${lines.join('\n')}`
+    : `No memories linked to "${args.id}"${args.types ? ` by ${args.types.join(' or ')}` : ''} (direction ${args.direction ?? 'out'}). Try direction "both" or more hops.`;
+  return ok(text, { id: args.id, memories, returned: memories.length });
 }
 
 async function list(ctx, args) {
@@ -386,6 +433,9 @@ function docOf(ctx, key, m, path, ns = ctx.ns) {
   const doc = { id: key };
   if (ns !== undefined) doc.namespace = ns;
   for (const f of FIELDS) if (m[f] !== undefined) doc[f] = m[f];
+  // Links point at engine ids, so that expand and memory_related follow
+  // them within the namespace.
+  if (Array.isArray(m.links)) doc.links = m.links.map((l) => ({ type: l.type, to: engineKey(ns, l.to) }));
   doc.timestamp = timestamp(m.timestamp, `${path}timestamp`, ctx.now);
   return doc;
 }

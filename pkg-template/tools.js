@@ -17,6 +17,7 @@ import { failure, runTool, SEP } from './tools-ops.js';
 export { failure };
 
 const str = (description, extra = {}) => ({ type: 'string', description, ...extra });
+const object = (properties, required = []) => ({ type: 'object', properties, required });
 const ID = { type: 'string', minLength: 1, maxLength: 200, pattern: `^[^\\u0000-\\u001f]+$` };
 const KIND = { type: 'string', minLength: 1, maxLength: 100 };
 const TAG = { type: 'string', minLength: 1, maxLength: 100 };
@@ -51,6 +52,29 @@ const FILTERS = {
     maxLength: 40,
   }),
 };
+// Link traversal shared by memory_search (expand) and memory_related.
+const HOPS = { type: 'integer', minimum: 1, maximum: 3, default: 1, description: 'How many links away to go (1 = direct links only).' };
+const LINK_TYPES = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 100 },
+  minItems: 1,
+  maxItems: 20,
+  description: 'Only follow links of these types, e.g. ["DEPENDS_ON"] (default: every type).',
+};
+const DIRECTION = {
+  type: 'string',
+  enum: ['out', 'in', 'both'],
+  default: 'out',
+  description: '"out": what the memory links to (what it depends on, supersedes); "in": memories that link to it (what depends on it); "both".',
+};
+const VIA = object(
+  {
+    from: { type: 'string', description: 'Id of the memory the link path starts from.' },
+    type: { type: 'string', description: 'Type of the last link followed.' },
+    hops: { type: 'integer' },
+  },
+  ['from', 'type', 'hops'],
+);
 const NAMESPACE_ARG = str(
   'Namespace (agent, tenant, project) the memories belong to. Ids are unique within a namespace: pass the namespace shown with a memory along with its id. Search, list and delete by filter also take a prefix ending in * ("repo:*": every namespace starting with "repo:").',
   { minLength: 1, maxLength: 200 },
@@ -71,7 +95,6 @@ const MEMORY = {
   properties: { ...MEMORY_OUT, text: { type: 'string' } },
   required: ['id', 'text'],
 };
-const object = (properties, required = []) => ({ type: 'object', properties, required });
 
 // What a stored memory may carry (memory_store, memory_update).
 const MEMORY_FIELDS = {
@@ -106,6 +129,8 @@ const ALL = [
       'Use it before answering questions about past work, decisions or preferences, and before storing something that may already exist. ' +
       'Write several distinctive words or identifiers (e.g. getUserById, billing-service, v1.2.3); word forms match ("deploying" finds "deploy"); ' +
       '"quoted phrases", prefix*, -exclude and +require also work. Narrow with kind, tags and since/until; order "newest" ranks matches by time instead. ' +
+      'expand: { hops: 1 } also returns the memories linked to the hits (what they depend on, supersede, ...), marked with via; ' +
+      'budgetTokens caps the answer in tokens instead of maxChars. ' +
       'Each hit has id, title, kind, tags, timestamp, score and a snippet around the matched words; the answer fits in maxChars characters ' +
       'and says when it was cut: get full texts with memory_get. To browse without search words (e.g. the latest memories), use memory_list.',
     inputSchema: {
@@ -135,6 +160,18 @@ const ALL = [
           default: 4000,
           description: 'Character budget of the answer; snippets are sized to fit and hits beyond it are omitted (stated in the answer).',
         },
+        budgetTokens: {
+          type: 'integer',
+          minimum: 200,
+          maximum: 5000,
+          description:
+            'Token budget of the answer instead of maxChars (tokens counted as characters / 4, rounded up): the answer never exceeds it; usedTokens says what it took.',
+        },
+        expand: {
+          ...object({ hops: HOPS, types: LINK_TYPES, direction: DIRECTION }),
+          additionalProperties: false,
+          description: 'Also return the memories linked to the hits, scored score / (1 + hops), each with via. E.g. { "hops": 2, "types": ["DEPENDS_ON"] }.',
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -152,6 +189,7 @@ const ALL = [
               score: { type: 'number', description: 'Relevance (BM25F); higher is better.' },
               snippet: { type: 'string', description: 'The best passage of the text (plain text; … marks a cut).' },
               snippetTruncated: { type: 'boolean', description: 'The snippet is only part of the text.' },
+              via: { ...VIA, description: 'Present when the memory was added by expand: the link path that reached it.' },
             },
             ['id', 'score', 'snippet', 'snippetTruncated'],
           ),
@@ -161,6 +199,7 @@ const ALL = [
         truncated: { type: 'boolean', description: 'Snippets were shortened or hits omitted to fit maxChars.' },
         omitted: { type: 'integer', description: 'Hits left out to fit maxChars.' },
         maxChars: { type: 'integer' },
+        usedTokens: { type: 'integer', description: 'With budgetTokens: tokens (characters / 4) the answer text takes.' },
       },
       ['query', 'mode', 'order', 'hits', 'returned', 'truncated', 'omitted', 'maxChars'],
     ),
@@ -235,6 +274,42 @@ const ALL = [
       ['memories', 'missing'],
     ),
     annotations: { title: 'Get memories', ...READ },
+  },
+  {
+    name: 'memory_related',
+    title: 'Related memories',
+    description:
+      'Memories linked to one memory, without search words: what it depends on or supersedes (direction "out"), ' +
+      'what depends on or links to it ("in"), or both, up to 3 links away; nearest first. ' +
+      'Use it for "what depends on X", "what replaced X", or to gather the context around a memory found by memory_search. ' +
+      'Each result says how it was reached (via: from, type, hops). Links to deleted memories are skipped.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { ...ID, description: 'Id of the memory to start from.' },
+        hops: HOPS,
+        types: LINK_TYPES,
+        direction: DIRECTION,
+        limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Maximum number of memories.' },
+      },
+      required: ['id'],
+      additionalProperties: false,
+    },
+    outputSchema: object(
+      {
+        id: { type: 'string' },
+        memories: {
+          type: 'array',
+          items: object(
+            { ...MEMORY_OUT, preview: { type: 'string', description: 'Start of the text (… when cut).' }, via: VIA },
+            ['id', 'preview', 'via'],
+          ),
+        },
+        returned: { type: 'integer' },
+      },
+      ['id', 'memories', 'returned'],
+    ),
+    annotations: { title: 'Related memories', ...READ },
   },
   {
     name: 'memory_store',

@@ -20,6 +20,19 @@ pub fn now_ms() -> u64 {
     }
 }
 
+/// `0.5^x` (recency decay): JavaScript's `Math.pow` in wasm, where Rust's
+/// `powf` would link libm's `pow`.
+pub fn half_pow(x: f64) -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Math::pow(0.5, x)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.5f64.powf(x)
+    }
+}
+
 /// 48 bits that differ between calls and between processes (not secret:
 /// they keep commit ids of racing writers apart).
 pub fn unique_bits() -> u64 {

@@ -50,6 +50,9 @@ pub enum FieldDef {
         /// Score int8 codes and rerank the best in f32 (`quantize: 'int8'`).
         int8: bool,
     },
+    /// Typed edges `[{ type, to }]` to other documents' ids: always stored,
+    /// kept in a per-segment links column for `expand` and `related`.
+    Links,
 }
 
 impl FieldDef {
@@ -60,7 +63,7 @@ impl FieldDef {
             | FieldDef::Number { stored }
             | FieldDef::Date { stored }
             | FieldDef::Boolean { stored } => *stored,
-            FieldDef::Stored => true,
+            FieldDef::Stored | FieldDef::Links => true,
             FieldDef::Vector { .. } => false,
         }
     }
@@ -84,8 +87,9 @@ pub struct IndexConfig {
 
 impl Default for IndexConfig {
     /// The agent-memory schema: `title` and `text` (text), `kind` and
-    /// `tags` (keyword), `timestamp` (date), `links` (stored: typed edges
-    /// `[{ type, to }]` the memory tools keep). Indexes keep the schema they
+    /// `tags` (keyword), `timestamp` (date), `links` (typed edges
+    /// `[{ type, to }]`, see [`FieldDef::Links`]; indexes created before
+    /// format 3 declared it `stored` and keep that). Indexes keep the schema they
     /// were created with (it is in their manifest), so changing this default
     /// changes new indexes only; `tags` and `links` came after the others.
     fn default() -> Self {
@@ -108,7 +112,7 @@ impl Default for IndexConfig {
         );
         fields.insert("kind".to_string(), FieldDef::Keyword { stored: true });
         fields.insert("tags".to_string(), FieldDef::Keyword { stored: true });
-        fields.insert("links".to_string(), FieldDef::Stored);
+        fields.insert("links".to_string(), FieldDef::Links);
         fields.insert("timestamp".to_string(), FieldDef::Date { stored: true });
         IndexConfig {
             analyzer: AnalyzerOptions::default(),
@@ -225,7 +229,7 @@ fn analyzer_options(v: &Value, path: &str) -> Res<AnalyzerOptions> {
 }
 
 const FIELD_TYPES: &[&str] = &[
-    "text", "keyword", "number", "date", "boolean", "stored", "vector",
+    "text", "keyword", "number", "date", "boolean", "stored", "vector", "links",
 ];
 const VECTOR_FIELDS: &[&str] = &["dimensions", "metric", "quantize"];
 const TEXT_FIELDS: &[&str] = &["weight", "language", "stored"];
@@ -274,6 +278,7 @@ impl FieldDef {
             5 if matches!(rest, Rest::Members(_)) => return Ok(FieldDef::Stored),
             5 => &[],
             6 => VECTOR_FIELDS,
+            7 => &[],
             _ => STORED_FIELDS,
         };
         let entries = match rest {
@@ -318,6 +323,7 @@ impl FieldDef {
                 metric,
                 int8,
             },
+            7 => FieldDef::Links,
             _ => FieldDef::Stored,
         })
     }
@@ -467,6 +473,7 @@ impl ToJson for FieldDef {
                 .field("dimensions", dimensions)
                 .field("metric", metric.name())
                 .field("quantize", if *int8 { "int8" } else { "none" }),
+            FieldDef::Links => o.field("type", "links"),
         }
         .end();
     }
@@ -521,7 +528,7 @@ mod tests {
                 r#"{"analyzer":{"language":"english","foldDiacritics":true,"defaultStopwords":true,"#,
                 r#""stopwords":["a\"b"],"addStopwords":[],"removeStopwords":[]},"fields":{"#,
                 r#""f":{"type":"text","weight":0.3,"language":"french","stored":false},"#,
-                r#""kind":{"type":"keyword","stored":true},"links":{"type":"stored"},"#,
+                r#""kind":{"type":"keyword","stored":true},"links":{"type":"links"},"#,
                 r#""n":{"type":"number","stored":false},"#,
                 r#""s":{"type":"stored"},"tags":{"type":"keyword","stored":true},"#,
                 r#""text":{"type":"text","weight":1.0,"language":null,"stored":true},"#,

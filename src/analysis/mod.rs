@@ -86,7 +86,7 @@ use normalize::{fold_into, lower_nfkc_into};
 use stopwords::StopSet;
 use tokenizer::{for_each_segment, split_parts, Grouper, Part, Unit};
 
-mod normalize;
+pub(crate) mod normalize;
 mod stem;
 
 pub mod stopwords;

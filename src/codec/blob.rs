@@ -125,12 +125,12 @@ mod tests {
 
     #[test]
     fn newer_and_unknown_versions_are_version_errors() {
-        for version in [0, 1, 4, 100] {
+        for version in [0, 1, FORMAT_VERSION + 1, 100] {
             let blob = with_version(seal(BlobKind::Manifest, b"{}"), version);
             assert_eq!(
                 open("m", BlobKind::Manifest, &blob).unwrap_err(),
                 Error::Version {
-                    expected: 3,
+                    expected: FORMAT_VERSION,
                     got: version
                 }
             );

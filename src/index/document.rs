@@ -41,6 +41,8 @@ pub enum FilterKind {
     Number,
     Date,
     Boolean,
+    /// Typed edges to other ids (never filtered; read by `expand`).
+    Links,
 }
 
 /// A field as the index sees it.
@@ -92,6 +94,8 @@ pub enum FilterValue {
     /// Numbers and dates (epoch ms); NaN when missing.
     Number(f64),
     Boolean(Option<bool>),
+    /// `(type, to)` edges in document order.
+    Links(Vec<(String, String)>),
 }
 
 /// One analyzed token of a document: its term is
@@ -227,6 +231,7 @@ impl ResolvedSchema {
                     });
                     FieldRef::Vector(vectors.len() - 1)
                 }
+                FieldDef::Links => push_filter(&mut filters, name, FilterKind::Links),
             };
             by_name.insert(name.clone(), field_ref);
         }
@@ -322,6 +327,7 @@ impl ResolvedSchema {
                 FilterKind::Keyword => FilterValue::Keywords(Vec::new()),
                 FilterKind::Number | FilterKind::Date => FilterValue::Number(f64::NAN),
                 FilterKind::Boolean => FilterValue::Boolean(None),
+                FilterKind::Links => FilterValue::Links(Vec::new()),
             })
             .collect();
         // Stored fields are written straight to JSON (no cloned map).
@@ -361,12 +367,22 @@ impl ResolvedSchema {
                     lens[f] = text.analyze(&self.text[f].analyzer, f, s);
                 }
                 FieldRef::Filter(f) => {
-                    filters[f] = match value {
-                        FieldValue::Str { text: s, .. } => {
-                            filter_value_str(key, self.filters[f].kind, s)?
-                        }
-                        FieldValue::Other(v) => filter_value(key, self.filters[f].kind, v)?,
+                    let kind = self.filters[f].kind;
+                    let parsed = match value {
+                        FieldValue::Str { text: s, .. } => filter_value_str(key, kind, s),
+                        FieldValue::Other(v) => filter_value(key, kind, v),
                         FieldValue::Null => unreachable!("null values are skipped"),
+                    };
+                    filters[f] = match parsed {
+                        // Links name the document: a bad edge is found far
+                        // from where it was written.
+                        Err(Error::Schema { field, reason }) if kind == FilterKind::Links => {
+                            return Err(Error::schema(
+                                field,
+                                format!("{reason} (document {})", json::to_string(&id)),
+                            ))
+                        }
+                        other => other?,
                     }
                 }
                 FieldRef::Vector(f) => {
@@ -658,7 +674,43 @@ fn filter_value(field: &str, kind: FilterKind, value: &Value) -> Result<FilterVa
             .as_bool()
             .map(|b| FilterValue::Boolean(Some(b)))
             .ok_or_else(|| Error::schema(field, "boolean fields take true or false")),
+        FilterKind::Links => links_value(field, value),
     }
+}
+
+/// Longest accepted link list of one document.
+pub const MAX_LINKS: usize = 1024;
+
+/// A links field: an array of `{ type, to }` objects with non-empty
+/// string `type` and `to` (no other keys).
+fn links_value(field: &str, value: &Value) -> Result<FilterValue> {
+    const SHAPE: &str =
+        "links fields take an array of { type, to } objects (type and to non-empty strings)";
+    let Value::Array(items) = value else {
+        return Err(Error::schema(field, SHAPE));
+    };
+    if items.len() > MAX_LINKS {
+        return Err(Error::Limit {
+            what: "links per document",
+            limit: MAX_LINKS,
+            got: items.len(),
+        });
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let Value::Object(m) = item else {
+            return Err(Error::schema(field, SHAPE));
+        };
+        let text = |k: &str| match m.get(k) {
+            Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_ID_BYTES => Some(s.clone()),
+            _ => None,
+        };
+        match (text("type"), text("to"), m.len()) {
+            (Some(t), Some(to), 2) => out.push((t, to)),
+            _ => return Err(Error::schema(field, SHAPE)),
+        }
+    }
+    Ok(FilterValue::Links(out))
 }
 
 /// [`filter_value`] of a JSON string.
@@ -670,6 +722,7 @@ fn filter_value_str(field: &str, kind: FilterKind, s: &str) -> Result<FilterValu
             Error::schema(field, "dates are ISO-8601 strings or epoch milliseconds")
         }),
         FilterKind::Boolean => Err(Error::schema(field, "boolean fields take true or false")),
+        FilterKind::Links => links_value(field, &Value::String(s.to_string())),
     }
 }
 

@@ -105,6 +105,12 @@ impl Filter {
                         .ok_or_else(|| Error::schema(field, "filter by true or false"))?,
                 },
                 FilterKind::Number | FilterKind::Date => range(field, kind, v, column)?,
+                FilterKind::Links => {
+                    return Err(Error::schema(
+                        field,
+                        "is a links field: filter by keyword, number, date or boolean fields; follow links with `expand` or `related`",
+                    ))
+                }
             };
             conditions.push(cond);
         }

@@ -161,6 +161,12 @@ fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {
                 .filter(|(d, _)| live(*d))
                 .map(|(_, v)| *v),
         ),
+        (Column::Links(t), Column::Links(s)) => t.extend(
+            s.iter()
+                .enumerate()
+                .filter(|(d, _)| live(*d))
+                .map(|(_, v)| v.clone()),
+        ),
         _ => {}
     }
 }

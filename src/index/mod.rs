@@ -311,6 +311,14 @@ impl Index {
         Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
     }
 
+    /// (segment id, local doc) of a flushed document.
+    pub(crate) fn address(&self, id: &str) -> Option<(u64, u32)> {
+        self.ids
+            .get(id)
+            .filter(|a| a.segment != BUFFER)
+            .map(|a| (a.segment, a.doc))
+    }
+
     pub fn contains(&self, id: &str) -> bool {
         self.ids.contains_key(id)
     }

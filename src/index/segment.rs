@@ -34,6 +34,17 @@ pub struct Segment {
     pub vectors: Vec<VectorColumn>,
     /// Words as written -> their stems (empty in v2 segments).
     pub surfaces: Surfaces,
+    /// Incoming links by target, built on first use (`expand`/`related`
+    /// with direction `in` or `both`; src/query/agent.rs).
+    pub incoming: std::sync::OnceLock<IncomingLinks>,
+}
+
+/// A segment's link edges by target: `keys` (FxHash of the target id,
+/// position in `edges`) sorted; `edges` (source doc, column, edge index).
+#[derive(Debug, Clone, Default)]
+pub struct IncomingLinks {
+    pub keys: Vec<(u64, u32)>,
+    pub edges: Vec<(u32, u32, u32)>,
 }
 
 impl Segment {
@@ -121,6 +132,7 @@ impl TermsAssembler {
             columns: parts.columns,
             vectors: parts.vectors,
             surfaces: Surfaces::default(),
+            incoming: Default::default(),
         }
     }
 }
@@ -148,6 +160,7 @@ impl SegmentParts {
                     FilterKind::Keyword => Column::Keyword(KeywordColumn::default()),
                     FilterKind::Number | FilterKind::Date => Column::Number(Vec::new()),
                     FilterKind::Boolean => Column::Boolean(Vec::new()),
+                    FilterKind::Links => Column::Links(Vec::new()),
                 })
                 .collect(),
             vectors: Vec::new(),
@@ -365,6 +378,7 @@ pub(crate) fn push_doc_data(
                 Some(true) => 1,
                 None => 2,
             }),
+            (Column::Links(col), FilterValue::Links(edges)) => col.push(edges.clone()),
             // Kinds come from the same schema; a mismatch cannot happen.
             _ => {}
         }

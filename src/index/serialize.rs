@@ -24,6 +24,8 @@ const COL_NUMBER: u8 = 2;
 const COL_BOOLEAN: u8 = 3;
 /// Format v3: a vector field's column (see [`write_vectors`]).
 const COL_VECTOR: u8 = 4;
+/// Format 3: a links field's edges (docs/FORMAT.md).
+const COL_LINKS: u8 = 5;
 
 pub fn write_segment(seg: &Segment) -> Vec<u8> {
     let mut w = ByteWriter::default();
@@ -72,6 +74,17 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
             Column::Boolean(v) => {
                 w.u8(COL_BOOLEAN);
                 w.bytes(v);
+            }
+            Column::Links(v) => {
+                w.u8(COL_LINKS);
+                w.u64(v.len() as u64);
+                for edges in v {
+                    w.varint(edges.len() as u32);
+                    for (t, to) in edges {
+                        w.str(t);
+                        w.str(to);
+                    }
+                }
             }
         }
     }
@@ -255,6 +268,23 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
                 }
                 Column::Boolean(v)
             }
+            COL_LINKS if version >= 3 => {
+                let n = r.len(1)?;
+                if n != n_docs as usize {
+                    return Err(r.corrupt("links column does not match the document count"));
+                }
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let count = r.varint()? as usize;
+                    let mut edges = Vec::with_capacity(count.min(64));
+                    for _ in 0..count {
+                        let t = r.str()?.to_string();
+                        edges.push((t, r.str()?.to_string()));
+                    }
+                    v.push(edges);
+                }
+                Column::Links(v)
+            }
             other => return Err(r.corrupt(format!("unknown column kind {other}"))),
         });
     }
@@ -292,6 +322,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         columns,
         vectors,
         surfaces,
+        incoming: Default::default(),
     })
 }
 

@@ -93,6 +93,7 @@ impl FieldWords {
                         ),
                         FilterKind::Number => ("a number field", None),
                         FilterKind::Date => ("a date field", None),
+                        FilterKind::Links => ("a links field", None),
                     },
                 };
                 let word = format!("`{name}` is {kind}: `{name}:{value}`");

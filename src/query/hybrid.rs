@@ -230,7 +230,9 @@ impl Index {
             hits,
             mode,
             total: None,
+            total_exact: false,
             limited: lexical.limited,
+            took_ms: 0,
             warnings: Vec::new(),
             strategy: None,
         })

@@ -70,11 +70,13 @@ impl SortColumn {
     /// it is not a number, date, boolean or keyword field.
     pub(crate) fn resolve(spec: &SortSpec, schema: &ResolvedSchema) -> Result<SortColumn> {
         match schema.by_name.get(&spec.field) {
-            Some(FieldRef::Filter(column)) => Ok(SortColumn {
-                column: *column,
-                kind: schema.filters[*column].kind,
-                descending: spec.descending,
-            }),
+            Some(FieldRef::Filter(column)) if schema.filters[*column].kind != FilterKind::Links => {
+                Ok(SortColumn {
+                    column: *column,
+                    kind: schema.filters[*column].kind,
+                    descending: spec.descending,
+                })
+            }
             Some(_) => Err(Error::schema(
                 &spec.field,
                 "cannot sort by this field: sort by a number, date, boolean or keyword field",
@@ -165,10 +167,12 @@ impl Index {
                 Mode::And | Mode::Fallback => Mode::And,
             },
             total: Some(total),
+            total_exact: true,
             // A listing visits each live document once: no query to bound.
             limited: Vec::new(),
             warnings: Vec::new(),
             strategy: None,
+            took_ms: 0,
         })
     }
 }
@@ -236,7 +240,7 @@ fn sort_keys(index: &Index, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> 
                 .get(doc)
                 .copied()
                 .filter(|&r| r != MISSING),
-            None => None,
+            Some(Column::Links(_)) | None => None,
         };
         keys.push(match key {
             Some(k) if c.descending => !k,

@@ -1,5 +1,6 @@
 //! Query side: syntax tree and parser, planning, BM25F scoring, pruning
 //! top-k, filters, snippets. Query code never writes to the index.
+pub mod agent;
 pub mod ast;
 pub mod bm25;
 pub mod budget;

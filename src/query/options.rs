@@ -111,6 +111,14 @@ pub struct SearchOptions {
     pub proximity: Option<super::proximity::ProximityOptions>,
     /// `Auto`: the options above that it decides are chosen by rules.
     pub strategy: Strategy,
+    /// Add the documents linked to the hits (see [`super::agent`]).
+    pub expand: Option<super::agent::ExpandOptions>,
+    /// Decay scores by document age.
+    pub recency: Option<super::agent::RecencyOptions>,
+    /// MMR lambda (1 = relevance only, 0 = diversity only).
+    pub diversity: Option<f32>,
+    /// Collapse hits with the same normalized title+text.
+    pub dedupe: bool,
 }
 
 /// Stored fields returned with each hit.
@@ -149,6 +157,10 @@ impl Default for SearchOptions {
             hybrid: None,
             proximity: None,
             strategy: Strategy::None,
+            expand: None,
+            recency: None,
+            diversity: None,
+            dedupe: false,
         }
     }
 }
@@ -175,6 +187,10 @@ const SEARCH_FIELDS: &[&str] = &[
     "hybrid",
     "proximity",
     "strategy",
+    "expand",
+    "recency",
+    "diversity",
+    "dedupe",
 ];
 
 impl HighlightOptions {
@@ -306,6 +322,36 @@ impl SearchOptions {
                         .map(super::list::SortSpec::from_json)
                         .transpose()?
                 }
+                "expand" => {
+                    o.expand = match jsonopt::opt(v) {
+                        None | Some(Value::Bool(false)) => None,
+                        Some(v) => Some(super::agent::ExpandOptions::from_json(v, k)?),
+                    }
+                }
+                "recency" => {
+                    o.recency = match jsonopt::opt(v) {
+                        None | Some(Value::Bool(false)) => None,
+                        Some(v) => Some(super::agent::RecencyOptions::from_json(v, k)?),
+                    }
+                }
+                "diversity" => {
+                    o.diversity = match jsonopt::opt(v) {
+                        None | Some(Value::Bool(false)) => None,
+                        Some(Value::Bool(true)) => Some(0.7),
+                        Some(Value::Number(_)) => Some(jsonopt::f32_(v, "", k)?),
+                        Some(v) => {
+                            let mut lambda = 0.7;
+                            for (name, x) in jsonopt::entries(v, k, &["lambda"])? {
+                                lambda = jsonopt::f32_(x, k, name)?;
+                            }
+                            Some(lambda)
+                        }
+                    };
+                    if o.diversity.is_some_and(|l| !(0.0..=1.0).contains(&l)) {
+                        return Err("`diversity.lambda` must be between 0 and 1".into());
+                    }
+                }
+                "dedupe" => o.dedupe = jsonopt::boolean(v, "", k)?,
                 "k1" => {
                     o.k1 = jsonopt::opt(v)
                         .map(|v| jsonopt::f32_(v, "", k))
@@ -353,6 +399,10 @@ pub struct Hit {
     /// that list did not hold it; both absent for plain searches).
     pub lexical: Option<Found>,
     pub vector: Option<Found>,
+    /// How `expand` reached this document (absent for direct matches).
+    pub via: Option<super::agent::Via>,
+    /// With `dedupe`: ids of the near-duplicates collapsed into this hit.
+    pub duplicates: Vec<String>,
 }
 
 /// A hit's place in one candidate list of a hybrid search.
@@ -377,9 +427,15 @@ pub struct SearchResults {
     pub hits: Vec<Hit>,
     /// The mode that produced `hits` (`Fallback` resolves to `And` or `Or`).
     pub mode: Mode,
-    /// Matches before `offset`/`limit`, when known: listings and sorted
-    /// searches visit every match; ranked searches prune and do not count.
+    /// Matches before `offset`/`limit`: exact for listings and sorted
+    /// searches (they visit every match); for ranked searches, which prune,
+    /// a lower bound (the matches scored in full, at least the hits seen),
+    /// with `total_exact` false (Elasticsearch's `total.relation: gte`).
     pub total: Option<usize>,
+    /// Whether `total` counts every match.
+    pub total_exact: bool,
+    /// Wall time of the search, milliseconds.
+    pub took_ms: u64,
     /// The budgets that ran out while producing `hits` (empty for a full
     /// answer): a lenient search degrades instead of failing, see
     /// [`super::budget`].
@@ -449,7 +505,23 @@ impl ToJson for Hit {
         if let Some(vector) = &self.vector {
             o.field("vector", vector);
         }
+        if let Some(via) = &self.via {
+            o.field("via", via);
+        }
+        if !self.duplicates.is_empty() {
+            o.field("duplicates", &self.duplicates);
+        }
         o.end();
+    }
+}
+
+impl ToJson for super::agent::Via {
+    fn write_json(&self, out: &mut String) {
+        Object::new(out)
+            .field("from", &self.from)
+            .field("type", &self.link_type)
+            .field("hops", &(self.hops as usize))
+            .end();
     }
 }
 
@@ -465,7 +537,10 @@ impl ToJson for SearchResults {
         o.field("hits", &self.hits).field("mode", &self.mode);
         if let Some(total) = &self.total {
             o.field("total", total);
+            o.field("totalExact", &self.total_exact);
         }
+        // `tookMs` is not written: equal searches give equal JSON (the JS
+        // `search` adds its own measured `tookMs`).
         // Only degraded answers carry it: full answers' JSON is unchanged.
         if !self.limited.is_empty() {
             o.field("limited", &self.limited);

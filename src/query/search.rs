@@ -27,10 +27,16 @@ use crate::store::StoredFields;
 /// A ranked page of candidates with what it takes to turn them into hits.
 pub(super) struct Ranked<'a> {
     pub candidates: Vec<Candidate<'a>>,
-    pub total: Option<usize>,
+    pub total: Total,
     pub limited: Vec<Limited>,
     pub plan: Plan,
     pub params: ScoreParams,
+}
+
+/// Matches of one scoring pass: counted, or a lower bound (pruned).
+pub(super) enum Total {
+    Exact(usize),
+    AtLeast(usize),
 }
 
 /// Largest `offset + limit` a search may ask for.
@@ -65,6 +71,59 @@ impl Index {
     /// [`Index::search_flushed`] under the given limits (each pass of a
     /// fallback search gets them whole).
     pub(crate) fn search_with_limits(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        limits: Limits,
+    ) -> Result<SearchResults> {
+        let started = crate::host::now_ms();
+        let rerank = opts.diversity.is_some() || opts.dedupe;
+        if !rerank && opts.expand.is_none() {
+            let mut r = self.search_ranked(query, opts, limits)?;
+            r.took_ms = crate::host::now_ms().saturating_sub(started);
+            return Ok(r);
+        }
+        use super::agent;
+        let mut inner = opts.clone();
+        inner.expand = None;
+        if rerank {
+            inner.offset = 0;
+            inner.limit = agent::pool_size(opts.offset, opts.limit);
+            inner.stored_fields = StoredSelection::All;
+        }
+        let mut r = self.search_ranked(query, &inner, limits)?;
+        if rerank {
+            let mut hits = std::mem::take(&mut r.hits);
+            if opts.dedupe {
+                hits = agent::dedupe(hits);
+            }
+            if let Some(lambda) = opts.diversity {
+                hits = agent::mmr(hits, lambda);
+            }
+            r.hits = hits
+                .into_iter()
+                .skip(opts.offset)
+                .take(opts.limit)
+                .map(|mut h| {
+                    h.fields = match &opts.stored_fields {
+                        StoredSelection::All => h.fields,
+                        StoredSelection::None => StoredFields::empty(),
+                        StoredSelection::Only(names) => h.fields.select(names),
+                    };
+                    h
+                })
+                .collect();
+        }
+        if let Some(e) = &opts.expand {
+            r.hits = self.expand_hits(std::mem::take(&mut r.hits), e, &opts.stored_fields);
+        }
+        r.took_ms = crate::host::now_ms().saturating_sub(started);
+        Ok(r)
+    }
+
+    /// A search without the post-processing of `expand`, `diversity` and
+    /// `dedupe`.
+    fn search_ranked(
         &self,
         query: &str,
         opts: &SearchOptions,
@@ -135,13 +194,19 @@ impl Index {
             (hits, total, limited) = pass(false)?;
             mode = Mode::Or;
         }
+        let (total, total_exact) = match total {
+            Total::Exact(n) => (Some(n), true),
+            Total::AtLeast(n) => (Some(n.max(opts.offset + hits.len())), false),
+        };
         Ok(SearchResults {
             hits,
             mode,
             total,
+            total_exact,
             limited,
             warnings: words.warnings,
             strategy: choice,
+            took_ms: 0,
         })
     }
 
@@ -173,7 +238,7 @@ impl Index {
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
-    ) -> Result<(Vec<Hit>, Option<usize>, Vec<Limited>)> {
+    ) -> Result<(Vec<Hit>, Total, Vec<Limited>)> {
         let r = self.ranked(ast, opts, proximity, filter, and_mode, limits)?;
         let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts);
         Ok((hits, r.total, r.limited))
@@ -202,10 +267,9 @@ impl Index {
         .plan(ast, &mut budget)?;
         let params = self.score_params(opts);
         let Some(root) = &plan.root else {
-            let total = opts.sort.as_ref().map(|_| 0);
             return Ok(Ranked {
                 candidates: Vec::new(),
-                total,
+                total: Total::Exact(0),
                 limited: budget.limited().to_vec(),
                 plan,
                 params,
@@ -220,6 +284,10 @@ impl Index {
             None => super::list::collect_limit(self, opts),
         };
         let mut top = TopK::new(k);
+        if let Some(r) = &opts.recency {
+            let recency = super::agent::Recency::new(self, r)?;
+            top.set_adjust(Box::new(move |s, d| recency.factor(s, d)));
+        }
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
         let steps = &budget.scoring;
@@ -246,6 +314,11 @@ impl Index {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
+        // The heap never filled: nothing was pruned, every match was offered.
+        let offered = match top.len() < k {
+            true => Total::Exact(top.offered()),
+            false => Total::AtLeast(top.offered()),
+        };
         let (candidates, total) = match &rerank {
             Some(p) => {
                 let mut ranked = top.into_sorted();
@@ -255,6 +328,8 @@ impl Index {
             }
             None => super::list::page(self, top, opts)?,
         };
+        // Pruned top-k scores only some matches: `offered` is a lower bound.
+        let total = total.map_or(offered, Total::Exact);
         Ok(Ranked {
             candidates,
             total,
@@ -375,6 +450,8 @@ impl Index {
                     explanation: opts.explain.then_some(explanation),
                     lexical: None,
                     vector: None,
+                    via: None,
+                    duplicates: Vec::new(),
                 }
             })
             .collect()

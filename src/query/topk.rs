@@ -69,9 +69,17 @@ impl Ord for Worst<'_> {
     }
 }
 
+/// A score multiplier per (segment, doc), at most 1 (recency): pruning
+/// bounds of raw scores stay valid for the adjusted ones.
+pub type Adjust<'a> = Box<dyn Fn(usize, u32) -> f32 + 'a>;
+
 pub struct TopK<'a> {
     k: usize,
     heap: BinaryHeap<Worst<'a>>,
+    adjust: Option<Adjust<'a>>,
+    /// Candidates offered: matches the scoring loop scored in full, a
+    /// lower bound of the matches when it pruned.
+    offered: usize,
 }
 
 impl<'a> TopK<'a> {
@@ -81,7 +89,19 @@ impl<'a> TopK<'a> {
             // Sorted searches collect every match (k = all documents):
             // grow with the matches instead of reserving k up front.
             heap: BinaryHeap::with_capacity(k.saturating_add(1).min(1024)),
+            adjust: None,
+            offered: 0,
         }
+    }
+
+    /// Multiplies every offered score by `adjust(segment, doc)` (in `[0, 1]`).
+    pub fn set_adjust(&mut self, adjust: Adjust<'a>) {
+        self.adjust = Some(adjust);
+    }
+
+    /// See [`TopK::offered`] field docs: a lower bound of the matches.
+    pub fn offered(&self) -> usize {
+        self.offered
     }
 
     /// Score a candidate must reach to possibly enter (ties may still enter
@@ -103,7 +123,11 @@ impl<'a> TopK<'a> {
         self.threshold().is_none_or(|t| score >= t)
     }
 
-    pub fn offer(&mut self, c: Candidate<'a>) {
+    pub fn offer(&mut self, mut c: Candidate<'a>) {
+        self.offered += 1;
+        if let Some(adjust) = &self.adjust {
+            c.score *= adjust(c.segment, c.doc);
+        }
         if self.k == 0 {
             return;
         }

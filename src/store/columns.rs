@@ -37,6 +37,8 @@ pub enum Column {
     Number(Vec<f64>),
     /// 0 = false, 1 = true, 2 = missing.
     Boolean(Vec<u8>),
+    /// Per document, its `(type, to)` edges in document order.
+    Links(Vec<Vec<(String, String)>>),
 }
 
 impl Column {
@@ -49,6 +51,15 @@ impl Column {
                 .sum(),
             Column::Number(v) => v.len() * 8,
             Column::Boolean(v) => v.len(),
+            Column::Links(v) => v
+                .iter()
+                .map(|l| {
+                    24 + l
+                        .iter()
+                        .map(|(t, to)| t.len() + to.len() + 48)
+                        .sum::<usize>()
+                })
+                .sum(),
         }
     }
 }

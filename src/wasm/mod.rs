@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
+
+use crate::query::agent::ExpandOptions;
 use wasm_bindgen_futures::future_to_promise;
 
 mod results;
@@ -144,6 +146,10 @@ fn search_options(v: Value) -> Result<SearchOptions, String> {
     SearchOptions::from_json(&v)
 }
 
+fn related_options(v: Value) -> Result<ExpandOptions, String> {
+    ExpandOptions::from_json(&v, "").map_err(|reason| format!("related options: {reason}"))
+}
+
 fn filter(v: Value) -> Result<Value, String> {
     Ok(v)
 }
@@ -253,6 +259,23 @@ impl Engine {
         let options = cached_search_options(&mut self.last_options, &options)?;
         let results = self.index.search(query, options).map_err(to_js_error)?;
         Ok(results.to_json())
+    }
+
+    /// The documents linked to `id` (no query): `{ hits }` as `search`
+    /// gives them, each with `via`. `options`: `{ hops, types, direction,
+    /// limit }` or `undefined`.
+    pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
+        let options: ExpandOptions = from_js(options, "options", related_options)?;
+        let hits = self.index.related(id, &options);
+        let results = crate::query::options::SearchResults {
+            total: Some(hits.len()),
+            total_exact: true,
+            hits,
+            mode: crate::query::options::Mode::Or,
+            limited: Vec::new(),
+            took_ms: 0,
+        };
+        Ok(results::to_js(&results))
     }
 
     /// Deletes every document matching `filter`; returns the count.

@@ -32,6 +32,7 @@ export function memdexResults(text, lens) {
   };
   const mode = take();
   const total = take();
+  const exact = take();
   const limited = take();
   const warnings = take();
   const strategy = take();
@@ -51,11 +52,11 @@ export function memdexResults(text, lens) {
     if (snippets !== undefined) hit.snippets = JSON.parse(snippets);
     const explanation = take();
     if (explanation !== undefined) hit.explanation = JSON.parse(explanation);
-    const found = take();
-    if (found !== undefined) Object.assign(hit, JSON.parse(found));
+    const extra = take();
+    if (extra !== undefined) Object.assign(hit, JSON.parse(extra));
     hits[h] = hit;
   }
-  const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total) };
+  const results = total === undefined ? { hits, mode } : { hits, mode, total: Number(total), totalExact: exact === 'true' };
   if (limited !== undefined) results.limited = limited.split(',');
   if (warnings !== undefined) results.warnings = JSON.parse(warnings);
   if (strategy !== undefined) results.strategy = JSON.parse(strategy);
@@ -116,6 +117,7 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         Some(total) => p.push_json(&total),
         None => p.absent(),
     }
+    p.push(if results.total_exact { "true" } else { "false" });
     // Budget names, comma-separated (they hold no comma); absent when none
     // ran out.
     if results.limited.is_empty() {
@@ -162,9 +164,14 @@ pub fn to_js(results: &SearchResults) -> JsValue {
             Some(explanation) => p.push_json(explanation),
             None => p.absent(),
         }
-        // `{"lexical":{rank,score},"vector":{rank,score}}` (either key
-        // absent) for vector and hybrid hits.
-        if hit.lexical.is_none() && hit.vector.is_none() {
+        // `lexical`/`vector` ({rank, score}, vector and hybrid hits), `via`
+        // (expanded hits) and `duplicates` (dedupe): one JSON object merged
+        // into the hit, absent for plain hits.
+        if hit.lexical.is_none()
+            && hit.vector.is_none()
+            && hit.via.is_none()
+            && hit.duplicates.is_empty()
+        {
             p.absent();
         } else {
             let start = p.text.len();
@@ -174,6 +181,12 @@ pub fn to_js(results: &SearchResults) -> JsValue {
             }
             if let Some(vector) = &hit.vector {
                 o.field("vector", vector);
+            }
+            if let Some(via) = &hit.via {
+                o.field("via", via);
+            }
+            if !hit.duplicates.is_empty() {
+                o.field("duplicates", &hit.duplicates);
             }
             o.end();
             let len = utf16_len(&p.text.as_bytes()[start..]);

@@ -180,9 +180,10 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     assert.deepEqual(ids(sorted), ['m4', 'm3']);
     assert.equal(sorted.total, 2);
     assert.ok(sorted.hits.every((h) => h.score > 0));
-    // Keyword sort; ranked searches do not count; a blank query alone finds nothing.
+    // Keyword sort; ranked searches count (exactly while the page is not full); a blank query alone finds nothing.
     assert.deepEqual(ids(index.search('', { sort: { field: 'kind' }, limit: 2 })), ['m2', 'm5']);
-    assert.equal(index.search('database').total, undefined);
+    assert.equal(index.search('database').total, 2);
+    assert.equal(index.search('database').totalExact, true);
     assert.equal(index.search('').hits.length, 0);
     // Wrong shapes are USAGE; fields that cannot sort are SCHEMA.
     await expectCode(() => index.search('', { sort: 'timestamp' }), 'USAGE');
@@ -437,6 +438,26 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     const other = await Memdex.open({ name: 'other', storage });
     assert.equal(other.size, 0);
     await other.close();
+    await b.close();
+  });
+
+  t('links persist: expand and related after commit, compaction and reopen', async () => {
+    const storage = makeStorage();
+    const a = await Memdex.open({ name: 'links', storage, autoCommit: false });
+    a.add({ id: 'db', title: 'Database is Postgres', text: 'billing moved', links: [{ type: 'SUPERSEDES', to: 'db-old' }] });
+    a.add({ id: 'db-old', title: 'Database was MySQL', text: 'replaced' });
+    await a.commit();
+    a.add({ id: 'api', title: 'Billing API', text: 'reads invoices', links: [{ type: 'DEPENDS_ON', to: 'db' }] });
+    await a.commit();
+    a.compact();
+    await a.commit();
+    await a.close();
+    const b = await Memdex.open({ name: 'links', storage, autoCommit: false });
+    assert.deepEqual(b.get('api').links, [{ to: 'db', type: 'DEPENDS_ON' }]); // stored objects read back with sorted keys
+    const hits = b.search('postgres', { expand: { direction: 'both' } }).hits;
+    assert.deepEqual(hits.map((h) => h.id), ['db', 'api', 'db-old']);
+    assert.deepEqual(hits[1].via, { from: 'db', type: 'DEPENDS_ON', hops: 1 });
+    assert.deepEqual(b.related('db-old', { direction: 'in', hops: 2 }).map((h) => h.id), ['db', 'api']);
     await b.close();
   });
 

@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import { toolDefinitions } from '../../pkg/tools.js';
 import { CLI, ids, startServer, tempDir, text } from './mcp-helpers.mjs';
 
-const NAMES = ['memory_delete', 'memory_get', 'memory_list', 'memory_search', 'memory_store', 'memory_update'];
+const NAMES = ['memory_delete', 'memory_get', 'memory_list', 'memory_related', 'memory_search', 'memory_store', 'memory_update'];
 
 test('initialize and tools/list: every tool has valid JSON Schemas, an output schema, annotations and a description for a model', async (t) => {
   const s = await startServer(tempDir(t));
@@ -34,7 +34,7 @@ test('initialize and tools/list: every tool has valid JSON Schemas, an output sc
     }
   }
   const by = (n) => s.tools.find((x) => x.name === n).annotations;
-  for (const n of ['memory_search', 'memory_list', 'memory_get']) assert.equal(by(n).readOnlyHint, true, n);
+  for (const n of ['memory_search', 'memory_list', 'memory_get', 'memory_related']) assert.equal(by(n).readOnlyHint, true, n);
   assert.equal(by('memory_delete').destructiveHint, true);
   assert.equal(by('memory_update').destructiveHint, true);
   assert.equal(by('memory_store').readOnlyHint, false);
@@ -200,7 +200,7 @@ test('read-only server: only the read tools, nothing written', async (t) => {
   assert.equal(await w.close(), 0);
   const r = await startServer(dir, ['--read-only']);
   t.after(() => r.close());
-  assert.deepEqual(r.tools.map((x) => x.name).sort(), ['memory_get', 'memory_list', 'memory_search']);
+  assert.deepEqual(r.tools.map((x) => x.name).sort(), ['memory_get', 'memory_list', 'memory_related', 'memory_search']);
   assert.deepEqual(ids(await r.call('memory_search', { query: 'credentials' })), ['r1']);
   await assert.rejects(
     r.client.callTool({ name: 'memory_store', arguments: { text: 'x' } }).then((res) => {

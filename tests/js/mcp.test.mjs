@@ -21,16 +21,16 @@ async function connect(index, options) {
   return { client, server, call };
 }
 
-test('definitions: six tools; pinned servers take no namespace; read-only ones only read', () => {
-  assert.deepEqual(memoryTools.map((t) => t.name), ['memory_search', 'memory_list', 'memory_get', 'memory_store', 'memory_update', 'memory_delete']);
+test('definitions: seven tools; pinned servers take no namespace; read-only ones only read', () => {
+  assert.deepEqual(memoryTools.map((t) => t.name), ['memory_search', 'memory_list', 'memory_get', 'memory_related', 'memory_store', 'memory_update', 'memory_delete']);
   for (const t of memoryTools) assert.ok(t.inputSchema.properties.namespace, t.name);
   for (const t of toolDefinitions({ namespace: 'a' })) {
     assert.equal(t.inputSchema.properties.namespace, undefined, t.name);
     assert.doesNotMatch(t.description, /namespace/, t.name);
   }
-  assert.deepEqual(toolDefinitions({ readOnly: true }).map((t) => t.name), ['memory_search', 'memory_list', 'memory_get']);
+  assert.deepEqual(toolDefinitions({ readOnly: true }).map((t) => t.name), ['memory_search', 'memory_list', 'memory_get', 'memory_related']);
   assert.deepEqual(validateToolArguments('memory_search', { query: 'x', namespace: 'b' }, { namespace: 'a' }), [
-    'unknown argument "namespace"; allowed: query, kind, tags, since, until, mode, order, limit, maxChars',
+    'unknown argument "namespace"; allowed: query, kind, tags, since, until, mode, order, limit, maxChars, budgetTokens, expand',
   ]);
   assert.match(validateToolArguments('memory_store', { text: 'x' }, { readOnly: true })[0], /not available on this read-only server/);
 });
@@ -39,7 +39,7 @@ test('in process through McpServer: store, search, list, get, update, delete', a
   const index = await Memdex.open();
   const { client, call } = await connect(index);
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 6);
+  assert.equal(tools.length, 7);
   const stored = await call('memory_store', { id: 'r1', title: 'Never deploy on Fridays', text: 'Deployments are frozen from Friday noon.', kind: 'rule', namespace: 'coder' });
   assert.deepEqual(stored.structuredContent, { stored: [{ id: 'r1', replaced: false }], count: 1 });
   // Namespaced memories are stored under namespace + U+001F + id.
@@ -167,5 +167,49 @@ test('the browser bundle has none of the server: no SDK, no zod, no tools; memde
   assert.ok(tools.includes('memory_search'));
   for (const absent of ['modelcontextprotocol', 'McpServer', 'zod', 'node:fs']) {
     assert.ok(!tools.includes(absent), `tools.js bundle contains ${absent}`);
+  }
+});
+
+test('links through the tools: search with expand, memory_related, budgetTokens (namespaced ids)', async () => {
+  const index = await Memdex.open();
+  const { call } = await connect(index);
+  const ns = 'proj';
+  await call('memory_store', {
+    namespace: ns,
+    memories: [
+      { id: 'db', title: 'Database is Postgres 16', text: 'We chose Postgres for the billing service.', kind: 'decision', links: [{ type: 'SUPERSEDES', to: 'db-old' }] },
+      { id: 'db-old', title: 'Database was MySQL', text: 'Old choice, replaced.', kind: 'decision' },
+      { id: 'api', title: 'Billing API', text: 'The API reads invoices.', kind: 'note', links: [{ type: 'DEPENDS_ON', to: 'db' }] },
+    ],
+  });
+  // Stored links point at engine ids; the tools show tool ids.
+  assert.deepEqual(index.get(`${ns}\u001fapi`).links, [{ type: 'DEPENDS_ON', to: `${ns}\u001fdb` }]);
+  const got = await call('memory_get', { namespace: ns, id: 'api' });
+  assert.deepEqual(got.structuredContent.memories[0].links, [{ type: 'DEPENDS_ON', to: 'db' }]);
+
+  const plain = await call('memory_search', { namespace: ns, query: 'postgres billing', mode: 'and' });
+  assert.deepEqual(plain.structuredContent.hits.map((h) => h.id), ['db']);
+  const expanded = await call('memory_search', { namespace: ns, query: 'postgres billing', mode: 'and', expand: { hops: 1, direction: 'both' } });
+  const hits = expanded.structuredContent.hits;
+  assert.deepEqual(hits.map((h) => h.id).sort(), ['api', 'db', 'db-old']);
+  assert.deepEqual(hits.find((h) => h.id === 'api').via, { from: 'db', type: 'DEPENDS_ON', hops: 1 });
+
+  const rel = await call('memory_related', { namespace: ns, id: 'db', direction: 'in' });
+  assert.equal(rel.isError, false);
+  assert.deepEqual(rel.structuredContent.memories.map((m) => [m.id, m.via.type]), [['api', 'DEPENDS_ON']]);
+  assert.match(rel.content[0].text, /api/);
+  const none = await call('memory_related', { namespace: ns, id: 'db-old' });
+  assert.equal(none.structuredContent.returned, 0);
+  const missing = await call('memory_related', { namespace: ns, id: 'nope' });
+  assert.equal(missing.isError, true);
+  assert.equal(missing._meta['memdex/code'], 'NOT_FOUND');
+  const bad = await call('memory_related', { namespace: ns, id: 'db', hops: 4 });
+  assert.equal(bad.isError, true);
+
+  for (const budgetTokens of [200, 300, 1000]) {
+    const r = await call('memory_search', { namespace: ns, query: 'billing database postgres invoices', mode: 'or', budgetTokens });
+    assert.equal(r.isError, false, r.content[0].text);
+    assert.ok(Math.ceil(r.content[0].text.length / 4) <= budgetTokens, `${budgetTokens}`);
+    assert.equal(r.structuredContent.usedTokens, Math.ceil(r.content[0].text.length / 4));
   }
 });

@@ -179,6 +179,26 @@ test('search reports how it read the query: kind:rule is a filter, with a warnin
   assert.equal(plain.body.warnings, undefined);
 });
 
+test('search passes the agent-retrieval options to the engine: expand follows links (POST body and GET)', async () => {
+  const docs = [
+    { id: 'db', title: 'Database is Postgres', text: 'billing moved', links: [{ type: 'SUPERSEDES', to: 'db-old' }] },
+    { id: 'db-old', title: 'Database was MySQL', text: 'replaced' },
+  ];
+  const { body } = await call('POST', '/v1/ns/links/docs', { json: docs });
+  const post = await call('POST', '/v1/ns/links/search', { json: { query: 'postgres', minGeneration: body.generation, expand: { hops: 1 } } });
+  assert.equal(post.status, 200, JSON.stringify(post.body));
+  assert.deepEqual(post.body.hits.map((h) => h.id), ['db', 'db-old']);
+  assert.deepEqual(post.body.hits[1].via, { from: 'db', type: 'SUPERSEDES', hops: 1 });
+  // Links read back as the client wrote them.
+  assert.deepEqual(post.body.hits[0].fields.links, [{ type: 'SUPERSEDES', to: 'db-old' }]);
+  const doc = await call('GET', `/v1/ns/links/docs/db?minGeneration=${body.generation}`);
+  assert.deepEqual(doc.body.links, [{ type: 'SUPERSEDES', to: 'db-old' }]);
+  const get = await call('GET', `/v1/ns/links/search?q=postgres&expand=true&dedupe=true&minGeneration=${body.generation}`);
+  assert.deepEqual(get.body.hits.map((h) => h.id), ['db', 'db-old']);
+  const bad = await call('POST', '/v1/ns/links/search', { json: { query: 'postgres', expand: { hops: 9 } } });
+  assert.equal(bad.status, 400);
+});
+
 test('suggest completes terms of the namespace', async () => {
   const { body } = await call('POST', '/v1/ns/sug/docs', { json: [{ id: 's1', text: 'kubernetes kubelet kubectl' }] });
   const r = await call('GET', `/v1/ns/sug/suggest?prefix=kube&limit=5&minGeneration=${body.generation}`);

@@ -43,3 +43,19 @@ export function publicId(/** @type {string} */ ns, /** @type {string} */ key) {
 // (keys `ns/<ns>/idx/manifest`, `ns/<ns>/idx/blob/...`; docs/FORMAT.md).
 export const INDEX_NAME = 'idx';
 export const kvPrefix = (/** @type {string} */ ns) => `ns/${ns}/`;
+
+/**
+ * Links as stored: `to` is an engine id of the same namespace, so `expand`
+ * follows them. Other shapes pass through for the engine to reject.
+ * @param {string} ns @param {unknown} links
+ */
+export function engineLinks(ns, links) {
+  if (!Array.isArray(links)) return links;
+  return links.map((l) => (l && typeof l === 'object' && typeof l.to === 'string' ? { ...l, to: engineId(ns, l.to) } : l));
+}
+
+/** Links as the client wrote them. @param {string} ns @param {unknown} links */
+export function publicLinks(ns, links) {
+  if (!Array.isArray(links)) return links;
+  return links.map((l) => (l && typeof l === 'object' && typeof l.to === 'string' ? { ...l, to: publicId(ns, l.to) } : l));
+}

@@ -27,6 +27,10 @@ export const SEARCH_OPTIONS = [
   'sort',
   'proximity',
   'strategy',
+  'expand',
+  'recency',
+  'diversity',
+  'dedupe',
 ];
 
 /**
@@ -83,7 +87,16 @@ export function searchFromQuery(params, limits) {
         options[name] = value.startsWith('{') ? jsonParam(name, value) : weights(value);
         break;
       case 'filter':
+      case 'recency':
         options[name] = jsonParam(name, value);
+        break;
+      case 'expand':
+      case 'diversity':
+        // JSON (`{"hops":2}`), or true/false; a bare number is diversity's lambda.
+        options[name] = value.startsWith('{') ? jsonParam(name, value) : value === 'true' || value === 'false' ? bool(name, value) : number(name, value);
+        break;
+      case 'dedupe':
+        options[name] = bool(name, value);
         break;
       case 'sort': {
         if (value.startsWith('{')) options[name] = jsonParam(name, value);

@@ -2,7 +2,7 @@
 // The read operations, run against any open index of a namespace: the
 // isolate's cached copy (most reads) or the writer's own index (reads
 // forwarded for read-your-writes). One implementation, so both answer alike.
-import { engineId, publicId, SEP } from './ids.js';
+import { engineId, publicId, publicLinks, SEP } from './ids.js';
 
 /** @typedef {import('./memdex.js').Memdex} Memdex */
 
@@ -28,12 +28,21 @@ export function runRead(index, ns, op) {
     case 'search': {
       const started = Date.now();
       const result = /** @type {any} */ (index.search(op.query, /** @type {any} */ (op.options)));
-      for (const hit of result.hits) hit.id = publicId(ns, hit.id);
+      for (const hit of result.hits) {
+        hit.id = publicId(ns, hit.id);
+        if (hit.fields?.links !== undefined) hit.fields.links = publicLinks(ns, hit.fields.links);
+        if (hit.via) hit.via.from = publicId(ns, hit.via.from);
+        if (hit.duplicates) hit.duplicates = hit.duplicates.map((/** @type {string} */ d) => publicId(ns, d));
+      }
       return { ...result, generation: index.generation, tookMs: Date.now() - started };
     }
     case 'get': {
       const doc = findDoc(index, ns, op.id);
-      return doc ? { ...doc, id: op.id } : null;
+      if (!doc) return null;
+      /** @type {Record<string, unknown>} */
+      const out = { ...doc, id: op.id };
+      if (out.links !== undefined) out.links = publicLinks(ns, out.links);
+      return out;
     }
     case 'suggest':
       return { suggestions: index.suggest(op.prefix, { limit: op.limit }), generation: index.generation };

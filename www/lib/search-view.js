@@ -106,6 +106,9 @@ export class SearchView {
       return renderHit(hit, rank, scored);
     });
     this.results.append(...items);
+    // Ranked searches now report `total` too (a lower bound past the page);
+    // the explorer keeps counting them itself (#countLater).
+    if (!req.listing && !req.sorted) res = { ...res, total: undefined };
     this.last = { state, req, mode: res.mode, total: res.total };
     this.#summarize(req, res, t1 - t0, state);
     const shown = this.#offset + res.hits.length;

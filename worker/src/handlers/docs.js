@@ -11,7 +11,7 @@
 // (`added`), as the package's addAll does.
 import { ApiError, badRequest, limitError } from '../errors.js';
 import { isObject, json, parseJson, parseNdjson, readText, requireType, utf8Length } from '../http.js';
-import { checkId, engineId } from '../ids.js';
+import { checkId, engineId, engineLinks } from '../ids.js';
 import { readParams } from '../params.js';
 import { generationHeader, read, write, writeResponse } from '../context.js';
 
@@ -115,5 +115,8 @@ export async function deleteWhere(/** @type {Context} */ c) {
  * @param {Record<string, unknown>} doc
  */
 function stored(ns, id, doc) {
-  return { ...doc, id: engineId(ns, id), namespace: ns };
+  /** @type {Record<string, unknown>} */
+  const out = { ...doc, id: engineId(ns, id), namespace: ns };
+  if (doc.links !== undefined) out.links = engineLinks(ns, doc.links);
+  return out;
 }
