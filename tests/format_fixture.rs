@@ -131,3 +131,66 @@ fn rebuild(index: &mut Index) -> Index {
     }
     fresh
 }
+
+/// Format v3 (vector and links columns, surface words), frozen: written by
+/// `scripts/gen-format-fixture` with a 4-dimension `embedding` vector field
+/// and a `NEXT` link from each document to the following one. It opens and
+/// answers term, vector, link and typo queries the way an index rebuilt
+/// from its stored documents (and the same vectors) does.
+#[test]
+fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
+    use memdex::query::agent::ExpandOptions;
+
+    let mut v3 = open_fixture("format-v3");
+    assert_eq!(v3.len(), 7);
+    assert!(v3.get("f4").is_none(), "the tombstone survived");
+    assert_eq!(v3.get("f1").unwrap()["title"], "Editor");
+    assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
+    // Surface words: a typo of an unstemmed word, and whole-word suggestions.
+    let typo = SearchOptions::from_json(&memdex::json::parse(r#"{"fuzzy":"auto"}"#).unwrap())
+        .unwrap();
+    let found: Vec<String> = v3
+        .search("segmnets", &typo)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    assert!(found.contains(&"f3".to_string()), "{found:?}");
+    let de: Vec<String> = v3.suggest("dep", 10).into_iter().map(|s| s.suggestion).collect();
+    assert!(de.contains(&"deploy".to_string()), "{de:?}");
+    // Vectors: f2's vector is one-hot on axis 2 (+0.25 on axis 3).
+    let near = SearchOptions {
+        vector: Some(vec![0.0, 0.0, 1.0, 0.25]),
+        limit: 1,
+        ..Default::default()
+    };
+    let top = v3.search("", &near).unwrap().hits;
+    assert_eq!(top[0].id, "f2");
+    assert!((top[0].score - 1.0).abs() < 1e-5, "{}", top[0].score);
+    // Links: f5 -> f6 -> f7; f3 -> f4 is dropped (f4 was deleted).
+    let two = ExpandOptions {
+        hops: 2,
+        ..Default::default()
+    };
+    let related: Vec<String> = v3.related("f5", &two).into_iter().map(|h| h.id).collect();
+    assert_eq!(related, ["f6", "f7"]);
+    assert!(v3.related("f3", &ExpandOptions::default()).is_empty());
+    // New commits beside v3 segments, then a merge: same answers.
+    v3.add(&memdex::json::parse(r#"{"id":"new","text":"a brand new memory"}"#).unwrap())
+        .unwrap();
+    v3.compact();
+    assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
+    assert_eq!(v3.search("", &near).unwrap().hits[0].id, "f2");
+    let related: Vec<String> = v3.related("f5", &two).into_iter().map(|h| h.id).collect();
+    assert_eq!(related, ["f6", "f7"]);
+    // The blobs are version 3.
+    let blobs = format!(
+        "{}/tests/fixtures/format-v3/fixture/blob",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for entry in std::fs::read_dir(blobs).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert_eq!(bytes[4..8], 3u32.to_le_bytes());
+    }
+}

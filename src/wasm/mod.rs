@@ -273,6 +273,8 @@ impl Engine {
             hits,
             mode: crate::query::options::Mode::Or,
             limited: Vec::new(),
+            warnings: Vec::new(),
+            strategy: None,
             took_ms: 0,
         };
         Ok(results::to_js(&results))
