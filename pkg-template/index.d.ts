@@ -569,13 +569,16 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * Maximal marginal relevance over the top `max(3 * (offset + limit), 50)`
    * candidates: each next hit maximizes
    * `lambda * score / topScore - (1 - lambda) * maxSimilarity(hit, picked)`,
-   * similarity being the word overlap (Jaccard) of title + text. Scores are
-   * kept; only the order changes. A number is `lambda`; `true` is 0.7.
+   * similarity being the cosine of the hits' vectors when the index has a
+   * vector field (`vectorField`, or its only one), else the word overlap
+   * (Jaccard) of title + text. Scores are kept; only the order changes. A
+   * number is `lambda`; `true` is 0.7.
    */
   diversity?: boolean | number | { lambda?: number };
   /**
    * Collapses hits whose title + text are equal after lowercasing and
-   * dropping punctuation into the best-ranked one, which lists the others'
+   * dropping punctuation, or whose vectors have a cosine of at least 0.97
+   * (when the index has a vector field), into the best-ranked one, which lists the others'
    * ids in {@link Hit.duplicates} (over the same candidate pool as `diversity`).
    */
   dedupe?: boolean;

@@ -411,3 +411,86 @@ fn totals_exact_for_listing_lower_bound_for_ranked() {
     let none = index.search("zzzz", &SearchOptions::default()).unwrap();
     assert_eq!((none.total, none.total_exact), (Some(0), true));
 }
+
+/// An index with a 3-dimension vector field: "rollback" notes worded
+/// differently but with near-identical vectors (cosine >= 0.99), and
+/// distinct notes with orthogonal vectors.
+fn with_vectors() -> Index {
+    let config = IndexConfig::from_json(&json!({
+        "schema": {"embedding": {"type": "vector", "dimensions": 3}}
+    }))
+    .unwrap();
+    let mut index = Index::new(config).unwrap();
+    for i in 0..6 {
+        // Same meaning, different words: text dedupe cannot see it.
+        let words = [
+            "undo",
+            "revert",
+            "back out",
+            "roll back",
+            "restore",
+            "unwind",
+        ][i];
+        index
+            .add(
+                &json!({"id": format!("dup{i}"), "title": format!("deploy {words}"),
+                         "text": format!("how to {words} a bad deploy {i}"),
+                         "embedding": [1.0, 0.01 * i as f32, 0.0]}),
+            )
+            .unwrap();
+    }
+    for (i, axis) in [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 1.0]]
+        .iter()
+        .enumerate()
+    {
+        index
+            .add(
+                &json!({"id": format!("other{i}"), "title": "deploy checklist",
+                         "text": format!("deploy steps part {i}"), "embedding": axis}),
+            )
+            .unwrap();
+    }
+    index
+}
+
+#[test]
+fn dedupe_collapses_near_duplicate_vectors() {
+    let mut index = with_vectors();
+    let r = index
+        .search(
+            "deploy",
+            &opts(serde_json::json!({"dedupe": true, "limit": 20})),
+        )
+        .unwrap();
+    let dups: Vec<&memdex::query::options::Hit> =
+        r.hits.iter().filter(|h| h.id.starts_with("dup")).collect();
+    assert_eq!(dups.len(), 1, "{:?}", ids(&r.hits));
+    let mut collapsed = dups[0].duplicates.clone();
+    collapsed.push(dups[0].id.clone());
+    collapsed.sort();
+    assert_eq!(collapsed, ["dup0", "dup1", "dup2", "dup3", "dup4", "dup5"]);
+    // The orthogonal notes stay, each on its own.
+    assert_eq!(
+        r.hits.iter().filter(|h| h.id.starts_with("other")).count(),
+        3
+    );
+}
+
+#[test]
+fn mmr_uses_vector_cosine_when_the_index_has_vectors() {
+    let mut index = with_vectors();
+    let mut top4 = |o: serde_json::Value| -> usize {
+        let r = index.search("deploy", &opts(o)).unwrap();
+        r.hits.iter().filter(|h| h.id.starts_with("dup")).count()
+    };
+    let plain = top4(serde_json::json!({"limit": 4}));
+    let diverse = top4(serde_json::json!({"limit": 4, "diversity": {"lambda": 0.3}}));
+    assert!(
+        plain >= 3,
+        "the rollback notes outrank the checklist: {plain}"
+    );
+    assert!(
+        diverse <= 1,
+        "MMR by cosine keeps one rollback note: {diverse}"
+    );
+}

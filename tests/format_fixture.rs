@@ -147,8 +147,8 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
     assert_eq!(v3.get("f1").unwrap()["title"], "Editor");
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
     // Surface words: a typo of an unstemmed word, and whole-word suggestions.
-    let typo = SearchOptions::from_json(&memdex::json::parse(r#"{"fuzzy":"auto"}"#).unwrap())
-        .unwrap();
+    let typo =
+        SearchOptions::from_json(&memdex::json::parse(r#"{"fuzzy":"auto"}"#).unwrap()).unwrap();
     let found: Vec<String> = v3
         .search("segmnets", &typo)
         .unwrap()
@@ -157,7 +157,11 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         .map(|h| h.id)
         .collect();
     assert!(found.contains(&"f3".to_string()), "{found:?}");
-    let de: Vec<String> = v3.suggest("dep", 10).into_iter().map(|s| s.suggestion).collect();
+    let de: Vec<String> = v3
+        .suggest("dep", 10)
+        .into_iter()
+        .map(|s| s.suggestion)
+        .collect();
     assert!(de.contains(&"deploy".to_string()), "{de:?}");
     // Vectors: f2's vector is one-hot on axis 2 (+0.25 on axis 3).
     let near = SearchOptions {

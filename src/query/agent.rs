@@ -296,18 +296,36 @@ pub(crate) fn similarity(a: &HashMap<&str, usize>, b: &HashMap<&str, usize>) -> 
     common as f32 / (a.len() + b.len() - common) as f32
 }
 
-/// Collapses hits with equal normalized title+text into the best-ranked
-/// one, which lists the others' ids in `duplicates`.
-pub(crate) fn dedupe(hits: Vec<Hit>) -> Vec<Hit> {
+/// Cosine at or above which two hits' vectors make them near-duplicates.
+pub(crate) const DUPLICATE_COSINE: f32 = 0.97;
+
+/// Collapses hits with equal normalized title+text, or (when `vectors`
+/// holds the hits' unit vectors) with a vector cosine of at least
+/// [`DUPLICATE_COSINE`], into the best-ranked one, which lists the others'
+/// ids in `duplicates`.
+pub(crate) fn dedupe(hits: Vec<Hit>, vectors: &[Option<Vec<f32>>]) -> Vec<Hit> {
     // value -> [position]: the keyword column's map type (smaller wasm).
     let mut first: HashMap<String, Vec<u32>> = HashMap::default();
     let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
-    for hit in hits {
+    // The vector of each kept hit, by position in `out`.
+    let mut kept: Vec<Option<&[f32]>> = Vec::with_capacity(hits.len());
+    for (i, hit) in hits.into_iter().enumerate() {
         let key = content(&hit);
-        match first.get(&key) {
-            Some(i) if !key.is_empty() => out[i[0] as usize].duplicates.push(hit.id),
-            _ => {
+        let vector = vectors.get(i).and_then(|v| v.as_deref());
+        let same_text = first
+            .get(&key)
+            .filter(|_| !key.is_empty())
+            .map(|p| p[0] as usize);
+        let near = || {
+            let v = vector?;
+            kept.iter()
+                .position(|k| k.is_some_and(|k| crate::vector::dot(k, v) >= DUPLICATE_COSINE))
+        };
+        match same_text.or_else(near) {
+            Some(p) => out[p].duplicates.push(hit.id),
+            None => {
                 first.insert(key, vec![out.len() as u32]);
+                kept.push(vector);
                 out.push(hit);
             }
         }
@@ -318,7 +336,10 @@ pub(crate) fn dedupe(hits: Vec<Hit>) -> Vec<Hit> {
 /// Maximal marginal relevance: repeatedly picks the hit maximizing
 /// `lambda * score/maxScore - (1 - lambda) * max similarity to the picked`.
 /// Scores are kept; only the order changes.
-pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
+///
+/// Similarity is the cosine of the hits' vectors when `vectors` holds both
+/// (the index has a vector field), else the word overlap of title + text.
+pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32, vectors: &[Option<Vec<f32>>]) -> Vec<Hit> {
     let texts: Vec<String> = hits.iter().map(content).collect();
     // Word sets as `FxHashMap<&str, usize>`, a map type the crate already has.
     let words: Vec<HashMap<&str, usize>> = texts
@@ -351,7 +372,11 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32) -> Vec<Hit> {
             );
         let pick = left.remove(pos);
         for &i in &left {
-            max_sim[i] = max_sim[i].max(similarity(&words[pick], &words[i]));
+            let sim = match (vectors.get(pick), vectors.get(i)) {
+                (Some(Some(a)), Some(Some(b))) => crate::vector::dot(a, b),
+                _ => similarity(&words[pick], &words[i]),
+            };
+            max_sim[i] = max_sim[i].max(sim);
         }
         order.push(pick);
     }
@@ -405,6 +430,28 @@ fn by_score_then_id<T>(v: Vec<T>, key: impl Fn(&T) -> (f32, &String)) -> Vec<T> 
 
 impl Index {
     /// Flushed address of a live document: (segment index, local doc).
+    /// Each hit's vector in `field` (the search's `vectorField`, or the
+    /// schema's only vector field) scaled to unit length, for MMR and
+    /// dedupe; empty when the schema has no such field.
+    pub(crate) fn hit_vectors(&self, hits: &[Hit], field: Option<&str>) -> Vec<Option<Vec<f32>>> {
+        let f = match field {
+            Some(name) => match self.schema.by_name.get(name) {
+                Some(crate::index::document::FieldRef::Vector(f)) => *f,
+                _ => return Vec::new(),
+            },
+            None if self.schema.vectors.len() == 1 => 0,
+            None => return Vec::new(),
+        };
+        hits.iter()
+            .map(|h| {
+                let (si, doc) = self.locate(&h.id)?;
+                let v = self.segments[si].segment.vector(f, doc)?;
+                let norm = crate::vector::dot(v, v).sqrt();
+                (norm > 0.0).then(|| v.iter().map(|x| x / norm).collect())
+            })
+            .collect()
+    }
+
     fn locate(&self, id: &str) -> Option<(usize, u32)> {
         let (segment_id, doc) = self.address(id)?;
         let si = self.segments.iter().position(|e| e.id == segment_id)?;

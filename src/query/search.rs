@@ -94,11 +94,17 @@ impl Index {
         let mut r = self.search_ranked(query, &inner, limits)?;
         if rerank {
             let mut hits = std::mem::take(&mut r.hits);
+            let vectors = self.hit_vectors(&hits, opts.vector_field.as_deref());
             if opts.dedupe {
-                hits = agent::dedupe(hits);
+                hits = agent::dedupe(hits, &vectors);
             }
             if let Some(lambda) = opts.diversity {
-                hits = agent::mmr(hits, lambda);
+                // Dedupe dropped hits: their vectors no longer line up.
+                let vectors = match opts.dedupe {
+                    true => self.hit_vectors(&hits, opts.vector_field.as_deref()),
+                    false => vectors,
+                };
+                hits = agent::mmr(hits, lambda, &vectors);
             }
             r.hits = hits
                 .into_iter()
