@@ -607,7 +607,7 @@ mod tests {
         );
         assert_eq!(
             read(json!("keywords")).unwrap_err(),
-            "invalid value for `fields.f.type`: unknown variant `keywords`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`"
+            "invalid value for `fields.f.type`: unknown variant `keywords`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`, `links`"
         );
     }
 
@@ -644,7 +644,7 @@ mod tests {
         );
         assert_eq!(
             read(json!({"schema": {"tags": "keywrd"}})).unwrap_err(),
-            "invalid value for `schema.tags.type`: unknown variant `keywrd`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`"
+            "invalid value for `schema.tags.type`: unknown variant `keywrd`, expected one of `text`, `keyword`, `number`, `date`, `boolean`, `stored`, `vector`, `links`"
         );
         assert_eq!(
             read(json!({"schema": ["text"]})).unwrap_err(),
