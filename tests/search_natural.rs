@@ -230,7 +230,7 @@ fn auto_reports_its_choice_and_searches_with_it() {
     let json = r.to_json();
     assert!(
         json.ends_with(
-            r#""mode":"or","strategy":{"name":"auto","reason":"natural-language","mode":"or","proximity":true}}"#
+            r#""mode":"or","total":4,"totalExact":true,"strategy":{"name":"auto","reason":"natural-language","mode":"or","proximity":true}}"#
         ),
         "{json}"
     );
