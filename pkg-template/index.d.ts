@@ -537,7 +537,10 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * (at most 3 words, no question word, no `?`) use `fallback` (AND, or OR
    * when AND finds nothing); other text is a natural-language question:
    * `or` with proximity. A relation question ("what depends on X",
-   * "related to X", "linked to X") searches for `X`. `mode` is ignored;
+   * "related to X", "linked to X") searches for `X` and adds the memories
+   * linked to its hits, one hop both ways (`expand: { hops: 1, direction:
+   * 'both' }`, unless `expand` is given). A `vector` makes it a hybrid
+   * search. `mode` is ignored;
    * every other option applies as given. Default `'none'`: options as given.
    *
    * ```ts

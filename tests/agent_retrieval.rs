@@ -494,3 +494,34 @@ fn mmr_uses_vector_cosine_when_the_index_has_vectors() {
         "MMR by cosine keeps one rollback note: {diverse}"
     );
 }
+
+/// `strategy: 'auto'` on a relation question searches for its object and
+/// expands one hop both ways; other questions are not expanded.
+#[test]
+fn auto_expands_relation_questions() {
+    let mut index = graph(false);
+    let auto = opts(serde_json::json!({"strategy": "auto"}));
+    let r = index.search("what depends on bravo", &auto).unwrap();
+    let found = ids(&r.hits);
+    assert_eq!(found[0], "b", "{found:?}");
+    // a DEPENDS_ON b (incoming) and b DEPENDS_ON c (outgoing), one hop each.
+    for id in ["a", "c"] {
+        let hit = r
+            .hits
+            .iter()
+            .find(|h| h.id == id)
+            .unwrap_or_else(|| panic!("{id} in {found:?}"));
+        let via = hit.via.as_ref().unwrap();
+        assert_eq!((via.from.as_str(), via.hops), ("b", 1));
+    }
+    assert!(
+        !found.contains(&"d".to_string()),
+        "two hops away: {found:?}"
+    );
+    let plain = index.search("bravo", &auto).unwrap();
+    assert_eq!(ids(&plain.hits), ["b"]);
+    // An explicit `expand` wins over the rule.
+    let out = opts(serde_json::json!({"strategy": "auto", "expand": {"direction": "out"}}));
+    let r = index.search("what depends on bravo", &out).unwrap();
+    assert_eq!(ids(&r.hits), ["b", "c"]);
+}

@@ -77,6 +77,28 @@ impl Index {
         limits: Limits,
     ) -> Result<SearchResults> {
         let started = crate::host::now_ms();
+        // `strategy: 'auto'` asks for link expansion on relation questions
+        // ("what depends on X": the documents linking to X's hits, and what
+        // they link to: direction `both`); an explicit `expand` wins.
+        let auto_expand;
+        let opts = match opts.strategy {
+            Strategy::Auto if opts.expand.is_none() => {
+                match super::strategy::choose(query, opts.vector.is_some()).expand_hops {
+                    Some(hops) => {
+                        let mut o = opts.clone();
+                        o.expand = Some(super::agent::ExpandOptions {
+                            hops: hops.into(),
+                            direction: super::agent::Direction::Both,
+                            ..Default::default()
+                        });
+                        auto_expand = o;
+                        &auto_expand
+                    }
+                    None => opts,
+                }
+            }
+            _ => opts,
+        };
         let rerank = opts.diversity.is_some() || opts.dedupe;
         if !rerank && opts.expand.is_none() {
             let mut r = self.search_ranked(query, opts, limits)?;
