@@ -110,7 +110,7 @@ test('an esbuild bundle of the package runs in Chromium: IndexedDB reopen, tools
   const report = await Promise.race([page.evaluate(() => window.run()), timeout]).finally(() => clearTimeout(timer));
   assert.deepEqual(report.reopened.map(([id]) => id), ['b1']);
   assert.match(report.reopened[0][1], /<mark>esbuild<\/mark>/);
-  assert.deepEqual(report.toolNames, ['memory_search', 'memory_list', 'memory_get', 'memory_store', 'memory_update', 'memory_delete']);
+  assert.deepEqual(report.toolNames, ['memory_search', 'memory_list', 'memory_get', 'memory_related', 'memory_store', 'memory_update', 'memory_delete']);
   assert.equal(report.toolError, false);
   assert.match(report.toolText, /b1/);
   assert.equal(report.code, 'INVALID_QUERY');

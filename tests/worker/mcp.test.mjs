@@ -42,7 +42,7 @@ test('the SDK client lists the tools, stores a memory and finds it (key pinned t
   try {
     assert.equal(c.getServerVersion().name, 'memdex');
     const { tools } = await c.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['memory_delete', 'memory_get', 'memory_list', 'memory_search', 'memory_store', 'memory_update']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['memory_delete', 'memory_get', 'memory_list', 'memory_related', 'memory_search', 'memory_store', 'memory_update']);
     assert.ok(tools.every((t) => !('namespace' in t.inputSchema.properties)), 'pinned: no namespace argument');
 
     const stored = await c.callTool({
@@ -103,7 +103,7 @@ test('a read key gets the read tools only; a write tool call is refused', async 
   const c = await connect(keys.reader);
   try {
     const { tools } = await c.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['memory_get', 'memory_list', 'memory_search']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['memory_get', 'memory_list', 'memory_related', 'memory_search']);
     const refused = await c.callTool({ name: 'memory_store', arguments: { text: 'should not be stored' } });
     assert.equal(refused.isError, true);
     const listed = await c.callTool({ name: 'memory_list', arguments: {} });

@@ -5,7 +5,6 @@
 // the routing table, so it cannot drift from the code.
 import { json } from './http.js';
 import { DEFAULT_LIMITS } from './config.js';
-import { SEARCH_OPTIONS } from './params.js';
 import { ERRORS } from '../../pkg/errors.js';
 
 // The codes an HTTP error can carry: the error table's, less the agent
@@ -292,7 +291,7 @@ export const OPENAPI = {
     description:
       'Full-text memory for agents: one index per namespace, written through a Durable Object per namespace, read from Workers KV copies. ' +
       `Writes answer after the commit is durable with its generation; pass it as minGeneration to read your writes anywhere. Default limits: ${JSON.stringify(DEFAULT_LIMITS)}. ` +
-      `Search options: ${SEARCH_OPTIONS.join(', ')}.`,
+      'Search options are the package\'s SearchOptions (index.d.ts), checked by the engine: in a POST body as JSON, in a GET query string one parameter each (JSON values such as limit=5 or filter={"kind":"rule"}, else text; fields=title:2,text, sort=timestamp:desc, storedFields=title,kind).',
   },
   components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas },
   paths,

@@ -1,43 +1,41 @@
 // @ts-check
 // Search, suggest and read parameters, from a query string (GET) or a JSON
-// body (POST). Both give the package's SearchOptions; the package checks
-// the values it understands (its USAGE/SCHEMA errors become 400s), this
-// file checks what HTTP adds (types of query-string values, unknown names,
-// the limits) so a typo is a 400 that names it, not an ignored option.
+// body (POST). Both give the package's SearchOptions, which the engine
+// checks (names, types, values: its USAGE/SCHEMA errors become 400s, so a
+// typo is a 400 that names it, never an ignored option); this file checks
+// only what HTTP adds (q, minGeneration, the Worker's limits).
 import { badRequest, limitError } from './errors.js';
 import { isObject, utf8Length } from './http.js';
 
 /** @typedef {import('./config.js').Limits} Limits */
-
-export const SEARCH_OPTIONS = [
-  'mode',
-  'syntax',
-  'limit',
-  'offset',
-  'minHits',
-  'fields',
-  'filter',
-  'prefix',
-  'fuzzy',
-  'highlight',
-  'explain',
-  'k1',
-  'b',
-  'storedFields',
-  'sort',
-  'proximity',
-  'strategy',
-  'expand',
-  'recency',
-  'diversity',
-  'dedupe',
-];
 
 /**
  * @typedef {{ query: string, options: Record<string, unknown>, minGeneration: number }} SearchRequest
  */
 
 /**
+ * Query-string forms the JSON of an option has no room for:
+ * `fields=title:2,text`, `sort=timestamp:desc`, `storedFields=title,kind`.
+ * @type {Record<string, (value: string) => unknown>}
+ */
+const SHORTHANDS = {
+  fields: weights,
+  sort: (value) => {
+    const [field, order] = value.split(':');
+    return order === undefined ? { field } : { field, order };
+  },
+  storedFields: (value) => value.split(',').filter(Boolean),
+};
+
+/**
+ * A search from a query string: `q`, `minGeneration`, and every other
+ * parameter a search option of the same name, its value read as JSON when
+ * it reads as JSON (`limit=5`, `prefix=true`, `filter={"kind":"rule"}`),
+ * else through the option's shorthand, else as text (`mode=and`). The
+ * engine checks the options as it checks a POST body's (names, types,
+ * values: the same USAGE/SCHEMA errors), so a new option needs no change
+ * here.
+ *
  * @param {URLSearchParams} params
  * @param {Limits} limits
  * @returns {SearchRequest}
@@ -48,69 +46,25 @@ export function searchFromQuery(params, limits) {
   let query = '';
   let minGeneration = 0;
   for (const [name, value] of params) {
-    switch (name) {
-      case 'q':
-        query = value;
-        break;
-      case 'minGeneration':
-        minGeneration = integer(name, value);
-        break;
-      case 'mode':
-      case 'syntax':
-      case 'strategy':
-        options[name] = value;
-        break;
-      case 'limit':
-      case 'offset':
-      case 'minHits':
-        options[name] = integer(name, value);
-        break;
-      case 'k1':
-      case 'b':
-        options[name] = number(name, value);
-        break;
-      case 'prefix':
-      case 'explain':
-        options[name] = bool(name, value);
-        break;
-      case 'fuzzy':
-        options[name] = value === 'true' ? true : value === 'false' ? false : integer(name, value);
-        break;
-      case 'highlight':
-      case 'proximity':
-        options[name] = value.startsWith('{') ? jsonParam(name, value) : bool(name, value);
-        break;
-      case 'storedFields':
-        options[name] = value === 'true' ? true : value === 'false' ? false : value.split(',').filter(Boolean);
-        break;
-      case 'fields':
-        options[name] = value.startsWith('{') ? jsonParam(name, value) : weights(value);
-        break;
-      case 'filter':
-      case 'recency':
-        options[name] = jsonParam(name, value);
-        break;
-      case 'expand':
-      case 'diversity':
-        // JSON (`{"hops":2}`), or true/false; a bare number is diversity's lambda.
-        options[name] = value.startsWith('{') ? jsonParam(name, value) : value === 'true' || value === 'false' ? bool(name, value) : number(name, value);
-        break;
-      case 'dedupe':
-        options[name] = bool(name, value);
-        break;
-      case 'sort': {
-        if (value.startsWith('{')) options[name] = jsonParam(name, value);
-        else {
-          const [field, order] = value.split(':');
-          options[name] = order === undefined ? { field } : { field, order };
-        }
-        break;
-      }
-      default:
-        throw badRequest(`unknown search parameter "${name}"; known: q, minGeneration, ${SEARCH_OPTIONS.join(', ')}`);
-    }
+    if (name === 'q') query = value;
+    else if (name === 'minGeneration') minGeneration = integer(name, value);
+    else options[name] = queryValue(name, value);
   }
   return checked({ query, options, minGeneration }, limits);
+}
+
+/** @param {string} name @param {string} value */
+function queryValue(name, value) {
+  if (value === '') return true; // a bare flag: `?prefix`
+  if (/^(?:[[{"\d-]|true$|false$|null$)/.test(value)) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      // not JSON after all: a shorthand or text (the engine judges it)
+    }
+  }
+  const shorthand = SHORTHANDS[name];
+  return shorthand ? shorthand(value) : value;
 }
 
 /**
@@ -186,22 +140,6 @@ function number(name, value) {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n)) throw badRequest(`"${name}" must be a number, got "${value.slice(0, 40)}"`);
   return n;
-}
-
-/** @param {string} name @param {string} value */
-function bool(name, value) {
-  if (value === 'true' || value === '1' || value === '') return true;
-  if (value === 'false' || value === '0') return false;
-  throw badRequest(`"${name}" must be true or false, got "${value.slice(0, 40)}"`);
-}
-
-/** @param {string} name @param {string} value */
-function jsonParam(name, value) {
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw badRequest(`"${name}" must be JSON (URL-encoded), e.g. ${name === 'filter' ? '{"kind":"rule"}' : '{"title":2}'}`);
-  }
 }
 
 /** `title:3,text` -> { title: 3, text: 1 } */
