@@ -108,6 +108,12 @@ for (const [name, options, code, part] of [...SEARCH, ...JS_ONLY_SEARCH]) {
     const res = await rest('POST', '/v1/ns/contract/search', { json: { query: 'deploy', ...options } });
     assert.equal(res.status, 400, JSON.stringify(res.body));
     same('REST', res.body.error, code, local.message);
+    // GET: each option one query parameter, its value as JSON.
+    const qs = new URLSearchParams({ q: 'deploy' });
+    for (const [key, value] of Object.entries(options)) qs.append(key, JSON.stringify(value));
+    const get = await rest('GET', `/v1/ns/contract/search?${qs}`);
+    assert.equal(get.status, 400, JSON.stringify(get.body));
+    same('REST GET', get.body.error, code, local.message);
   });
 }
 
