@@ -194,7 +194,7 @@ const CHECKS = {
     assert.match(read('docs/FORMAT.md'), /Web Locks/);
   },
   'mem-064': async () => {
-    assert.match(read('pkg-template/index.js'), /Memdex\.openInWorker = defineOpenInWorker\(\(\) => new Worker\(/);
+    assert.match(read('pkg-template/index.js'), /static openInWorker = defineOpenInWorker\(\s*\(\) => new Worker\(/);
     assert.match(read('pkg-template/index.js'), /type: 'module'/);
   },
   'mem-065': async ({ samples }) => {
