@@ -4,7 +4,7 @@
 // screenshots at 1280x800 and 390x844 in target/explorer/ (not committed).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARTIFACTS, SAMPLES, launchExplorer, openExplorer, settle, titles, typeQuery } from './explorer-helpers.mjs';
+import { ARTIFACTS, SAMPLES, closeDetail, launchExplorer, openExplorer, settle, titles, typeQuery } from './explorer-helpers.mjs';
 
 let env;
 before(async () => {
@@ -233,7 +233,7 @@ for (const width of [360, 390]) {
     await settle(page);
     let o = await overflow(page);
     assert.ok(o.scroll <= o.client && o.dialog <= 0, JSON.stringify(o));
-    await page.keyboard.press('Escape');
+    await closeDetail(page);
     await typeQuery(page, 'deploy friday offsite billing');
     await page.click('#results button.open');
     await settle(page);
@@ -254,7 +254,7 @@ test('screenshots at 1280x800 and 390x844 (target/explorer/)', async () => {
     await page.click('#results button.open');
     await settle(page);
     await page.screenshot({ path: `${ARTIFACTS}explorer-${w}x${h}-detail.png` });
-    await page.keyboard.press('Escape');
+    await closeDetail(page);
     await page.context().close();
   }
   assert.ok(SAMPLES.length > 0);

@@ -63,6 +63,19 @@ export async function typeQuery(page, text, { delay = 30, clear = true } = {}) {
   await settle(page);
 }
 
+/**
+ * Closes the detail dialog with Escape and waits until its `close` event
+ * (a queued task) has moved the focus back out: typing before that loses
+ * keys to the focus move.
+ */
+export async function closeDetail(page) {
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => {
+    const dialog = document.querySelector('#detail');
+    return !dialog.open && document.activeElement !== document.body && !dialog.contains(document.activeElement);
+  });
+}
+
 /** Waits until the current results are painted (two frames). */
 export function settle(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
