@@ -1,12 +1,31 @@
 // Shared helpers for the JS side of the harness: JSONL reading, peak-RSS,
 // query tokenization shared by adapters that need to pre-split query text.
 import fs from 'node:fs';
+import readline from 'node:readline';
+import zlib from 'node:zlib';
 
 export function readJsonl(path) {
   const out = [];
   for (const line of fs.readFileSync(path, 'utf8').split('\n')) {
     if (line.trim()) out.push(JSON.parse(line));
   }
+  return out;
+}
+
+/**
+ * The first `n` records of a gzipped JSONL file (e.g. the shared
+ * `packages/corpus.jsonl.gz`), each passed through `map`; reading stops
+ * after the n-th, so a 100k head of the 1M corpus decompresses only that.
+ */
+export async function readJsonlGzHead(file, n, map = (d) => d) {
+  const out = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(file).pipe(zlib.createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    out.push(map(JSON.parse(line)));
+    if (out.length >= n) break;
+  }
+  lines.close();
   return out;
 }
 

@@ -8,10 +8,8 @@
 // times the strict syntax, which fails with LIMIT instead of degrading.
 // Usage: node js/costly.mjs [PKG_DIR...] (default: the repo's pkg/);
 // COSTLY_MODES=or,and and COSTLY_SYNTAXES=lenient narrow the runs.
-import fs from 'node:fs';
+import { readJsonlGzHead } from './common.mjs';
 import path from 'node:path';
-import readline from 'node:readline';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,18 +22,11 @@ const LIMIT_MS = 100;
 // Runs of a shape that answers within a second (the median is reported).
 const REPEATS = Number(process.env.COSTLY_REPEATS || 9);
 
-const docs = [];
-const lines = readline.createInterface({
-  input: fs.createReadStream(path.join(dataDir, 'packages/corpus.jsonl.gz')).pipe(zlib.createGunzip()),
-  crlfDelay: Infinity,
-});
-for await (const line of lines) {
-  if (!line.trim()) continue;
-  const d = JSON.parse(line);
-  docs.push({ id: d._id, title: d.title ?? '', text: d.text ?? '' });
-  if (docs.length === N) break;
-}
-lines.close();
+const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'), N, (d) => ({
+  id: d._id,
+  title: d.title ?? '',
+  text: d.text ?? '',
+}));
 
 // The corpus's most frequent words of 4+ letters (few are stopwords).
 const counts = new Map();

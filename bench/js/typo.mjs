@@ -17,11 +17,9 @@
 // TYPO_DOCS=100000 TYPO_QUERIES=300 change the cost run's sizes.
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
-import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { readJsonl } from './common.mjs';
+import { readJsonl, readJsonlGzHead } from './common.mjs';
 import { evaluate, latencyStats, median, readQrels } from './metrics.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -121,20 +119,9 @@ async function relevance(name) {
   return out;
 }
 
-async function packagesDocs(n) {
-  const docs = [];
-  const lines = readline.createInterface({
-    input: fs.createReadStream(path.join(dataDir, 'packages/corpus.jsonl.gz')).pipe(zlib.createGunzip()),
-    crlfDelay: Infinity,
-  });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const d = JSON.parse(line);
-    docs.push({ id: d._id, title: d.title ?? '', text: d.text ?? '' });
-    if (docs.length === n) break;
-  }
-  lines.close();
-  return docs;
+function packagesDocs(n) {
+  const file = path.join(dataDir, 'packages/corpus.jsonl.gz');
+  return readJsonlGzHead(file, n, (d) => ({ id: d._id, title: d.title ?? '', text: d.text ?? '' }));
 }
 
 async function build(M, docs) {
