@@ -3,9 +3,9 @@
 // storage conformance suite runs in the worker, and an index committed to KV
 // reopens (in a fresh request, from KV only) with identical results. The
 // test worker below is not part of the product worker; it only exists here.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const CONFORMANCE_CHECKS = 11;
 
@@ -82,23 +82,9 @@ export default {
 };
 `;
 
-let mf;
-let base;
+const worker = useTestWorker(WORKER, 'kv-test-worker');
 
-before(async () => {
-  ({ mf, base } = await startTestWorker(WORKER, 'kv-test-worker'));
-});
-
-after(async () => {
-  await mf?.dispose();
-});
-
-async function call(path) {
-  const res = await fetch(new URL(path, base));
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body;
-}
+const call = (path) => worker.call(path);
 
 test('kvStorage passes the storage conformance suite inside workerd', async () => {
   const body = await call('/conformance');
@@ -106,7 +92,7 @@ test('kvStorage passes the storage conformance suite inside workerd', async () =
   assert.equal(body.passed, CONFORMANCE_CHECKS);
   const again = await call('/conformance?prefix=tenant-a:');
   assert.equal(again.passed, CONFORMANCE_CHECKS);
-  const kv = await mf.getKVNamespace('KV');
+  const kv = await worker.mf.getKVNamespace('KV');
   assert.deepEqual((await kv.list()).keys, [], 'the suite removed its keys');
 });
 
@@ -115,7 +101,7 @@ test('an index committed to KV reopens from KV with identical results, then comm
   assert.equal(committed.info.generation, 1);
 
   // The blobs and the manifest are really in the KV namespace.
-  const kv = await mf.getKVNamespace('KV');
+  const kv = await worker.mf.getKVNamespace('KV');
   const keys = (await kv.list({ prefix: 'idx/' })).keys.map((k) => k.name);
   assert.ok(keys.includes('idx/manifest'), keys.join(','));
   assert.ok(keys.some((k) => k.startsWith('idx/blob/')));
@@ -133,7 +119,7 @@ test('an index committed to KV reopens from KV with identical results, then comm
 });
 
 test('a flipped byte in a KV blob makes loading fail with CORRUPT', async () => {
-  const kv = await mf.getKVNamespace('KV');
+  const kv = await worker.mf.getKVNamespace('KV');
   const [first] = (await kv.list({ prefix: 'idx/blob/' })).keys;
   const bytes = new Uint8Array(await kv.get(first.name, 'arrayBuffer'));
   bytes[bytes.length >> 1] ^= 0x10;

@@ -5,9 +5,9 @@
 // while other requests open the index continuously.
 // Afterwards every acknowledged document is present and no reader saw an
 // error. Bounded (TORTURE_SECONDS, default 8).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 8);
 
@@ -50,14 +50,7 @@ export default {
 };
 `;
 
-let mf;
-let base;
-before(async () => {
-  ({ mf, base } = await startTestWorker(WORKER, 'torture-kv-worker'));
-});
-after(async () => {
-  await mf?.dispose();
-});
+const worker = useTestWorker(WORKER, 'torture-kv-worker');
 
 test(`${SECONDS} s of concurrent writers and readers on one Workers KV index lose nothing`, async () => {
   const stats = { commits: 0, reruns: 0, opens: 0, acked: [], errors: [] };
@@ -65,7 +58,7 @@ test(`${SECONDS} s of concurrent writers and readers on one Workers KV index los
   let n = 0;
   const writer = async () => {
     while (Date.now() < end) {
-      const res = await fetch(new URL(`/write?tag=w${n++}`, base));
+      const res = await fetch(worker.url(`/write?tag=w${n++}`));
       const body = await res.json();
       if (res.status !== 200) stats.errors.push(body);
       else {
@@ -77,7 +70,7 @@ test(`${SECONDS} s of concurrent writers and readers on one Workers KV index los
   };
   const reader = async () => {
     while (Date.now() < end) {
-      const res = await fetch(new URL('/read', base));
+      const res = await fetch(worker.url('/read'));
       const body = await res.json();
       if (res.status !== 200) stats.errors.push(body);
       else stats.opens++;
@@ -88,7 +81,7 @@ test(`${SECONDS} s of concurrent writers and readers on one Workers KV index los
   console.log(`torture-kv: ${JSON.stringify({ ...counts, acked: acked.length })}`);
   assert.deepEqual(stats.errors, []);
   assert.ok(stats.commits > 10 && stats.opens > 10, JSON.stringify(counts));
-  const res = await fetch(new URL('/check', base), { method: 'POST', body: JSON.stringify(acked) });
+  const res = await fetch(worker.url('/check'), { method: 'POST', body: JSON.stringify(acked) });
   const { missing } = await res.json();
   assert.deepEqual(missing, [], `${missing.length} of ${acked.length} acknowledged documents are missing`);
 });

@@ -5,9 +5,9 @@
 // blob deletion; its swap is atomic against concurrent swaps; a manifest
 // swap is published to KV, at most once per interval; a missing KV copy is
 // re-published by reconcile(), and a manifest only KV has is adopted.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from '../../worker/test-support/helpers.mjs';
 
 const WORKER = /* js */ `
 import { DurableObject } from 'cloudflare:workers';
@@ -81,21 +81,9 @@ export default {
 };
 `;
 
-let mf;
-let base;
-before(async () => {
-  ({ mf, base } = await startTestWorker(WORKER, 'writer-storage-worker', { cf: false, durableObjects: { BOX: { className: 'Box', useSQLite: true } } }));
-});
-after(async () => {
-  await mf?.dispose();
-});
+const worker = useTestWorker(WORKER, 'writer-storage-worker', { cf: false, durableObjects: { BOX: { className: 'Box', useSQLite: true } } });
 
-async function call(path) {
-  const res = await fetch(new URL(path, base));
-  const body = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(body));
-  return body;
-}
+const call = (path) => worker.call(path);
 
 test('writerStorage passes the storage conformance suite in a Durable Object, with and without deferred deletion', async () => {
   assert.equal((await call('/conformance?grace=0&box=a')).passed, 11);

@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { Miniflare } from 'miniflare';
 import { ROOT, miniflareOptions, workerOptions } from '../scripts/miniflare-options.mjs';
 import { newKey } from '../scripts/key.mjs';
@@ -148,4 +150,31 @@ export async function startTestWorker(script, name, extra = {}) {
     ...extra,
   });
   return { mf, base: await mf.ready };
+}
+
+/**
+ * {@link startTestWorker} for one test file: started `before` its tests,
+ * disposed `after` them. `mf` is the Miniflare instance once started,
+ * `url(path)` a URL on the worker, `call(path)` a GET answered 200 with
+ * JSON (its body; any other status fails the test with the body).
+ */
+export function useTestWorker(script, name, extra = {}) {
+  const worker = {
+    mf: undefined,
+    base: undefined,
+    url: (path) => new URL(path, worker.base),
+    async call(path) {
+      const res = await fetch(worker.url(path));
+      const body = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(body));
+      return body;
+    },
+  };
+  before(async () => {
+    ({ mf: worker.mf, base: worker.base } = await startTestWorker(script, name, extra));
+  });
+  after(async () => {
+    await worker.mf?.dispose();
+  });
+  return worker;
 }
