@@ -232,7 +232,6 @@ impl Index {
             total: None,
             total_exact: false,
             limited: lexical.limited,
-            took_ms: 0,
             warnings: Vec::new(),
             strategy: None,
         })

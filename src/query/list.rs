@@ -172,7 +172,6 @@ impl Index {
             limited: Vec::new(),
             warnings: Vec::new(),
             strategy: None,
-            took_ms: 0,
         })
     }
 }

@@ -434,8 +434,6 @@ pub struct SearchResults {
     pub total: Option<usize>,
     /// Whether `total` counts every match.
     pub total_exact: bool,
-    /// Wall time of the search, milliseconds.
-    pub took_ms: u64,
     /// The budgets that ran out while producing `hits` (empty for a full
     /// answer): a lenient search degrades instead of failing, see
     /// [`super::budget`].

@@ -76,7 +76,6 @@ impl Index {
         opts: &SearchOptions,
         limits: Limits,
     ) -> Result<SearchResults> {
-        let started = crate::host::now_ms();
         // `strategy: 'auto'` asks for link expansion on relation questions
         // ("what depends on X": the documents linking to X's hits, and what
         // they link to: direction `both`); an explicit `expand` wins.
@@ -101,9 +100,7 @@ impl Index {
         };
         let rerank = opts.diversity.is_some() || opts.dedupe;
         if !rerank && opts.expand.is_none() {
-            let mut r = self.search_ranked(query, opts, limits)?;
-            r.took_ms = crate::host::now_ms().saturating_sub(started);
-            return Ok(r);
+            return self.search_ranked(query, opts, limits);
         }
         use super::agent;
         let mut inner = opts.clone();
@@ -145,7 +142,6 @@ impl Index {
         if let Some(e) = &opts.expand {
             r.hits = self.expand_hits(std::mem::take(&mut r.hits), e, &opts.stored_fields);
         }
-        r.took_ms = crate::host::now_ms().saturating_sub(started);
         Ok(r)
     }
 
@@ -234,7 +230,6 @@ impl Index {
             limited,
             warnings: words.warnings,
             strategy: choice,
-            took_ms: 0,
         })
     }
 

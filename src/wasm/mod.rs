@@ -275,7 +275,6 @@ impl Engine {
             limited: Vec::new(),
             warnings: Vec::new(),
             strategy: None,
-            took_ms: 0,
         };
         Ok(results::to_js(&results))
     }
