@@ -211,17 +211,15 @@ impl Index {
         }
         let page: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(opts.offset).collect();
         let mut hits = self.make_hits(&page, &lexical.plan, &lexical.params, opts);
-        let lex_rank: rustc_hash::FxHashMap<u64, usize> =
-            lex_list.iter().enumerate().map(|(i, x)| (x.0, i)).collect();
-        let vec_rank: rustc_hash::FxHashMap<u64, usize> =
-            vec_list.iter().enumerate().map(|(i, x)| (x.0, i)).collect();
+        let lex_rank = crate::sort::KeyPositions::new(lex_list.iter().map(|x| x.0));
+        let vec_rank = crate::sort::KeyPositions::new(vec_list.iter().map(|x| x.0));
         for (hit, c) in hits.iter_mut().zip(&page) {
             let k = key(c);
-            hit.lexical = lex_rank.get(&k).map(|&i| Found {
+            hit.lexical = lex_rank.get(k).map(|i| Found {
                 rank: i + 1,
                 score: lex_list[i].1,
             });
-            hit.vector = vec_rank.get(&k).map(|&i| Found {
+            hit.vector = vec_rank.get(k).map(|i| Found {
                 rank: i + 1,
                 score: vec_list[i].1,
             });

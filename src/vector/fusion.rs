@@ -10,8 +10,6 @@
 //!
 //! A candidate in one list only stays eligible under both methods.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::json::Value;
 use crate::jsonopt;
 
@@ -98,11 +96,10 @@ pub struct Fused {
 /// within a list. The result is in no particular order.
 pub fn fuse(lexical: &[(u64, f32)], vector: &[(u64, f32)], opts: &HybridOptions) -> Vec<Fused> {
     let mut out: Vec<Fused> = Vec::with_capacity(lexical.len() + vector.len());
-    let mut at: HashMap<u64, usize> = HashMap::default();
+    let at = crate::sort::KeyPositions::new(lexical.iter().map(|x| x.0));
     let lex = contributions(lexical, opts, 1.0 - opts.alpha);
     let vec = contributions(vector, opts, opts.alpha);
-    for (i, (&(key, _), c)) in lexical.iter().zip(lex).enumerate() {
-        at.insert(key, out.len());
+    for (i, c) in lex.into_iter().enumerate() {
         out.push(Fused {
             score: c,
             lexical: Some(i),
@@ -110,8 +107,9 @@ pub fn fuse(lexical: &[(u64, f32)], vector: &[(u64, f32)], opts: &HybridOptions)
         });
     }
     for (i, (&(key, _), c)) in vector.iter().zip(vec).enumerate() {
-        match at.get(&key) {
-            Some(&j) => {
+        // Lexical candidates sit at their own position in `out`.
+        match at.get(key) {
+            Some(j) => {
                 out[j].score += c;
                 out[j].vector = Some(i);
             }

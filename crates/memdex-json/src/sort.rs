@@ -77,6 +77,27 @@ fn chunk_key(s: &[u8], depth: usize) -> u64 {
     u64::from_be_bytes(buf)
 }
 
+/// Where each key sits in a list: a lookup table built through the pair
+/// sort (a hash map keyed by `u64` would add its own hash-table code to the
+/// wasm). With repeated keys, the first position wins.
+pub struct KeyPositions(Vec<(u64, u32)>);
+
+impl KeyPositions {
+    /// The positions of `keys`, in iteration order.
+    pub fn new(keys: impl Iterator<Item = u64>) -> Self {
+        KeyPositions(order_by_key(keys))
+    }
+
+    /// The first position of `key`, if present.
+    pub fn get(&self, key: u64) -> Option<usize> {
+        let i = self.0.partition_point(|&(k, _)| k < key);
+        match self.0.get(i) {
+            Some(&(k, at)) if k == key => Some(at as usize),
+            _ => None,
+        }
+    }
+}
+
 /// `v` reordered as `order` (from [`order_by_key`]) lists its indices.
 pub fn permute<T>(v: Vec<T>, order: &[(u64, u32)]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
@@ -99,6 +120,14 @@ mod tests {
         let mut idx: Vec<usize> = (0..keys.len()).collect();
         idx.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
         idx
+    }
+
+    proptest! {
+        #[test]
+        fn key_positions_find_the_first_position(keys in proptest::collection::vec(0u64..20, 0..40), probe in 0u64..25) {
+            let table = KeyPositions::new(keys.iter().copied());
+            prop_assert_eq!(table.get(probe), keys.iter().position(|&k| k == probe));
+        }
     }
 
     #[test]
