@@ -129,9 +129,10 @@ fn documents_with_bad_vectors_are_schema_errors_naming_field_and_document() {
         assert_eq!(err.code(), "SCHEMA");
         let msg = err.to_string();
         assert!(
-            msg.contains("emb") && msg.contains("bad-doc") && msg.contains(reason),
+            msg.contains("emb") && msg.contains(reason) && msg.ends_with("(document `bad-doc`)"),
             "{msg}"
         );
+        assert_eq!(msg.matches("bad-doc").count(), 1, "named once: {msg}");
     }
     // The JSON-text path reads vectors too.
     index

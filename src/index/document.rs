@@ -373,20 +373,10 @@ impl ResolvedSchema {
                         FieldValue::Other(v) => filter_value(key, kind, v),
                         FieldValue::Null => unreachable!("null values are skipped"),
                     };
-                    filters[f] = match parsed {
-                        // Links name the document: a bad edge is found far
-                        // from where it was written.
-                        Err(Error::Schema { field, reason }) if kind == FilterKind::Links => {
-                            return Err(Error::schema(
-                                field,
-                                format!("{reason} (document {})", json::to_string(&id)),
-                            ))
-                        }
-                        other => other?,
-                    }
+                    filters[f] = parsed?;
                 }
                 FieldRef::Vector(f) => {
-                    vectors[f] = Some(self.vector_value(key, f, value, &id)?);
+                    vectors[f] = Some(self.vector_value(key, f, value)?);
                 }
                 FieldRef::StoredOnly => {}
             }
@@ -418,15 +408,9 @@ impl ResolvedSchema {
 
     /// A vector field's value: `dims` finite numbers (an array; the JS
     /// layer turns a `Float32Array` into one), normalized on cosine fields.
-    fn vector_value(
-        &self,
-        key: &str,
-        f: usize,
-        value: &FieldValue<'_>,
-        id: &str,
-    ) -> Result<Vec<f32>> {
+    fn vector_value(&self, key: &str, f: usize, value: &FieldValue<'_>) -> Result<Vec<f32>> {
         let field = &self.vectors[f];
-        let bad = |reason: String| Err(Error::schema(key, format!("document `{id}`: {reason}")));
+        let bad = |reason: String| Err(Error::schema(key, reason));
         let FieldValue::Other(v) = value else {
             return bad("a vector field takes an array of numbers (or a Float32Array)".into());
         };
@@ -508,7 +492,9 @@ fn not_an_object(got: &str) -> Error {
     )
 }
 
-/// A schema error of a document's field, naming the document by its id.
+/// A schema error of a document's field, naming the document by its id
+/// (the one place that does: a bad link or vector is often found far from
+/// where it was written).
 fn in_document(error: Error, id: &str) -> Error {
     match error {
         Error::Schema { field, reason } => {
