@@ -25,6 +25,7 @@ use crate::vector::Metric;
 use super::ast::Query;
 use super::budget::Limits;
 use super::options::{Found, Mode, SearchOptions, SearchResults};
+use super::search::Page;
 use super::topk::{Candidate, TopK};
 
 fn usage<T>(reason: String) -> Result<T> {
@@ -126,6 +127,7 @@ impl Index {
         query: &str,
         ast: &Query,
         opts: &SearchOptions,
+        page: Page<'_>,
         filter: Option<&Filter>,
         limits: Limits,
     ) -> Result<SearchResults> {
@@ -135,19 +137,18 @@ impl Index {
         if field.metric == Metric::Cosine {
             crate::vector::normalize(&mut qv);
         }
-        let want = opts.offset + opts.limit;
+        let want = page.end();
         let h = opts.hybrid.clone().unwrap_or_default();
         let blank = query.trim().is_empty();
         let n = if blank { want } else { h.candidates.max(want) };
         let vector = self.vector_candidates(f, &qv, filter, n, field.int8);
 
         // The lexical list (empty for a blank query), with the usual modes.
-        let lex_opts = SearchOptions {
+        let lex_page = Page {
             offset: 0,
             limit: if blank { 0 } else { n },
             sort: None,
-            vector: None,
-            ..opts.clone()
+            stored: page.stored,
         };
         let (and_first, fallback) = match opts.mode {
             Mode::Or => (false, false),
@@ -156,7 +157,8 @@ impl Index {
         };
         let mut lexical = self.ranked(
             ast,
-            &lex_opts,
+            opts,
+            lex_page,
             opts.proximity.as_ref(),
             filter,
             and_first,
@@ -166,7 +168,8 @@ impl Index {
         if !blank && fallback && lexical.candidates.len() < opts.min_hits.max(1).min(want) {
             lexical = self.ranked(
                 ast,
-                &lex_opts,
+                opts,
+                lex_page,
                 opts.proximity.as_ref(),
                 filter,
                 false,
@@ -209,11 +212,11 @@ impl Index {
                 });
             }
         }
-        let page: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(opts.offset).collect();
-        let mut hits = self.make_hits(&page, &lexical.plan, &lexical.params, opts);
+        let shown: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(page.offset).collect();
+        let mut hits = self.make_hits(&shown, &lexical.plan, &lexical.params, opts, page.stored);
         let lex_rank = crate::sort::KeyPositions::new(lex_list.iter().map(|x| x.0));
         let vec_rank = crate::sort::KeyPositions::new(vec_list.iter().map(|x| x.0));
-        for (hit, c) in hits.iter_mut().zip(&page) {
+        for (hit, c) in hits.iter_mut().zip(&shown) {
             let k = key(c);
             hit.lexical = lex_rank.get(k).map(|i| Found {
                 rank: i + 1,

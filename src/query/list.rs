@@ -29,6 +29,7 @@ use crate::store::Column;
 
 use super::options::{Mode, SearchOptions, SearchResults};
 use super::plan::Plan;
+use super::search::Page;
 use super::topk::{Candidate, TopK};
 use crate::index::filter::{allowed, Filter};
 
@@ -93,9 +94,9 @@ pub(crate) fn is_listing(query: &str, opts: &SearchOptions) -> bool {
 
 /// How many ranked candidates a search collects: the page, or every
 /// document when the page is chosen by a field order afterwards.
-pub(crate) fn collect_limit(index: &Index, opts: &SearchOptions) -> usize {
-    match opts.sort {
-        None => opts.offset + opts.limit,
+pub(crate) fn collect_limit(index: &Index, page: Page<'_>) -> usize {
+    match page.sort {
+        None => page.end(),
         Some(_) => index
             .segments
             .iter()
@@ -109,20 +110,17 @@ pub(crate) fn collect_limit(index: &Index, opts: &SearchOptions) -> usize {
 pub(crate) fn page<'a>(
     index: &'a Index,
     top: TopK<'a>,
-    opts: &SearchOptions,
+    p: Page<'_>,
 ) -> Result<(Vec<Candidate<'a>>, Option<usize>)> {
-    match &opts.sort {
-        None => Ok((
-            top.into_sorted().into_iter().skip(opts.offset).collect(),
-            None,
-        )),
+    match p.sort {
+        None => Ok((top.into_sorted().into_iter().skip(p.offset).collect(), None)),
         Some(spec) => {
             let column = SortColumn::resolve(spec, &index.schema)?;
             // Unordered: `order` sorts by the field and breaks ties by id.
             let all = top.into_vec();
             let total = all.len();
-            let page = order(index, all, Some(column), opts.offset, opts.limit);
-            Ok((page, Some(total)))
+            let shown = order(index, all, Some(column), p.offset, p.limit);
+            Ok((shown, Some(total)))
         }
     }
 }
@@ -133,11 +131,11 @@ impl Index {
     pub(crate) fn list(
         &self,
         opts: &SearchOptions,
+        p: Page<'_>,
         filter: Option<&Filter>,
     ) -> Result<SearchResults> {
-        let column = opts
+        let column = p
             .sort
-            .as_ref()
             .map(|s| SortColumn::resolve(s, &self.schema))
             .transpose()?;
         let mut all = Vec::new();
@@ -157,8 +155,14 @@ impl Index {
             }
         }
         let total = all.len();
-        let page = order(self, all, column, opts.offset, opts.limit);
-        let hits = self.make_hits(&page, &Plan::default(), &self.score_params(opts), opts);
+        let shown = order(self, all, column, p.offset, p.limit);
+        let hits = self.make_hits(
+            &shown,
+            &Plan::default(),
+            &self.score_params(opts),
+            opts,
+            p.stored,
+        );
         Ok(SearchResults {
             hits,
             // Nothing to fall back from: every listed document matches.

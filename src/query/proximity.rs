@@ -146,9 +146,11 @@ pub(super) fn positive_terms(plan: &Plan) -> Vec<usize> {
             .iter()
             .map(|&t| !crate::sort::f32_key(plan.terms[t].idf)),
     );
-    let mut distinct = crate::sort::permute(distinct, &order);
-    distinct.truncate(MAX_TERMS);
-    distinct
+    order
+        .iter()
+        .take(MAX_TERMS)
+        .map(|&(_, i)| distinct[i as usize])
+        .collect()
 }
 
 /// Decoded positions of one term in one document: per field, a sorted list.

@@ -39,6 +39,36 @@ pub(super) enum Total {
     AtLeast(usize),
 }
 
+/// The part of the answer a pass produces, where it differs from the
+/// caller's options: a rerank (`diversity`, `dedupe`) ranks a larger pool
+/// from the top with every stored field and pages it afterwards; hybrid's
+/// lexical list is unsorted and unpaged. Overrides beside the options, not
+/// a copy of them.
+#[derive(Clone, Copy)]
+pub(crate) struct Page<'a> {
+    pub offset: usize,
+    pub limit: usize,
+    pub sort: Option<&'a super::list::SortSpec>,
+    pub stored: &'a StoredSelection,
+}
+
+impl<'a> Page<'a> {
+    /// The page the options ask for.
+    pub fn of(opts: &'a SearchOptions) -> Self {
+        Page {
+            offset: opts.offset,
+            limit: opts.limit,
+            sort: opts.sort.as_ref(),
+            stored: &opts.stored_fields,
+        }
+    }
+
+    /// `offset + limit`: how many ranked candidates the page needs.
+    pub fn end(&self) -> usize {
+        self.offset + self.limit
+    }
+}
+
 /// Largest `offset + limit` a search may ask for.
 pub const MAX_RESULTS: usize = 10_000;
 /// Longest accepted query, in bytes.
@@ -80,37 +110,33 @@ impl Index {
         // ("what depends on X": the documents linking to X's hits, and what
         // they link to: direction `both`); an explicit `expand` wins.
         let auto_expand;
-        let opts = match opts.strategy {
-            Strategy::Auto if opts.expand.is_none() => {
-                match super::strategy::choose(query, opts.vector.is_some()).expand_hops {
-                    Some(hops) => {
-                        let mut o = opts.clone();
-                        o.expand = Some(super::agent::ExpandOptions {
-                            hops: hops.into(),
-                            direction: super::agent::Direction::Both,
-                            ..Default::default()
-                        });
-                        auto_expand = o;
-                        &auto_expand
-                    }
-                    None => opts,
-                }
+        let expand = match (opts.strategy, &opts.expand) {
+            (Strategy::Auto, None) => {
+                let hops = super::strategy::choose(query, opts.vector.is_some()).expand_hops;
+                auto_expand = hops.map(|hops| super::agent::ExpandOptions {
+                    hops: hops.into(),
+                    direction: super::agent::Direction::Both,
+                    ..Default::default()
+                });
+                auto_expand.as_ref()
             }
-            _ => opts,
+            (_, given) => given.as_ref(),
         };
         let rerank = opts.diversity.is_some() || opts.dedupe;
-        if !rerank && opts.expand.is_none() {
-            return self.search_ranked(query, opts, limits);
+        if !rerank && expand.is_none() {
+            return self.search_ranked(query, opts, Page::of(opts), limits);
         }
         use super::agent;
-        let mut inner = opts.clone();
-        inner.expand = None;
-        if rerank {
-            inner.offset = 0;
-            inner.limit = agent::pool_size(opts.offset, opts.limit);
-            inner.stored_fields = StoredSelection::All;
-        }
-        let mut r = self.search_ranked(query, &inner, limits)?;
+        let page = match rerank {
+            true => Page {
+                offset: 0,
+                limit: agent::pool_size(opts.offset, opts.limit),
+                stored: &StoredSelection::All,
+                ..Page::of(opts)
+            },
+            false => Page::of(opts),
+        };
+        let mut r = self.search_ranked(query, opts, page, limits)?;
         if rerank {
             let mut hits = std::mem::take(&mut r.hits);
             let vectors = self.hit_vectors(&hits, opts.vector_field.as_deref());
@@ -139,7 +165,7 @@ impl Index {
                 })
                 .collect();
         }
-        if let Some(e) = &opts.expand {
+        if let Some(e) = expand {
             r.hits = self.expand_hits(std::mem::take(&mut r.hits), e, &opts.stored_fields);
         }
         Ok(r)
@@ -151,6 +177,7 @@ impl Index {
         &self,
         query: &str,
         opts: &SearchOptions,
+        page: Page<'_>,
         limits: Limits,
     ) -> Result<SearchResults> {
         validate(self, query, opts)?;
@@ -186,13 +213,13 @@ impl Index {
                 .extend(words.conditions);
         }
         if opts.vector.is_some() {
-            let mut results = self.hybrid(query, &ast, opts, filter.as_ref(), limits)?;
+            let mut results = self.hybrid(query, &ast, opts, page, filter.as_ref(), limits)?;
             results.warnings = words.warnings;
             results.strategy = choice;
             return Ok(results);
         }
         if super::list::is_listing(query, opts) || (from_words && ast.is_empty()) {
-            let mut results = self.list(opts, filter.as_ref())?;
+            let mut results = self.list(opts, page, filter.as_ref())?;
             results.warnings = words.warnings;
             results.strategy = choice;
             return Ok(results);
@@ -206,6 +233,7 @@ impl Index {
             self.run(
                 &ast,
                 opts,
+                page,
                 proximity.as_ref(),
                 filter.as_ref(),
                 and_mode,
@@ -214,13 +242,13 @@ impl Index {
         };
         let (mut hits, mut total, mut limited) = pass(and_first)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
-        if fallback && hits.len() < opts.min_hits.max(1).min(opts.offset + opts.limit) {
+        if fallback && hits.len() < opts.min_hits.max(1).min(page.end()) {
             (hits, total, limited) = pass(false)?;
             mode = Mode::Or;
         }
         let (total, total_exact) = match total {
             Total::Exact(n) => (Some(n), true),
-            Total::AtLeast(n) => (Some(n.max(opts.offset + hits.len())), false),
+            Total::AtLeast(n) => (Some(n.max(page.offset + hits.len())), false),
         };
         Ok(SearchResults {
             hits,
@@ -253,25 +281,29 @@ impl Index {
     /// One planning and scoring pass under its own budget; also returns
     /// the total (sorted searches) and the budgets that ran out (a strict
     /// search fails on them instead).
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         ast: &Query,
         opts: &SearchOptions,
+        page: Page<'_>,
         proximity: Option<&super::proximity::ProximityOptions>,
         filter: Option<&Filter>,
         and_mode: bool,
         limits: Limits,
     ) -> Result<(Vec<Hit>, Total, Vec<Limited>)> {
-        let r = self.ranked(ast, opts, proximity, filter, and_mode, limits)?;
-        let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts);
+        let r = self.ranked(ast, opts, page, proximity, filter, and_mode, limits)?;
+        let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts, page.stored);
         Ok((hits, r.total, r.limited))
     }
 
     /// [`Index::run`] up to the ranked page (no hits built yet).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn ranked(
         &self,
         ast: &Query,
         opts: &SearchOptions,
+        page: Page<'_>,
         proximity: Option<&super::proximity::ProximityOptions>,
         filter: Option<&Filter>,
         and_mode: bool,
@@ -301,10 +333,10 @@ impl Index {
         // Proximity reranks the best `depth` of a ranked search of at least
         // two distinct terms (one term has no pairs: nothing to collect).
         let rerank = proximity
-            .filter(|_| opts.sort.is_none() && super::proximity::positive_terms(&plan).len() >= 2);
+            .filter(|_| page.sort.is_none() && super::proximity::positive_terms(&plan).len() >= 2);
         let k = match rerank {
-            Some(p) => p.collect(super::list::collect_limit(self, opts)),
-            None => super::list::collect_limit(self, opts),
+            Some(p) => p.collect(super::list::collect_limit(self, page)),
+            None => super::list::collect_limit(self, page),
         };
         let mut top = TopK::new(k);
         if let Some(r) = &opts.recency {
@@ -346,10 +378,10 @@ impl Index {
             Some(p) => {
                 let mut ranked = top.into_sorted();
                 self.proximity_rerank(&mut ranked, &plan, &params, p);
-                let page = ranked.into_iter().skip(opts.offset).take(opts.limit);
-                (page.collect(), None)
+                let shown = ranked.into_iter().skip(page.offset).take(page.limit);
+                (shown.collect(), None)
             }
-            None => super::list::page(self, top, opts)?,
+            None => super::list::page(self, top, page)?,
         };
         // Pruned top-k scores only some matches: `offered` is a lower bound.
         let total = total.map_or(offered, Total::Exact);
@@ -393,6 +425,7 @@ impl Index {
         plan: &Plan,
         params: &ScoreParams,
         opts: &SearchOptions,
+        stored: &StoredSelection,
     ) -> Vec<Hit> {
         // (segment, doc) pairs are distinct, so any sort gives this order.
         let order = crate::sort::order_by_key(
@@ -444,7 +477,7 @@ impl Index {
             .zip(annotations)
             .map(|(c, (matched_terms, explanation))| {
                 let docs = &self.segments[c.segment].segment.docs;
-                let (fields, namespace, snippets) = match (&opts.stored_fields, &opts.highlight) {
+                let (fields, namespace, snippets) = match (stored, &opts.highlight) {
                     (StoredSelection::None, None) => {
                         let namespace = StoredFields::namespace_of(docs.stored_bytes(c.doc));
                         (StoredFields::empty(), namespace, Default::default())

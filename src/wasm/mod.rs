@@ -95,7 +95,7 @@ fn parse_json<T>(
 fn cached_search_options<'a>(
     cache: &'a mut Option<(String, SearchOptions)>,
     value: &JsValue,
-) -> Result<&'a SearchOptions, JsValue> {
+) -> Result<&'a mut SearchOptions, JsValue> {
     // `undefined`/`null` is cached as the empty text (no JSON is empty).
     let json = json_text(value, "options")?.unwrap_or_default();
     if !matches!(cache, Some((text, _)) if *text == json) {
@@ -244,12 +244,12 @@ impl Engine {
         vector: &[f32],
     ) -> Result<JsValue, JsValue> {
         let options = cached_search_options(&mut self.last_options, &options)?;
-        let options = SearchOptions {
-            vector: Some(vector.to_vec()),
-            ..options.clone()
-        };
-        let results = self.index.search(query, &options).map_err(to_js_error)?;
-        Ok(results::to_js(&results))
+        // Lent to this search only: the cached options stay those of their
+        // JSON text.
+        let given = options.vector.replace(vector.to_vec());
+        let results = self.index.search(query, options);
+        options.vector = given;
+        Ok(results::to_js(&results.map_err(to_js_error)?))
     }
 
     /// `search` with the results as JSON text (for HTTP responses; equal to

@@ -98,13 +98,26 @@ impl KeyPositions {
     }
 }
 
-/// `v` reordered as `order` (from [`order_by_key`]) lists its indices.
-pub fn permute<T>(v: Vec<T>, order: &[(u64, u32)]) -> Vec<T> {
-    let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
-    order
-        .iter()
-        .filter_map(|&(_, i)| slots[i as usize].take())
-        .collect()
+/// `v` reordered as `order` (from [`order_by_key`] or [`order_by_bytes`]
+/// over all of `v`: a permutation of its indices) lists them. In place,
+/// one swap per moved element: the per-type code is a small loop (each
+/// element type instantiates it).
+pub fn permute<T>(mut v: Vec<T>, order: &[(u64, u32)]) -> Vec<T> {
+    assert_eq!(order.len(), v.len(), "permute: not a permutation of v");
+    // from[i]: where the element for position i is; a position is done
+    // once from[i] == i. Each cycle is followed once.
+    let mut from: Vec<usize> = order.iter().map(|&(_, i)| i as usize).collect();
+    for start in 0..v.len() {
+        let mut at = start;
+        while from[at] != start {
+            let next = from[at];
+            v.swap(at, next);
+            from[at] = at;
+            at = next;
+        }
+        from[at] = at;
+    }
+    v
 }
 
 #[cfg(test)]
@@ -123,6 +136,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn permute_applies_the_order(keys in proptest::collection::vec(0u64..8, 0..60)) {
+            let order = order_by_key(keys.iter().copied());
+            let items: Vec<String> = (0..keys.len()).map(|i| format!("item{i}")).collect();
+            let expected: Vec<String> = order.iter().map(|&(_, i)| items[i as usize].clone()).collect();
+            prop_assert_eq!(permute(items, &order), expected);
+        }
+
         #[test]
         fn key_positions_find_the_first_position(keys in proptest::collection::vec(0u64..20, 0..40), probe in 0u64..25) {
             let table = KeyPositions::new(keys.iter().copied());
