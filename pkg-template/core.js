@@ -678,7 +678,7 @@ export class MemdexBase {
     if (vector !== undefined && vector !== null && (Array.isArray(vector) || ArrayBuffer.isView(vector))) {
       const { vector: _, ...rest } = opts;
       const floats = vector instanceof Float32Array ? vector : Float32Array.from(/** @type {number[]} */ (vector));
-      return timed(() => engine.searchVector(query, rest, floats));
+      return timed(() => engine.search(query, rest, floats));
     }
     return timed(() => engine.search(query, opts));
   }

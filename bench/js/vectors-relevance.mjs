@@ -54,12 +54,12 @@ for (const coll of ['cranfield', 'cisi']) {
     const m = evaluate(r, qrels);
     return { ndcg_at_10: +m.ndcg_at_10.toFixed(4), map_at_100: +m.map_at_100.toFixed(4), recall_at_100: +m.recall_at_100.toFixed(4) };
   };
-  const hybrid = (h) => run((q, v) => engine.searchVector(q, { ...base, hybrid: h }, v));
+  const hybrid = (h) => run((q, v) => engine.search(q, { ...base, hybrid: h }, v));
   const res = {
     model: meta.model,
     queries_evaluated: qrels.size,
     lexical: run((q) => engine.search(q, base)),
-    vector: run((q, v) => engine.searchVector('', base, v)),
+    vector: run((q, v) => engine.search('', base, v)),
     rrf: hybrid({ method: 'rrf' }),
     weighted: hybrid({ method: 'weighted' }),
     sweep: {},

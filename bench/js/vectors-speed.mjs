@@ -9,7 +9,7 @@
 //            lexical search and the pure vector search of the same pair run
 //            separately (ratio of p50s: hybrid / (lexical + vector))
 //   - the query vector as JSON text (options.vector, an array) against a
-//     Float32Array handed to Engine.searchVector
+//     Float32Array handed to Engine.search (its vector argument)
 //   - crossing: the same JSON-vs-Float32Array comparison on a 10-document
 //     index (so the scan does not hide it), 2,000 queries, µs a query
 // Usage: node js/vectors-speed.mjs [N docs = 100000 | crossing] [PKG_DIR = ../pkg]
@@ -48,7 +48,7 @@ function crossing() {
   let best = [Infinity, Infinity];
   for (let r = 0; r < 3; r++) {
     let t = performance.now();
-    for (const q of qs) e.searchVector('', o, q);
+    for (const q of qs) e.search('', o, q);
     const f32 = ((performance.now() - t) / qs.length) * 1000;
     t = performance.now();
     for (const q of qs) e.search('', { ...o, vector: Array.from(q) });
@@ -91,8 +91,8 @@ const time = (fn) => { const s = performance.now(); const r = fn(); return [perf
 
 // Warm-up (JIT, and the int8 codes are built on first use).
 for (let i = 0; i < 5; i++) {
-  exact.searchVector('', opts, queryVectors[i]);
-  int8.searchVector('', opts, queryVectors[i]);
+  exact.search('', opts, queryVectors[i]);
+  int8.search('', opts, queryVectors[i]);
   exact.search(texts[i], opts);
 }
 
@@ -100,8 +100,8 @@ const exactMs = [], int8Ms = [], jsonMs = [], lexMs = [], vecMs = [], hybridMs =
 let found = 0;
 for (let i = 0; i < QUERIES; i++) {
   const qv = queryVectors[i];
-  const [te, re] = time(() => exact.searchVector('', opts, qv));
-  const [ti, ri] = time(() => int8.searchVector('', opts, qv));
+  const [te, re] = time(() => exact.search('', opts, qv));
+  const [ti, ri] = time(() => int8.search('', opts, qv));
   exactMs.push(te);
   int8Ms.push(ti);
   const want = new Set(re.hits.map((h) => h.id));
@@ -110,8 +110,8 @@ for (let i = 0; i < QUERIES; i++) {
   const [tj] = time(() => exact.search('', { ...opts, vector: asArray }));
   jsonMs.push(tj);
   const [tl] = time(() => exact.search(texts[i], opts));
-  const [tv] = time(() => exact.searchVector('', opts, qv));
-  const [th] = time(() => exact.searchVector(texts[i], opts, qv));
+  const [tv] = time(() => exact.search('', opts, qv));
+  const [th] = time(() => exact.search(texts[i], opts, qv));
   lexMs.push(tl);
   vecMs.push(tv);
   hybridMs.push(th);

@@ -227,28 +227,27 @@ impl Engine {
     }
 
     /// Runs a search; `options` is a `SearchOptions` object or `undefined`.
-    pub fn search(&mut self, query: &str, options: JsValue) -> Result<JsValue, JsValue> {
-        let options = cached_search_options(&mut self.last_options, &options)?;
-        let results = self.index.search(query, options).map_err(to_js_error)?;
-        Ok(results::to_js(&results))
-    }
-
-    /// `search` with a query vector handed over as an `f32` array (a
-    /// `Float32Array` is copied into wasm memory as is: no JSON text of
-    /// hundreds of numbers); `options` without `vector`.
-    #[wasm_bindgen(js_name = searchVector)]
-    pub fn search_vector(
+    /// A query vector may come as `vector` (a `Float32Array`, copied into
+    /// wasm memory as is: no JSON text of hundreds of numbers); it then
+    /// replaces `options.vector`.
+    pub fn search(
         &mut self,
         query: &str,
         options: JsValue,
-        vector: &[f32],
+        vector: Option<Vec<f32>>,
     ) -> Result<JsValue, JsValue> {
         let options = cached_search_options(&mut self.last_options, &options)?;
-        // Lent to this search only: the cached options stay those of their
-        // JSON text.
-        let given = options.vector.replace(vector.to_vec());
-        let results = self.index.search(query, options);
-        options.vector = given;
+        let results = match vector {
+            None => self.index.search(query, options),
+            Some(vector) => {
+                // Lent to this search only: the cached options stay those
+                // of their JSON text.
+                let given = options.vector.replace(vector);
+                let results = self.index.search(query, options);
+                options.vector = given;
+                results
+            }
+        };
         Ok(results::to_js(&results.map_err(to_js_error)?))
     }
 

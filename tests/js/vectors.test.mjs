@@ -39,7 +39,7 @@ test('dot-product hybrid hits carry lexical / vector after the usual keys', asyn
   await index.close();
 });
 
-test('engine: searchVector (Float32Array) equals JSON.parse(searchJson) with the vector as JSON', async () => {
+test('engine: search with a Float32Array vector argument equals JSON.parse(searchJson) with the vector as JSON', async () => {
   const { readFileSync } = await import('node:fs');
   const { default: init, Engine } = await import('../../pkg/memdex.js');
   await init({ module_or_path: readFileSync(new URL('../../pkg/memdex_bg.wasm', import.meta.url)) });
@@ -51,7 +51,7 @@ test('engine: searchVector (Float32Array) equals JSON.parse(searchJson) with the
   }
   const v = [0.5, 0.5, 0.1, 0];
   for (const [q, options] of [['', {}], ['deploy friday', {}], ['deploy', { hybrid: { method: 'weighted' }, highlight: true }], ['weekend', { filter: { kind: 'rule' }, limit: 2, offset: 1 }]]) {
-    const pieces = e.searchVector(q, options, new Float32Array(v));
+    const pieces = e.search(q, options, new Float32Array(v));
     const json = JSON.parse(e.searchJson(q, { ...options, vector: v }));
     assert.deepEqual(pieces, json, `${q} ${JSON.stringify(options)}`);
     assert.ok(pieces.hits.length > 0 && pieces.hits.every((h) => h.vector || h.lexical));
