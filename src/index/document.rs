@@ -63,11 +63,15 @@ pub struct TextField {
     /// of one group turn any text into the same tokens, so a query term is
     /// analyzed once per group, not once per field.
     pub analysis_group: usize,
+    /// Whether the field's value is kept in the stored document.
+    pub stored: bool,
 }
 
 pub struct FilterField {
     pub name: String,
     pub kind: FilterKind,
+    /// Whether the field's value is kept in the stored document.
+    pub stored: bool,
 }
 
 /// A vector field (see [`crate::vector`]).
@@ -84,7 +88,6 @@ pub struct ResolvedSchema {
     pub filters: Vec<FilterField>,
     pub vectors: Vec<VectorField>,
     pub by_name: HashMap<String, FieldRef>,
-    stored: HashMap<String, bool>,
 }
 
 /// A filter value of one document.
@@ -187,9 +190,8 @@ impl ResolvedSchema {
         let mut vectors = Vec::new();
         let mut text_options: Vec<AnalyzerOptions> = Vec::new();
         let mut by_name = HashMap::default();
-        let mut stored = HashMap::default();
         for (name, def) in &config.fields {
-            stored.insert(name.clone(), def.is_stored());
+            let stored = def.is_stored();
             let field_ref = match def {
                 FieldDef::Text {
                     weight, language, ..
@@ -210,13 +212,20 @@ impl ResolvedSchema {
                         weight: *weight,
                         analyzer,
                         analysis_group: analysis_group.unwrap_or(text.len()),
+                        stored,
                     });
                     FieldRef::Text(text.len() - 1)
                 }
-                FieldDef::Keyword { .. } => push_filter(&mut filters, name, FilterKind::Keyword),
-                FieldDef::Number { .. } => push_filter(&mut filters, name, FilterKind::Number),
-                FieldDef::Date { .. } => push_filter(&mut filters, name, FilterKind::Date),
-                FieldDef::Boolean { .. } => push_filter(&mut filters, name, FilterKind::Boolean),
+                FieldDef::Keyword { .. } => {
+                    push_filter(&mut filters, name, FilterKind::Keyword, stored)
+                }
+                FieldDef::Number { .. } => {
+                    push_filter(&mut filters, name, FilterKind::Number, stored)
+                }
+                FieldDef::Date { .. } => push_filter(&mut filters, name, FilterKind::Date, stored),
+                FieldDef::Boolean { .. } => {
+                    push_filter(&mut filters, name, FilterKind::Boolean, stored)
+                }
                 FieldDef::Stored => FieldRef::StoredOnly,
                 FieldDef::Vector {
                     dimensions,
@@ -231,7 +240,7 @@ impl ResolvedSchema {
                     });
                     FieldRef::Vector(vectors.len() - 1)
                 }
-                FieldDef::Links => push_filter(&mut filters, name, FilterKind::Links),
+                FieldDef::Links => push_filter(&mut filters, name, FilterKind::Links, stored),
             };
             by_name.insert(name.clone(), field_ref);
         }
@@ -246,7 +255,6 @@ impl ResolvedSchema {
             filters,
             vectors,
             by_name,
-            stored,
         })
     }
 
@@ -380,7 +388,13 @@ impl ResolvedSchema {
                 }
                 FieldRef::StoredOnly => {}
             }
-            if self.stored.get(key).copied().unwrap_or(false) {
+            let stored = match field_ref {
+                FieldRef::Text(f) => self.text[f].stored,
+                FieldRef::Filter(f) => self.filters[f].stored,
+                FieldRef::Vector(_) => false,
+                FieldRef::StoredOnly => true,
+            };
+            if stored {
                 write_pair(key, value);
             }
             Ok(())
@@ -622,10 +636,16 @@ pub fn field_length(tokens: &[Token]) -> u32 {
     len
 }
 
-fn push_filter(filters: &mut Vec<FilterField>, name: &str, kind: FilterKind) -> FieldRef {
+fn push_filter(
+    filters: &mut Vec<FilterField>,
+    name: &str,
+    kind: FilterKind,
+    stored: bool,
+) -> FieldRef {
     filters.push(FilterField {
         name: name.to_string(),
         kind,
+        stored,
     });
     FieldRef::Filter(filters.len() - 1)
 }
