@@ -297,6 +297,62 @@ fn a_lost_manifest_is_corrupt_and_recoverable() {
     assert_eq!(again.err().unwrap().code(), "USAGE");
 }
 
+/// Recovery keeps, for each segment, the newest commit whose chunks are all
+/// there and intact, with the newest readable tombstones of that commit or
+/// a later one; it reports (sorted) and leaves out damaged blobs, blobs of
+/// commits still marked pending and unreadable newer copies.
+#[test]
+fn recovery_keeps_the_newest_intact_blobs_and_reports_the_rest() {
+    let mem = MemoryStorage::new();
+    let mut w = Index::new(IndexConfig::default()).unwrap();
+    w.add(&doc("a", "memory")).unwrap();
+    w.add(&doc("b", "memory")).unwrap();
+    block_on(w.commit(&mem, "idx")).unwrap();
+    w.delete("a");
+    block_on(w.commit(&mem, "idx")).unwrap();
+    let blobs = block_on(mem.list("idx/blob/")).unwrap();
+    // <commit>-<segment>-<part|d>-<hash>: one segment, its tombstones.
+    let field = |k: &str, i: usize| {
+        k.rsplit('/')
+            .next()
+            .unwrap()
+            .split('-')
+            .nth(i)
+            .unwrap()
+            .to_string()
+    };
+    let tombstones: Vec<&String> = blobs.iter().filter(|k| field(k, 2) == "d").collect();
+    assert_eq!(tombstones.len(), 1, "{blobs:?}");
+    let chunk = blobs.iter().find(|k| field(k, 2) == "0").unwrap().clone();
+    // A damaged tombstone blob: `a` comes back (its delete is lost), and
+    // the blob is reported.
+    block_on(mem.put(tombstones[0], b"damaged")).unwrap();
+    // A newer, unreadable copy of the segment: the older intact one wins.
+    let newer = chunk.replacen(&field(&chunk, 0), "ffffffffffff000000000000", 1);
+    block_on(mem.put(&newer, b"garbage")).unwrap();
+    // A commit still marked pending: its blob never committed.
+    let pending_commit = "000000000001000000000000";
+    block_on(mem.put(&format!("idx/pending/{pending_commit}"), b"1")).unwrap();
+    let pending_blob = format!("idx/blob/{pending_commit}-7-0-{}", "0".repeat(32));
+    block_on(mem.put(&pending_blob, b"x")).unwrap();
+    block_on(mem.delete(&manifest_key("idx"))).unwrap();
+
+    let (mut index, report) = block_on(memdex::index::recover::recover(
+        &mem,
+        "idx",
+        IndexConfig::default(),
+    ))
+    .unwrap();
+    assert_eq!(ids(&mut index), ["a", "b"]);
+    assert_eq!((report.segments, report.documents), (1, 2), "{report:?}");
+    let mut expected = vec![tombstones[0].clone(), newer, pending_blob];
+    expected.sort();
+    assert_eq!(report.skipped, expected);
+    // The rebuilt manifest opens like any other.
+    let mut reopened = block_on(Index::open(&mem, "idx", None)).unwrap();
+    assert_eq!(ids(&mut reopened), ["a", "b"]);
+}
+
 /// A blob edited with its CRC recomputed fails the content hash in its key.
 #[test]
 fn a_tampered_blob_is_corrupt() {

@@ -21,7 +21,7 @@ use super::deletes::DeleteSet;
 use super::load::LoadedIndex;
 use super::manifest::{
     blob_prefix, manifest_key, new_commit_id, parse_blob_key, pending_prefix, verify_blob,
-    Manifest, SegmentRecord,
+    BlobName, Manifest, SegmentRecord,
 };
 use super::persist::decode_deletes;
 use super::segment::Segment;
@@ -64,7 +64,7 @@ impl Fetched {
     }
 
     /// A segment from its chunk blobs in order (`None` if any is unreadable).
-    fn segment(&self, keys: &[&String]) -> Option<Segment> {
+    fn segment(&self, keys: &[&str]) -> Option<Segment> {
         let mut data = Vec::new();
         let mut version = None;
         for key in keys {
@@ -129,105 +129,96 @@ type Rebuilt = (
     Vec<String>,
 );
 
+/// A blob of a finished commit, as its key names it (borrowed from the key).
+struct Named<'a> {
+    segment: u64,
+    commit: &'a str,
+    /// The chunk number; `None` for tombstones.
+    chunk: Option<usize>,
+    key: &'a str,
+}
+
 /// The manifest rebuilt from `fetched` (module docs), its sealed bytes, the
 /// segments it references, and the blob keys left out.
 fn rebuild(fetched: &Fetched, pending: &str, markers: &[String], config: IndexConfig) -> Rebuilt {
     let is_pending = |c: &str| markers.iter().any(|m| m[pending.len()..] == *c);
-    let mut skipped = Vec::new();
-    // (segment, commit, part, key) of blobs from commits that finished.
-    let mut named = Vec::new();
-    let mut legacy = Vec::new();
-    for key in fetched.0.iter().map(|(k, _)| k.clone()) {
-        match parse_blob_key(&key) {
-            Some(n) if n.commit.is_some_and(|c| !is_pending(c)) => named.push((
-                n.segment.unwrap_or(0),
-                n.commit.unwrap_or_default().to_string(),
-                n.part.flatten(),
-                n.part.is_some_and(|p| p.is_none()),
-                key.clone(),
-            )),
-            Some(n) if n.commit.is_none() => legacy.push(key),
+    let mut skipped: Vec<&str> = Vec::new();
+    let mut named: Vec<Named<'_>> = Vec::new();
+    let mut legacy: Vec<&str> = Vec::new();
+    for (key, _) in &fetched.0 {
+        match parse_blob_key(key) {
+            Some(BlobName {
+                commit: Some(commit),
+                segment,
+                part: Some(chunk),
+                ..
+            }) if !is_pending(commit) => named.push(Named {
+                segment: segment.unwrap_or(0),
+                commit,
+                chunk,
+                key,
+            }),
+            Some(BlobName { commit: None, .. }) => legacy.push(key),
             _ => skipped.push(key),
         }
     }
-    // Segment order, newest commit first within a segment, chunks in part
-    // order: one byte key each, through the crate's one shared sort (each
-    // `sort_by` comparator would add its own sort code to the wasm).
+    // Segment order, newest commit first within a segment, tombstones then
+    // chunks in part order: one byte key each, through the crate's one
+    // shared sort (each `sort_by` comparator would add its own sort code
+    // to the wasm).
     let keys: Vec<Vec<u8>> = named
         .iter()
-        .map(|(segment, commit, part, _, _)| {
-            let mut key = segment.to_be_bytes().to_vec();
-            key.extend(commit.bytes().map(|b| !b));
-            key.extend(part.map_or(0, |p| p as u64 + 1).to_be_bytes());
+        .map(|b| {
+            let mut key = b.segment.to_be_bytes().to_vec();
+            key.extend(b.commit.bytes().map(|c| !c));
+            key.extend(b.chunk.map_or(0, |p| p as u64 + 1).to_be_bytes());
             key
         })
         .collect();
     let order = crate::sort::order_by_bytes(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
     let named = crate::sort::permute(named, &order);
     let mut segments: Vec<(SegmentRecord, Segment, DeleteSet)> = Vec::new();
-    let mut used: Vec<String> = Vec::new();
-    let mut ids: Vec<u64> = named.iter().map(|b| b.0).collect();
-    ids.dedup();
-    for id in ids {
-        let blobs: Vec<_> = named.iter().filter(|b| b.0 == id).collect();
-        let mut found = None;
-        let mut commits: Vec<&String> = blobs.iter().filter(|b| !b.3).map(|b| &b.1).collect();
-        commits.dedup();
-        for commit in commits {
-            let chunks: Vec<&String> = blobs
+    let mut used: Vec<&str> = Vec::new();
+    let mut start = 0;
+    while start < named.len() {
+        let id = named[start].segment;
+        let end = start
+            + named[start..]
                 .iter()
-                .filter(|b| &b.1 == commit && !b.3)
-                .map(|b| &b.4)
-                .collect();
-            let parts: Vec<Option<usize>> = blobs
-                .iter()
-                .filter(|b| &b.1 == commit && !b.3)
-                .map(|b| b.2)
-                .collect();
-            if parts.iter().enumerate().any(|(i, p)| *p != Some(i)) {
-                continue; // a chunk is missing
-            }
-            if let Some(segment) = fetched.segment(&chunks) {
-                found = Some((
-                    commit.clone(),
-                    chunks.into_iter().cloned().collect::<Vec<_>>(),
-                    segment,
-                ));
-                break;
-            }
-        }
-        let Some((commit, chunks, segment)) = found else {
+                .take_while(|b| b.segment == id)
+                .count();
+        let blobs = &named[start..end];
+        start = end;
+        let Some((commit, chunks, segment)) = newest_intact(fetched, blobs) else {
             continue;
         };
         // The newest tombstones written for it, by its commit or a later one.
-        let mut deletes = None;
-        for b in blobs.iter().filter(|b| b.3 && b.1 >= commit) {
-            if let Some(bytes) = fetched.verified(&b.4) {
-                if let Ok(set) = decode_deletes(&b.4, bytes, segment.n_docs) {
-                    deletes = Some((b.4.clone(), set));
-                    break;
-                }
-            }
-        }
-        used.extend(chunks.iter().cloned());
-        used.extend(deletes.iter().map(|d| d.0.clone()));
+        let deletes = blobs
+            .iter()
+            .filter(|b| b.chunk.is_none() && b.commit >= commit)
+            .find_map(|b| {
+                let bytes = fetched.verified(b.key)?;
+                let set = decode_deletes(b.key, bytes, segment.n_docs).ok()?;
+                Some((b.key, set))
+            });
+        used.extend(&chunks);
+        used.extend(deletes.as_ref().map(|d| d.0));
         let record = SegmentRecord {
             id,
             docs: segment.n_docs,
-            chunks,
-            deletes: deletes.as_ref().map(|d| d.0.clone()),
+            chunks: chunks.iter().map(|k| k.to_string()).collect(),
+            deletes: deletes.as_ref().map(|d| d.0.to_string()),
         };
         segments.push((record, segment, deletes.map(|d| d.1).unwrap_or_default()));
     }
     let mut next_id = segments.iter().map(|s| s.0.id + 1).max().unwrap_or(0);
     for key in legacy {
-        match fetched.segment(std::slice::from_ref(&&key)) {
+        match fetched.segment(&[key]) {
             Some(segment) => {
-                used.push(key.clone());
                 let record = SegmentRecord {
                     id: next_id,
                     docs: segment.n_docs,
-                    chunks: vec![key],
+                    chunks: vec![key.to_string()],
                     deletes: None,
                 };
                 next_id += 1;
@@ -236,25 +227,52 @@ fn rebuild(fetched: &Fetched, pending: &str, markers: &[String], config: IndexCo
             None => skipped.push(key),
         }
     }
-    skipped.extend(
-        named
-            .iter()
-            .map(|b| &b.4)
-            .filter(|k| !used.contains(k))
-            .cloned(),
-    );
-    // Sorted through the shared byte sort (`Vec<String>::sort` would link a
-    // stable sort of its own into the wasm: 4.6 KB).
+    skipped.extend(named.iter().map(|b| b.key).filter(|k| !used.contains(k)));
+    // Sorted through the shared byte sort (`sort` would link a stable sort
+    // of its own into the wasm: 4.6 KB).
     let order =
         crate::sort::order_by_bytes(&skipped.iter().map(|k| k.as_bytes()).collect::<Vec<_>>());
-    let skipped = crate::sort::permute(skipped, &order);
+    let skipped = order
+        .iter()
+        .map(|&(_, i)| skipped[i as usize].to_string())
+        .collect();
     let manifest = Manifest {
         generation: 1,
-        commit: Some(new_commit_id(named.iter().map(|b| b.1.as_str()).max())),
+        commit: Some(new_commit_id(named.iter().map(|b| b.commit).max())),
         config,
         next_segment_id: next_id,
         segments: segments.iter().map(|s| s.0.clone()).collect(),
     };
     let bytes = blob::seal(BlobKind::Manifest, manifest.to_json().as_bytes());
     (manifest, bytes, segments, skipped)
+}
+
+/// The newest commit of one segment's `blobs` (sorted as `rebuild` sorts
+/// them) whose chunks are all there, in order, and read: its commit id,
+/// chunk keys and segment.
+fn newest_intact<'a>(
+    fetched: &Fetched,
+    blobs: &[Named<'a>],
+) -> Option<(&'a str, Vec<&'a str>, Segment)> {
+    let mut at = 0;
+    while at < blobs.len() {
+        let commit = blobs[at].commit;
+        let end = at
+            + blobs[at..]
+                .iter()
+                .take_while(|b| b.commit == commit)
+                .count();
+        let group = &blobs[at..end];
+        at = end;
+        let chunks: Vec<&Named<'a>> = group.iter().filter(|b| b.chunk.is_some()).collect();
+        // Tombstones alone, or a chunk missing: not this commit.
+        if chunks.is_empty() || chunks.iter().enumerate().any(|(i, b)| b.chunk != Some(i)) {
+            continue;
+        }
+        let keys: Vec<&'a str> = chunks.iter().map(|b| b.key).collect();
+        if let Some(segment) = fetched.segment(&keys) {
+            return Some((commit, keys, segment));
+        }
+    }
+    None
 }
