@@ -378,10 +378,9 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32, vectors: &[Option<Vec<f32>>]) -> 
             };
             max_sim[i] = max_sim[i].max(sim);
         }
-        order.push(pick);
+        order.push((0, pick as u32));
     }
-    let mut slots: Vec<Option<Hit>> = hits.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+    crate::sort::permute(hits, &order)
 }
 
 /// FxHash of an id (the incoming-links key).
