@@ -105,67 +105,21 @@ impl ToJson for Hops {
 pub const LONG_QUERY_WORDS: usize = 12;
 
 /// Words that make a query a question (never "short and precise").
-const QUESTION_WORDS: &[&str] = &[
-    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "can", "could",
-    "should", "would", "will", "is", "are", "was", "were", "do", "does", "did", "i", "we", "my",
-    "our", "the", "a", "an", "to", "of", "for", "in", "on", "with", "about",
-];
+const QUESTION_WORDS: &str =
+    "what which who whom whose when where why how can could should would will is are \
+    was were do does did i we my our the a an to of for in on with about";
 
 /// Relation phrases, lowercase; the query's text after one is what is
 /// searched.
-const RELATIONS: &[&str] = &[
-    "depends on",
-    "depend on",
-    "depending on",
-    "dependencies of",
-    "dependents of",
-    "relates to",
-    "related to",
-    "relate to",
-    "linked to",
-    "links to",
-    "link to",
-    "connected to",
-];
+const RELATIONS: &str =
+    "depends on|depend on|depending on|dependencies of|dependents of|relates to|\
+    related to|relate to|linked to|links to|link to|connected to";
 
 /// Words that may come before a relation phrase: the question's lead.
-const RELATION_LEADS: &[&str] = &[
-    "what",
-    "what's",
-    "whats",
-    "which",
-    "who",
-    "anything",
-    "everything",
-    "something",
-    "all",
-    "the",
-    "memories",
-    "memory",
-    "notes",
-    "note",
-    "things",
-    "items",
-    "decisions",
-    "rules",
-    "facts",
-    "is",
-    "are",
-    "was",
-    "were",
-    "does",
-    "do",
-    "did",
-    "that",
-    "else",
-    "show",
-    "list",
-    "find",
-    "me",
-    "get",
-    "directly",
-    "also",
-];
+const RELATION_LEADS: &str =
+    "what what's whats which who anything everything something all the memories \
+    memory notes note things items decisions rules facts is are was were does do did \
+    that else show list find me get directly also";
 
 /// Applies the rules to `query`; `has_vector`: the search has a `vector`.
 pub fn choose(query: &str, has_vector: bool) -> Choice {
@@ -195,7 +149,7 @@ pub fn choose(query: &str, has_vector: bool) -> Choice {
         && !text.contains('?')
         && !words
             .iter()
-            .any(|w| QUESTION_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+            .any(|w| is_one_of(&w.to_ascii_lowercase(), QUESTION_WORDS))
     {
         Reason::Short
     } else {
@@ -222,7 +176,7 @@ fn relation_target(query: &str) -> Option<String> {
     // ASCII lowercasing keeps byte offsets (and needs no Unicode tables).
     let lower = query.to_ascii_lowercase();
     let word = |c: u8| c.is_ascii_alphanumeric() || c >= 0x80;
-    for rel in RELATIONS {
+    for rel in RELATIONS.split('|') {
         let Some(at) = lower.find(rel) else { continue };
         let end = at + rel.len();
         // Whole words only ("unrelated to" is not "related to").
@@ -233,7 +187,7 @@ fn relation_target(query: &str) -> Option<String> {
         let lead_ok = lower[..at]
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
             .filter(|w| !w.is_empty())
-            .all(|w| RELATION_LEADS.contains(&w));
+            .all(|w| is_one_of(w, RELATION_LEADS));
         if !(before_ok && after_ok && lead_ok) {
             continue;
         }
@@ -243,6 +197,12 @@ fn relation_target(query: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `w` is one of the space-separated `words` (word lists as one
+/// string each: no table of string slices in the wasm).
+fn is_one_of(w: &str, words: &str) -> bool {
+    words.split(' ').any(|x| x == w)
 }
 
 /// `w` without the ASCII punctuation around words in prose.
