@@ -423,6 +423,54 @@ fn snapshot_export_import_round_trip() {
         Index::import_snapshot(&bad).err().unwrap().code(),
         "CORRUPT"
     );
+    // A well-sealed snapshot whose inner blobs are damaged or missing is
+    // CORRUPT naming the blob, as a load from storage would say.
+    let reframe = |edit: &dyn Fn(&str, &[u8]) -> Option<Vec<u8>>| {
+        use memdex::codec::blob::{self, BlobKind};
+        use memdex::codec::bytes::{ByteReader, ByteWriter};
+        let payload = blob::open("snapshot", BlobKind::Snapshot, &bytes).unwrap();
+        let mut r = ByteReader::new("snapshot", payload);
+        let n = r.u64().unwrap();
+        let mut kept = Vec::new();
+        for _ in 0..n {
+            let (k, v) = (r.str().unwrap(), r.bytes().unwrap());
+            if let Some(v) = edit(k, v) {
+                kept.push((k.to_string(), v));
+            }
+        }
+        let mut w = ByteWriter::default();
+        w.u64(kept.len() as u64);
+        for (k, v) in &kept {
+            w.str(k);
+            w.bytes(v);
+        }
+        Index::import_snapshot(&blob::seal(BlobKind::Snapshot, &w.buf))
+            .err()
+            .unwrap()
+    };
+    let is_chunk = |k: &str| k.contains("/blob/") && !k.contains("-d-");
+    let missing = reframe(&|k, v| (!is_chunk(k)).then(|| v.to_vec()));
+    assert_eq!(missing.code(), "CORRUPT");
+    assert!(
+        missing
+            .to_string()
+            .contains("referenced by the manifest is missing"),
+        "{missing}"
+    );
+    let damaged = reframe(&|k, v| {
+        let mut v = v.to_vec();
+        if is_chunk(k) {
+            let last = v.len() - 1;
+            v[last] ^= 1;
+        }
+        Some(v)
+    });
+    assert_eq!(damaged.code(), "CORRUPT");
+    let no_manifest = reframe(&|k, v| k.contains("/blob/").then(|| v.to_vec()));
+    assert!(
+        no_manifest.to_string().contains("snapshot has no manifest"),
+        "{no_manifest}"
+    );
     // Exporting does not disturb later commits.
     let storage = MemoryStorage::new();
     block_on(index.commit(&storage, "idx")).unwrap();

@@ -146,48 +146,72 @@ async fn load_manifest<S: Storage>(
     let manifest = parse_manifest(mkey, &bytes)?;
     let mut segments = Vec::with_capacity(manifest.segments.len());
     for record in &manifest.segments {
-        let mut data = Vec::new();
-        // Chunks of one segment share the version of the build that wrote
-        // it (older segments stay as written until merged away).
-        let mut version = None;
+        let mut data = SegmentData::default();
         for key in &record.chunks {
-            let blob = get_blob(storage, key, "blob").await?;
-            let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, &blob)?;
-            if *version.get_or_insert(v) != v {
-                return Err(Attempt::Failed(Error::Corrupt {
-                    key: key.clone(),
-                    reason: "segment chunks of different format versions".into(),
-                }));
-            }
-            data.extend_from_slice(payload);
+            data.append(key, &get_blob(storage, key, "blob").await?)?;
         }
+        let deletes = match &record.deletes {
+            None => None,
+            Some(key) => Some(get_blob(storage, key, "tombstone blob").await?),
+        };
+        segments.push(data.finish(mkey, record, deletes.as_deref())?);
+    }
+    Ok(LoadedIndex::from_parts(manifest, bytes, segments))
+}
+
+/// One segment's chunk payloads as they are read, in order. The steps
+/// between the reads are plain functions, shared by every storage type's
+/// load and by snapshot import (an async loader instantiated per storage
+/// type would otherwise carry its own copy of them).
+#[derive(Default)]
+pub(crate) struct SegmentData {
+    data: Vec<u8>,
+    /// Chunks of one segment share the version of the build that wrote it
+    /// (older segments stay as written until merged away).
+    version: Option<u32>,
+}
+
+impl SegmentData {
+    /// Appends the payload of chunk blob `key` (already verified).
+    pub(crate) fn append(&mut self, key: &str, blob: &[u8]) -> Result<()> {
+        let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, blob)?;
+        if *self.version.get_or_insert(v) != v {
+            return Err(Error::Corrupt {
+                key: key.to_string(),
+                reason: "segment chunks of different format versions".into(),
+            });
+        }
+        self.data.extend_from_slice(payload);
+        Ok(())
+    }
+
+    /// The segment of `record` with its tombstones (`deletes`: the verified
+    /// blob `record.deletes` names).
+    pub(crate) fn finish(
+        self,
+        mkey: &str,
+        record: &SegmentRecord,
+        deletes: Option<&[u8]>,
+    ) -> Result<(SegmentRecord, Segment, DeleteSet)> {
         let first = record
             .chunks
             .first()
             .cloned()
             .unwrap_or_else(|| mkey.to_string());
-        let version = version.unwrap_or(blob::FORMAT_VERSION);
-        let segment = read_segment(&first, &data, version)?;
+        let version = self.version.unwrap_or(blob::FORMAT_VERSION);
+        let segment = read_segment(&first, &self.data, version)?;
         if segment.n_docs != record.docs {
-            return Err(Attempt::Failed(Error::Corrupt {
+            return Err(Error::Corrupt {
                 key: first,
                 reason: "segment size differs from the manifest".into(),
-            }));
+            });
         }
-        let deletes = match &record.deletes {
-            None => DeleteSet::default(),
-            Some(key) => {
-                let blob = get_blob(storage, key, "tombstone blob").await?;
-                decode_deletes(key, &blob, segment.n_docs)?
-            }
+        let deletes = match (&record.deletes, deletes) {
+            (Some(key), Some(blob)) => decode_deletes(key, blob, segment.n_docs)?,
+            _ => DeleteSet::default(),
         };
-        segments.push((record.clone(), segment, deletes));
+        Ok((record.clone(), segment, deletes))
     }
-    Ok(LoadedIndex {
-        manifest,
-        manifest_bytes: Arc::from(bytes),
-        segments,
-    })
 }
 
 impl LoadedIndex {

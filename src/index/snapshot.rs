@@ -4,10 +4,10 @@
 use crate::codec::blob::{self, BlobKind};
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
-use crate::storage::MemoryStorage;
+use crate::FieldMap;
 
-use super::load::load;
-use super::manifest::manifest_key;
+use super::load::{LoadedIndex, SegmentData};
+use super::manifest::{manifest_key, parse_manifest, verify_blob};
 use super::persist::PersistState;
 use super::Index;
 
@@ -33,25 +33,49 @@ impl Index {
         blob::seal(BlobKind::Snapshot, &w.buf)
     }
 
-    /// Rebuilds an index from [`Index::export_snapshot`] bytes.
+    /// Rebuilds an index from [`Index::export_snapshot`] bytes: the
+    /// manifest and blobs it holds, read as [`load`](super::load) reads
+    /// storage (blobs checked against their keys' hashes), synchronously.
     pub fn import_snapshot(bytes: &[u8]) -> Result<Index> {
         let key = "snapshot";
+        let corrupt = |reason: String| Error::Corrupt {
+            key: key.to_string(),
+            reason,
+        };
         let payload = blob::open(key, BlobKind::Snapshot, bytes)?;
         let mut r = ByteReader::new(key, payload);
-        let storage = MemoryStorage::new();
-        let n = r.len(16)?;
-        for _ in 0..n {
+        let mut blobs: FieldMap<&[u8]> = FieldMap::new();
+        for _ in 0..r.len(16)? {
             let k = r.str()?.to_string();
-            let v = r.bytes()?.to_vec();
-            storage.with_map(|m| m.insert(k, v));
+            blobs.insert(k, r.bytes()?);
         }
-        let corrupt = |reason: &str| Error::Corrupt {
-            key: key.to_string(),
-            reason: reason.to_string(),
+        let mkey = manifest_key(SNAPSHOT_NAME);
+        let manifest_bytes = *blobs
+            .get(&mkey)
+            .ok_or_else(|| corrupt("snapshot has no manifest".into()))?;
+        let blob = |k: &str, what: &str| -> Result<&[u8]> {
+            let b = *blobs.get(k).ok_or_else(|| {
+                corrupt(format!(
+                    "{what} `{k}` referenced by the manifest is missing"
+                ))
+            })?;
+            verify_blob(k, b)?;
+            Ok(b)
         };
-        let loaded = crate::storage::run_ready(load(&storage, SNAPSHOT_NAME))
-            .ok_or_else(|| corrupt("snapshot did not load synchronously"))??
-            .ok_or_else(|| corrupt("snapshot has no manifest"))?;
+        let manifest = parse_manifest(&mkey, manifest_bytes)?;
+        let mut segments = Vec::with_capacity(manifest.segments.len());
+        for record in &manifest.segments {
+            let mut data = SegmentData::default();
+            for k in &record.chunks {
+                data.append(k, blob(k, "blob")?)?;
+            }
+            let deletes = match &record.deletes {
+                Some(k) => Some(blob(k, "tombstone blob")?),
+                None => None,
+            };
+            segments.push(data.finish(&mkey, record, deletes)?);
+        }
+        let loaded = LoadedIndex::from_parts(manifest, manifest_bytes.to_vec(), segments);
         let mut index = Index::from_loaded(loaded, None)?;
         // A snapshot is not a commit of any storage: start uncommitted.
         index.persist = PersistState::default();
