@@ -425,7 +425,8 @@ fn snapshot_export_import_round_trip() {
     );
     // A well-sealed snapshot whose inner blobs are damaged or missing is
     // CORRUPT naming the blob, as a load from storage would say.
-    let reframe = |edit: &dyn Fn(&str, &[u8]) -> Option<Vec<u8>>| {
+    type Edit<'a> = &'a dyn Fn(&str, &[u8]) -> Option<Vec<u8>>;
+    let reframe = |edit: Edit| {
         use memdex::codec::blob::{self, BlobKind};
         use memdex::codec::bytes::{ByteReader, ByteWriter};
         let payload = blob::open("snapshot", BlobKind::Snapshot, &bytes).unwrap();
