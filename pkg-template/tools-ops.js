@@ -96,24 +96,26 @@ const newId = (now) =>
 const UNITS = { m: 60e3, min: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** `since`/`until` to epoch ms: ISO dates and times, or "7d" back from now. */
+/**
+ * `since`/`until` as a filter bound: a span back from now ("7d", the tools'
+ * own form) becomes epoch ms; anything else goes to the engine as written,
+ * which reads ISO dates and times and is the one judge of them (a bad date
+ * is its SCHEMA error, the same message every memdex entrance gives).
+ */
 function timeBound(value, name, now) {
   const rel = /^(\d+(?:\.\d+)?)\s*(min|m|h|d|w)$/i.exec(value.trim());
   if (rel) return now() - Number(rel[1]) * UNITS[rel[2].toLowerCase()];
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) {
-    throw fail('USAGE', `"${name}" must be an ISO date or time (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w), got "${value}"`);
+  // `until` a date alone means through the end of that day: the next day.
+  if (name === 'until' && DATE_ONLY.test(value.trim())) {
+    const next = Date.parse(value.trim()) + 86400e3;
+    if (!Number.isNaN(next)) return new Date(next).toISOString().slice(0, 10);
   }
-  // `until` a date alone means through the end of that day.
-  return name === 'until' && DATE_ONLY.test(value.trim()) ? ms + 86400e3 : ms;
+  return value;
 }
 
-/** A stored timestamp as ISO-8601 (defaults to now). */
-function timestamp(value, path, now) {
-  if (value === undefined) return new Date(now()).toISOString();
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw fail('USAGE', `"${path}" must be an ISO-8601 date or time like 2026-05-01T09:30:00Z, got "${value}"`);
-  return new Date(ms).toISOString();
+/** A stored timestamp: as given (the engine checks it), or now. */
+function timestamp(value, now) {
+  return value === undefined ? new Date(now()).toISOString() : value;
 }
 
 // ---- filters ---------------------------------------------------------------
@@ -403,9 +405,14 @@ async function write(ctx, apply) {
     let runs = 0;
     return index.update(async () => {
       if (runs++ > 0) ctx.onConflict?.(ctx.tool, runs - 1);
-      return apply([]);
+      return applyOrUndo(index, apply);
     }, { retries: MAX_ATTEMPTS });
   }
+  return applyOrUndo(index, apply);
+}
+
+/** Runs `apply`, undoing its writes if it fails (a batch is all or nothing). */
+async function applyOrUndo(index, apply) {
   const undo = [];
   try {
     return await apply(undo);
@@ -429,14 +436,14 @@ async function rollback(index, undo) {
 const FIELDS = ['title', 'text', 'kind', 'tags', 'timestamp', 'links'];
 
 /** The document to store for tool fields `m` under engine id `key`. */
-function docOf(ctx, key, m, path, ns = ctx.ns) {
+function docOf(ctx, key, m, ns = ctx.ns) {
   const doc = { id: key };
   if (ns !== undefined) doc.namespace = ns;
   for (const f of FIELDS) if (m[f] !== undefined) doc[f] = m[f];
   // Links point at engine ids, so that expand and memory_related follow
   // them within the namespace.
   if (Array.isArray(m.links)) doc.links = m.links.map((l) => ({ type: l.type, to: engineKey(ns, l.to) }));
-  doc.timestamp = timestamp(m.timestamp, `${path}timestamp`, ctx.now);
+  doc.timestamp = timestamp(m.timestamp, ctx.now);
   return doc;
 }
 
@@ -448,17 +455,11 @@ async function store(ctx, args) {
   if (args.memories === undefined && args.text === undefined) {
     throw fail('USAGE', '"text" is required (or give several memories in "memories")');
   }
-  const items = (args.memories ?? [args]).map((m, i) => ({
-    ...m,
-    id: m.id ?? newId(ctx.now),
-    path: args.memories ? `memories[${i}].` : '',
-  }));
+  const items = (args.memories ?? [args]).map((m) => ({ ...m, id: m.id ?? newId(ctx.now) }));
   const seen = new Set();
   for (const m of items) {
     if (seen.has(m.id)) throw fail('USAGE', `id "${m.id}" appears twice in this call`);
     seen.add(m.id);
-    // Checked before anything is written (also re-checked per attempt).
-    docOf(ctx, m.id, m, m.path);
   }
   const replace = args.replace === true;
   const stored = await write(ctx, async (undo) => {
@@ -480,7 +481,7 @@ async function store(ctx, args) {
       const key = found?.key ?? engineKey(ctx.ns, m.id);
       undo.push({ key, prev: found?.doc });
       // A replaced memory keeps its namespace (unpinned calls may omit it).
-      await ctx.index.add(docOf(ctx, key, m, m.path, found ? found.doc.namespace : ctx.ns));
+      await ctx.index.add(docOf(ctx, key, m, found ? found.doc.namespace : ctx.ns));
       out.push({ id: m.id, replaced: Boolean(found) });
     }
     return out;
@@ -497,12 +498,11 @@ async function update(ctx, args) {
   if (changed.length === 0) {
     throw fail('USAGE', `give at least one field to change: ${FIELDS.join(', ')}`);
   }
-  if (args.timestamp !== undefined) timestamp(args.timestamp, 'timestamp', ctx.now);
   const memory = await write(ctx, async (undo) => {
     const found = await find(ctx, args.id);
     if (!found) throw fail('NOT_FOUND', notFound(ctx, [args.id]));
     const doc = { ...found.doc, id: found.key };
-    for (const f of changed) doc[f] = f === 'timestamp' ? timestamp(args[f], f, ctx.now) : args[f];
+    for (const f of changed) doc[f] = args[f];
     undo.push({ key: found.key, prev: found.doc });
     await ctx.index.add(doc);
     return { ...memoryOf(ctx, found.key, doc), text: String(doc.text ?? '') };

@@ -539,6 +539,14 @@ function explain(code, message) {
   if (code === 'SCHEMA' && /`(tags|links)`/.test(msg)) {
     return `${msg}. This memory index was created before tags and links existed; leave them out, or use a new --dir.`;
   }
+  // Dates are the engine's to judge (one rule for every entrance); say
+  // what the tools accept besides.
+  if (code === 'SCHEMA' && /`timestamp`: range bounds/.test(msg)) {
+    return `${msg}. since and until take ISO dates or times (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w).`;
+  }
+  if (code === 'SCHEMA' && /`timestamp`: dates are/.test(msg)) {
+    return `${msg}. Give timestamp as an ISO-8601 date or time like 2026-05-01T09:30:00Z, or leave it out for now.`;
+  }
   if (code === 'CONFLICT') return `${msg}. Another process kept writing to this memory; try the call again.`;
   if (code === 'STORAGE') return `${msg}. Nothing was saved; try again, and check the memory directory if it persists.`;
   return msg;

@@ -10,7 +10,10 @@
 // at document 1", a tool's "memory_search failed:"), never change it: the
 // check is "same code, and the Memdex message appears whole in it".
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Memdex } from '../../pkg/node.js';
 import { defineOpenInWorker } from '../../pkg/worker-client.js';
@@ -25,7 +28,8 @@ const deep = (n) => {
   return root;
 };
 
-// [name, input, expected code, a part of the expected message]
+// [name, input, expected code, a part of the expected message]. MCP (below)
+// says how each case enters through the tools, or why it cannot.
 const SEARCH = [
   ['unknown option', { limt: 5 }, 'USAGE', 'unknown field `limt`'],
   ['wrong option type', { limit: 'x' }, 'USAGE', 'invalid type for `limit`'],
@@ -59,10 +63,41 @@ const JS_ONLY_DOCS = [
 ];
 const JS_ONLY_SEARCH = [['Infinity in an option', { limit: Infinity }, 'USAGE', '`limit` must be a finite number']];
 
+// The MCP tools take named, typed arguments (each tool's inputSchema, which
+// the model sees) and build the engine's options, filters and documents
+// from them. A case reaches the engine through a tool when an argument
+// carries the wrong value as is: [tool, arguments]. Otherwise the reason
+// the tools cannot express it (the tool layer refuses a wrong argument
+// shape itself, USAGE naming the argument: tested at the end).
+const TOOL_SHAPE = 'typed tool arguments: the inputSchema refuses it first';
+const MCP = {
+  'unknown option': 'the tools have fixed argument names',
+  'wrong option type': TOOL_SHAPE,
+  'negative limit': TOOL_SHAPE,
+  'unknown mode': TOOL_SHAPE,
+  'sort of the wrong type': TOOL_SHAPE,
+  'field weight of an unknown field': 'the tools search fixed fields',
+  'filter that is not an object': 'filters are built from kind, tags, since and until',
+  'bad filter operator': 'filters are built from kind, tags, since and until',
+  'bad date in a filter': ['memory_search', { query: 'deploy', since: 'yesterday' }],
+  'filter on an undeclared field': 'filters are built from kind, tags, since and until',
+  'keyword filter of the wrong type': TOOL_SHAPE,
+  'document that is not an object': 'memory_store builds the document',
+  'document without id': 'memory_store gives every memory an id',
+  'id of the wrong type': TOOL_SHAPE,
+  'text field of the wrong type': TOOL_SHAPE,
+  'undeclared field': 'memory_store takes fixed fields',
+  'bad date in a document': ['memory_store', { id: 'd1', text: 'a', timestamp: 'nope' }],
+  'tags of the wrong type': TOOL_SHAPE,
+  'documents nested too deeply': 'memory_store takes fixed, flat fields',
+};
+
 let index;
 let remote;
 let rest;
 let worker;
+let mcp;
+let mcpDir;
 
 before(async () => {
   index = await Memdex.open();
@@ -75,9 +110,13 @@ before(async () => {
   // The namespace exists (searches of a missing one are NOT_FOUND).
   const made = await rest('PUT', '/v1/ns/contract/docs/seed', { json: { text: 'deploy on friday' } });
   assert.equal(made.status, 200, JSON.stringify(made.body));
+  mcpDir = mkdtempSync(join(tmpdir(), 'memdex-contract-'));
+  mcp = await startServer(mcpDir);
 });
 
 after(async () => {
+  await mcp?.close();
+  if (mcpDir) rmSync(mcpDir, { recursive: true, force: true });
   await remote?.close();
   await index?.close();
   await worker?.mf.dispose();
@@ -91,6 +130,17 @@ async function error(fn) {
     return err;
   }
   assert.fail('expected an error');
+}
+
+/** The MCP leg of a case: through its tool, or proof that it has a reason not to. */
+async function viaMcp(name, code, message) {
+  const how = MCP[name];
+  assert.ok(how, `MCP: say how "${name}" enters through the tools, or why it cannot`);
+  if (typeof how === 'string') return;
+  const [tool, args] = how;
+  const res = await mcp.call(tool, args);
+  assert.equal(res.isError, true, `${tool} ${JSON.stringify(args)}: ${res.content[0].text}`);
+  same(`MCP ${tool}`, { code: res._meta['memdex/code'], message: res.content[0].text }, code, message);
 }
 
 function same(surface, got, code, message) {
@@ -114,6 +164,7 @@ for (const [name, options, code, part] of [...SEARCH, ...JS_ONLY_SEARCH]) {
     const get = await rest('GET', `/v1/ns/contract/search?${qs}`);
     assert.equal(get.status, 400, JSON.stringify(get.body));
     same('REST GET', get.body.error, code, local.message);
+    await viaMcp(name, code, local.message);
   });
 }
 
@@ -129,8 +180,15 @@ for (const [name, doc, code, part] of [...DOCS, ...JS_ONLY_DOCS]) {
     const res = await rest('POST', '/v1/ns/contract/docs', { json: [doc] });
     assert.equal(res.status, code === 'LIMIT' ? 413 : 400, JSON.stringify(res.body));
     same('REST', res.body.error, code, local.message);
+    await viaMcp(name, code, local.message);
   });
 }
+
+test('every case that reaches the engine through an MCP tool is one of the tables', () => {
+  const names = new Set([...SEARCH, ...DOCS].map((c) => c[0]));
+  assert.deepEqual(Object.keys(MCP).filter((n) => !names.has(n)), []);
+  assert.ok(Object.values(MCP).filter(Array.isArray).length >= 2);
+});
 
 // The MCP tools take their own arguments (validated against each tool's
 // inputSchema, which the model sees) and build filters and documents from
@@ -139,10 +197,10 @@ test('MCP tools: wrong arguments are USAGE errors naming the argument', async (t
   const server = await startServer(tempDir(t));
   t.after(() => server.close());
   const cases = [
-    ['memory_search', { query: 'x', since: 'yesterday-ish' }, 'USAGE', '"since" must be an ISO date or time'],
     ['memory_search', { query: 'x', limt: 3 }, 'USAGE', 'unknown argument "limt"'],
+    ['memory_search', { query: 'x', limit: -1 }, 'USAGE', '"limit" must be between'],
     ['memory_store', { text: 'a', kind: 5 }, 'USAGE', '"kind" must be a string'],
-    ['memory_store', { text: 'a', timestamp: 'nope' }, 'USAGE', '"timestamp" must be an ISO-8601 date'],
+    ['memory_store', { text: 5 }, 'USAGE', '"text" must be a string'],
     ['memory_store', { title: 'no text' }, 'USAGE', '"text" is required'],
   ];
   for (const [tool, args, code, part] of cases) {
