@@ -171,6 +171,21 @@ test('errors are tool errors with a code and a next step; protocol errors only f
   }), /memory_forget/);
 });
 
+test('a batch the engine refuses part of stores none of it', async (t) => {
+  const s = await startServer(tempDir(t));
+  t.after(() => s.close());
+  const res = await s.call('memory_store', {
+    memories: [
+      { id: 'first', text: 'kept only if all are' },
+      { id: 'second', text: 'bad time', timestamp: '2026-13-45' },
+    ],
+  });
+  assert.equal(res._meta['memdex/code'], 'SCHEMA', text(res));
+  assert.match(text(res), /`timestamp`: dates are ISO-8601 .*\(document `second`\)/);
+  const got = await s.call('memory_get', { ids: ['first', 'second'] });
+  assert.equal(got._meta['memdex/code'], 'NOT_FOUND', text(got));
+});
+
 test('search answers fit the character budget and say what was cut', async (t) => {
   const s = await startServer(tempDir(t));
   t.after(() => s.close());
