@@ -179,16 +179,8 @@ fn rebuild(fetched: &Fetched, pending: &str, markers: &[String], config: IndexCo
     let named = crate::sort::permute(named, &order);
     let mut segments: Vec<(SegmentRecord, Segment, DeleteSet)> = Vec::new();
     let mut used: Vec<&str> = Vec::new();
-    let mut start = 0;
-    while start < named.len() {
-        let id = named[start].segment;
-        let end = start
-            + named[start..]
-                .iter()
-                .take_while(|b| b.segment == id)
-                .count();
-        let blobs = &named[start..end];
-        start = end;
+    for blobs in named.chunk_by(|a, b| a.segment == b.segment) {
+        let id = blobs[0].segment;
         let Some((commit, chunks, segment)) = newest_intact(fetched, blobs) else {
             continue;
         };
@@ -254,16 +246,8 @@ fn newest_intact<'a>(
     fetched: &Fetched,
     blobs: &[Named<'a>],
 ) -> Option<(&'a str, Vec<&'a str>, Segment)> {
-    let mut at = 0;
-    while at < blobs.len() {
-        let commit = blobs[at].commit;
-        let end = at
-            + blobs[at..]
-                .iter()
-                .take_while(|b| b.commit == commit)
-                .count();
-        let group = &blobs[at..end];
-        at = end;
+    for group in blobs.chunk_by(|a, b| a.commit == b.commit) {
+        let commit = group[0].commit;
         let chunks: Vec<&Named<'a>> = group.iter().filter(|b| b.chunk.is_some()).collect();
         // Tombstones alone, or a chunk missing: not this commit.
         if chunks.is_empty() || chunks.iter().enumerate().any(|(i, b)| b.chunk != Some(i)) {
