@@ -497,6 +497,17 @@ impl ToJson for Hit {
         if let Some(explanation) = &self.explanation {
             o.field("explanation", explanation);
         }
+        self.write_how_found(&mut o);
+        o.end();
+    }
+}
+
+impl Hit {
+    /// Writes how a hybrid, expanded or deduplicated search found the hit
+    /// (`lexical`, `vector`, `via`, `duplicates`; nothing for plain hits)
+    /// into `o`: the JSON of a hit, and the part the wasm results merge
+    /// into a hit object.
+    pub(crate) fn write_how_found(&self, o: &mut Object<'_>) {
         if let Some(lexical) = &self.lexical {
             o.field("lexical", lexical);
         }
@@ -509,7 +520,6 @@ impl ToJson for Hit {
         if !self.duplicates.is_empty() {
             o.field("duplicates", &self.duplicates);
         }
-        o.end();
     }
 }
 

@@ -167,30 +167,19 @@ pub fn to_js(results: &SearchResults) -> JsValue {
         // `lexical`/`vector` ({rank, score}, vector and hybrid hits), `via`
         // (expanded hits) and `duplicates` (dedupe): one JSON object merged
         // into the hit, absent for plain hits.
-        if hit.lexical.is_none()
-            && hit.vector.is_none()
-            && hit.via.is_none()
-            && hit.duplicates.is_empty()
-        {
-            p.absent();
-        } else {
+        let found = hit.lexical.is_some()
+            || hit.vector.is_some()
+            || hit.via.is_some()
+            || !hit.duplicates.is_empty();
+        if found {
             let start = p.text.len();
             let mut o = crate::json::Object::new(&mut p.text);
-            if let Some(lexical) = &hit.lexical {
-                o.field("lexical", lexical);
-            }
-            if let Some(vector) = &hit.vector {
-                o.field("vector", vector);
-            }
-            if let Some(via) = &hit.via {
-                o.field("via", via);
-            }
-            if !hit.duplicates.is_empty() {
-                o.field("duplicates", &hit.duplicates);
-            }
+            hit.write_how_found(&mut o);
             o.end();
             let len = utf16_len(&p.text.as_bytes()[start..]);
             p.lens.push(len);
+        } else {
+            p.absent();
         }
     }
     results_from_pieces(&p.text, &p.lens)
