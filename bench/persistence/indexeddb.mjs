@@ -1,12 +1,12 @@
-// Measures memdex persistence in IndexedDB, in headless Chromium (wasm build
-// from pkg/, IndexedDB adapter pkg/storage/indexeddb.js, durability 'strict'):
+// Measures memdex persistence in IndexedDB, in headless Chromium (the
+// package's Memdex class from pkg/, IndexedDB adapter pkg/storage/indexeddb.js, durability 'strict'):
 // for an index of the first N documents (default 100k) of
 // ../shared/data/packages/corpus.jsonl.gz (title, text, kind, namespace,
 // timestamp; `_id` -> `id`):
 // - time and bytes of the first (full) commit, stored bytes per document;
 // - time and bytes of committing ONE more document, vs. total stored bytes,
 //   for 5 successive one-doc commits;
-// - time to reopen the index (loadIndex + Engine.fromLoaded) through a new
+// - time to reopen the index (`Memdex.open`) through a new
 //   IndexedDB connection, median of 5, split into IDB read time (get of every
 //   stored key) and decode time (the same reopen from an in-memory copy).
 //
@@ -38,8 +38,9 @@ try {
   await page.route('**/__bench/docs.json', (r) => r.fulfill({ contentType: 'application/json', body: docsJson }));
   await page.goto(new URL('/__bench/page.html', base).href);
   const result = await page.evaluate(async () => {
-    const memdex = await import('/pkg/memdex.js');
-    await memdex.default();
+    // Through the package's Memdex class, as an app persists: the commit
+    // protocol stays inside it.
+    const { Memdex } = await import('/pkg/index.js');
     const { indexedDBStorage } = await import('/pkg/storage/indexeddb.js');
     const { memoryStorage } = await import('/pkg/storage/memory.js');
     const out = {};
@@ -49,48 +50,36 @@ try {
     const DB = 'memdex-bench';
     await indexedDBStorage({ database: DB }).deleteDatabase();
 
+    const storage = indexedDBStorage({ database: DB });
+    const index = await Memdex.open({ storage, name: 'idx', autoCommit: false });
     let t = now();
-    let engine = new memdex.Engine();
-    for (const d of docs) engine.add(d);
-    engine.flush();
-    out.docs = engine.size;
+    await index.addMany(docs);
+    out.docs = index.stats().documents; // flushes: the segment is built
     out.buildMs = now() - t;
 
-    const storage = indexedDBStorage({ database: DB });
-    const commit = async (e) => {
-      const h = e.prepareCommit('idx');
-      try {
-        const info = await h.execute(storage);
-        e.finishCommit(h);
-        return info;
-      } finally {
-        h.free();
-      }
-    };
     const storedBytes = async (s) => {
       let total = 0;
       for (const k of await s.list('idx/')) total += (await s.get(k)).byteLength;
       return total;
     };
     t = now();
-    const full = await commit(engine);
+    const full = await index.commit();
     out.fullCommit = { ms: now() - t, ...full };
     out.storedBytes = await storedBytes(storage);
     out.bytesPerDoc = out.storedBytes / out.docs;
 
     out.oneDoc = [];
     for (let i = 0; i < 5; i++) {
-      engine.add({ id: `bench-new-${i}`, title: `new memory ${i}`, text: 'the agent decided to deploy the quokka service on monday after the tests passed', kind: 'note', namespace: 'ns1', timestamp: '2026-11-22T00:00:00Z' });
+      index.add({ id: `bench-new-${i}`, title: `new memory ${i}`, text: 'the agent decided to deploy the quokka service on monday after the tests passed', kind: 'note', namespace: 'ns1', timestamp: '2026-11-22T00:00:00Z' });
       t = now();
-      const info = await commit(engine);
+      const info = await index.commit();
       const ms = now() - t;
       const total = await storedBytes(storage);
       out.oneDoc.push({ ms, ...info, storedBytes: total, percent: (100 * info.bytesWritten) / total });
     }
-    const want = engine.search('python http client').hits.map((h) => h.id);
-    const size = engine.size;
-    engine.free();
-    await storage.close();
+    const want = index.search('python http client').hits.map((h) => h.id);
+    const size = index.stats().documents;
+    await index.close();
 
     const open = [], read = [], decode = [], firstConnect = [];
     for (let i = 0; i < 5; i++) {
@@ -99,26 +88,26 @@ try {
       await s.list('idx/manifest'); // opens the connection
       firstConnect.push(now() - t);
       t = now();
-      const loaded = await memdex.loadIndex(s, 'idx');
-      const e = memdex.Engine.fromLoaded(loaded);
+      const reopened = await Memdex.open({ storage: s, name: 'idx', autoCommit: false });
       open.push(now() - t);
-      if (e.size !== size) throw new Error('reopened size differs');
-      const got = e.search('python http client').hits.map((h) => h.id);
+      if (reopened.stats().documents !== size) throw new Error('reopened size differs');
+      const got = reopened.search('python http client').hits.map((h) => h.id);
       if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error('reopened results differ');
-      e.free();
+      await reopened.close();
       // Breakdown: raw reads of every stored key, then decode from memory.
       const mem = memoryStorage();
+      const s2 = indexedDBStorage({ database: DB });
       t = now();
-      const keys = await s.list('idx/');
+      const keys = await s2.list('idx/');
       const values = [];
-      for (const k of keys) values.push(await s.get(k));
+      for (const k of keys) values.push(await s2.get(k));
       read.push(now() - t);
       for (let j = 0; j < keys.length; j++) await mem.put(keys[j], values[j]);
       t = now();
-      const e2 = memdex.Engine.fromLoaded(await memdex.loadIndex(mem, 'idx'));
+      const fromMemory = await Memdex.open({ storage: mem, name: 'idx', autoCommit: false });
       decode.push(now() - t);
-      e2.free();
-      await s.close();
+      await fromMemory.close();
+      await s2.close();
     }
     out.reopen = { medianMs: median(open), idbReadMs: median(read), decodeMs: median(decode), connectMs: median(firstConnect), runs: open };
     await indexedDBStorage({ database: DB }).deleteDatabase();
