@@ -34,7 +34,7 @@ use super::manifest::{
     blob_key, blob_prefix, new_commit_id, parse_blob_key, parse_manifest, pending_prefix, Manifest,
     SegmentRecord,
 };
-use super::serialize::write_segment;
+use super::serialize::{read_doc_list, write_doc_list, write_segment};
 use super::Index;
 
 pub use super::load::{load, LoadedIndex};
@@ -116,12 +116,11 @@ impl ToJson for CommitInfo {
 pub(crate) fn encode_deletes(set: &DeleteSet, n_docs: u32) -> Vec<u8> {
     let mut w = ByteWriter::default();
     w.u32(n_docs);
-    w.u64(set.len() as u64);
-    let mut prev = 0;
-    for d in (0..n_docs).filter(|&d| set.contains(d)) {
-        w.varint(d - prev);
-        prev = d;
-    }
+    write_doc_list(
+        &mut w,
+        set.len() as usize,
+        (0..n_docs).filter(|&d| set.contains(d)),
+    );
     blob::seal(BlobKind::Deletes, &w.buf)
 }
 
@@ -131,17 +130,9 @@ pub(crate) fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<Del
     if r.u32()? != n_docs {
         return Err(r.corrupt("tombstones belong to a segment of another size"));
     }
-    let n = r.len(1)?;
     let mut set = DeleteSet::default();
-    let mut prev = 0u32;
-    for i in 0..n {
-        let delta = r.varint()?;
-        let d = prev
-            .checked_add(delta)
-            .filter(|&d| d < n_docs && (i == 0 || delta > 0));
-        let d = d.ok_or_else(|| r.corrupt("tombstone out of range"))?;
+    for d in read_doc_list(&mut r, n_docs, "tombstone")? {
         set.insert(d);
-        prev = d;
     }
     Ok(set)
 }

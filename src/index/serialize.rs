@@ -105,7 +105,7 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
 fn write_vectors(w: &mut ByteWriter, col: &VectorColumn) {
     w.u8(COL_VECTOR);
     w.u32(col.dims);
-    write_doc_list(w, &col.docs);
+    write_doc_list(w, col.docs.len(), col.docs.iter().copied());
     w.u64(col.data.len() as u64 * 4);
     w.buf.reserve(col.data.len() * 4);
     for x in &col.data {
@@ -118,7 +118,7 @@ fn read_vectors(r: &mut ByteReader<'_>, n_docs: u32) -> Result<VectorColumn> {
     if dims > crate::vector::MAX_DIMENSIONS {
         return Err(r.corrupt("vector column dimensions out of range"));
     }
-    let docs = read_doc_list(r, n_docs, "vector")?;
+    let docs = read_doc_list(r, n_docs, "vector doc list")?;
     let count = docs.len();
     let bytes = r.bytes()?;
     if bytes.len() != count * dims as usize * 4 || (count > 0 && dims == 0) {
@@ -139,7 +139,7 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
     for &(_, i) in &crate::sort::order_by_bytes(&bytes) {
         let (value, docs) = values[i as usize];
         w.str(value);
-        write_doc_list(w, docs);
+        write_doc_list(w, docs.len(), docs.iter().copied());
     }
 }
 
@@ -307,19 +307,20 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
 }
 
 /// `u64 count`, then `count` varint deltas of strictly ascending doc ids
-/// (the first delta is the id itself).
-fn write_doc_list(w: &mut ByteWriter, docs: &[u32]) {
-    w.u64(docs.len() as u64);
+/// (the first delta is the id itself): column doc lists and tombstones.
+/// `docs` yields exactly `count` ids.
+pub(crate) fn write_doc_list(w: &mut ByteWriter, count: usize, docs: impl Iterator<Item = u32>) {
+    w.u64(count as u64);
     let mut prev = 0;
-    for &d in docs {
+    for d in docs {
         w.varint(d - prev);
         prev = d;
     }
 }
 
 /// Reads [`write_doc_list`]'s output: ids below `n_docs`, strictly
-/// ascending, else `CORRUPT` naming the `kind` of list.
-fn read_doc_list(r: &mut ByteReader<'_>, n_docs: u32, kind: &str) -> Result<Vec<u32>> {
+/// ascending, else `CORRUPT`: "`what` out of range".
+pub(crate) fn read_doc_list(r: &mut ByteReader<'_>, n_docs: u32, what: &str) -> Result<Vec<u32>> {
     let count = r.len(1)?;
     let mut docs = Vec::with_capacity(count);
     let mut prev = 0u32;
@@ -328,7 +329,7 @@ fn read_doc_list(r: &mut ByteReader<'_>, n_docs: u32, kind: &str) -> Result<Vec<
         let d = prev
             .checked_add(delta)
             .filter(|&d| d < n_docs && (i == 0 || delta > 0));
-        let d = d.ok_or_else(|| r.corrupt(format!("{kind} doc list out of range")))?;
+        let d = d.ok_or_else(|| r.corrupt(format!("{what} out of range")))?;
         docs.push(d);
         prev = d;
     }
@@ -340,7 +341,7 @@ fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
     let mut values = HashMap::with_capacity_and_hasher(n, Default::default());
     for _ in 0..n {
         let value = r.str()?.to_string();
-        values.insert(value, read_doc_list(r, n_docs, "keyword")?);
+        values.insert(value, read_doc_list(r, n_docs, "keyword doc list")?);
     }
     Ok(KeywordColumn { values })
 }
