@@ -111,7 +111,7 @@ fn check_graph(index: &mut Index) {
             ..Default::default()
         },
     );
-    let got: Vec<_> = related.iter().map(|h| (h.id.as_str(), h.score)).collect();
+    let got: Vec<_> = related.0.iter().map(|h| (h.id.as_str(), h.score)).collect();
     // a, c at 1 hop (1/2); d, e, f at 2 (1/3).
     assert_eq!(
         got,
@@ -143,6 +143,7 @@ fn deleted_targets_are_dropped() {
     assert_eq!(got, ["a", "e"]);
     assert!(index
         .related("f", &Default::default())
+        .0
         .iter()
         .all(|h| h.id != "b"));
 }

@@ -177,16 +177,16 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         hops: 2,
         ..Default::default()
     };
-    let related: Vec<String> = v3.related("f5", &two).into_iter().map(|h| h.id).collect();
+    let related: Vec<String> = v3.related("f5", &two).0.into_iter().map(|h| h.id).collect();
     assert_eq!(related, ["f6", "f7"]);
-    assert!(v3.related("f3", &ExpandOptions::default()).is_empty());
+    assert!(v3.related("f3", &ExpandOptions::default()).0.is_empty());
     // New commits beside v3 segments, then a merge: same answers.
     v3.add(&memdex::json::parse(r#"{"id":"new","text":"a brand new memory"}"#).unwrap())
         .unwrap();
     v3.compact();
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
     assert_eq!(v3.search("", &near).unwrap().hits[0].id, "f2");
-    let related: Vec<String> = v3.related("f5", &two).into_iter().map(|h| h.id).collect();
+    let related: Vec<String> = v3.related("f5", &two).0.into_iter().map(|h| h.id).collect();
     assert_eq!(related, ["f6", "f7"]);
     // The blobs are version 3.
     let blobs = format!(

@@ -673,9 +673,17 @@ fn filter_value(field: &str, kind: FilterKind, value: &Value) -> Result<FilterVa
             .filter(|n| n.is_finite())
             .map(FilterValue::Number)
             .ok_or_else(|| Error::schema(field, "number fields take a finite number")),
-        FilterKind::Date => parse_date(value).map(FilterValue::Number).ok_or_else(|| {
-            Error::schema(field, "dates are ISO-8601 strings or epoch milliseconds")
-        }),
+        // A stored date must be one JS can represent (`new Date(ms)`), or
+        // every answer holding it fails to render.
+        FilterKind::Date => parse_date(value)
+            .filter(|ms| ms.abs() <= MAX_DATE_MS)
+            .map(FilterValue::Number)
+            .ok_or_else(|| {
+                Error::schema(
+                    field,
+                    "dates are ISO-8601 strings or epoch milliseconds within ±8.64e15 (the JS Date range)",
+                )
+            }),
         FilterKind::Boolean => value
             .as_bool()
             .map(|b| FilterValue::Boolean(Some(b)))
@@ -731,6 +739,10 @@ fn filter_value_str(field: &str, kind: FilterKind, s: &str) -> Result<FilterValu
         FilterKind::Links => links_value(field, &Value::String(s.to_string())),
     }
 }
+
+/// Largest epoch-milliseconds magnitude a document's date may hold: JS
+/// `Date`'s range (±100,000,000 days).
+pub const MAX_DATE_MS: f64 = 8.64e15;
 
 /// Epoch milliseconds from a number or an ISO-8601 / RFC 3339 string
 /// (`2024-05-01`, `2024-05-01T12:30:00Z`, `...T12:30:00.250+02:00`).

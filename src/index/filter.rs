@@ -117,6 +117,17 @@ impl Filter {
         Ok(Filter { conditions })
     }
 
+    /// Whether a document in namespace `ns` (`None`: none) passes the
+    /// filter's namespace conditions (the others are not looked at).
+    pub fn allows_namespace(&self, ns: Option<&str>) -> bool {
+        self.conditions.iter().all(|c| match c {
+            Condition::Namespace { exact, prefixes } => ns.is_some_and(|ns| {
+                exact.iter().any(|e| e == ns) || prefixes.iter().any(|p| ns.starts_with(p.as_str()))
+            }),
+            _ => true,
+        })
+    }
+
     /// Allowed docs of `segment` as a bitset (`None` = no restriction).
     pub fn evaluate(&self, segment: &Segment) -> Option<Vec<u64>> {
         if self.conditions.is_empty() {

@@ -17,7 +17,8 @@ use crate::json::Value;
 use crate::jsonopt;
 use crate::store::{Column, StoredFields};
 
-use super::options::{Hit, StoredSelection};
+use super::budget::{Limited, Limits, Steps, MAX_ANSWER_BYTES};
+use super::options::{Hit, SearchOptions, StoredSelection};
 
 /// Which edges a traversal follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,7 +39,9 @@ pub struct ExpandOptions {
     /// Only these link types (`None`: all).
     pub types: Option<Vec<String>>,
     pub direction: Direction,
-    /// `related` only: at most this many documents (default 10).
+    /// At most this many documents: the answer of `related`, the documents
+    /// expansion adds to a search's hits (default 10, at most
+    /// [`super::search::MAX_RESULTS`]).
     pub limit: usize,
 }
 
@@ -74,7 +77,9 @@ impl ExpandOptions {
                     o.direction = [Direction::Out, Direction::In, Direction::Both]
                         [jsonopt::variant(v, path, k, &["out", "in", "both"])?]
                 }
-                _ => o.limit = jsonopt::usize_(v, path, k)?,
+                _ => {
+                    o.limit = jsonopt::uint(v, path, k, super::search::MAX_RESULTS as u64)? as usize
+                }
             }
         }
         if o.hops == 0 {
@@ -261,6 +266,17 @@ pub(crate) fn pool_size(offset: usize, limit: usize) -> usize {
     ((offset + limit) * 3).clamp(50, super::search::MAX_RESULTS)
 }
 
+/// Bytes of a hit's title and text (what [`content`] reads).
+fn content_bytes(hit: &Hit) -> usize {
+    ["title", "text"]
+        .iter()
+        .filter_map(|f| match hit.fields.get(f) {
+            Some(Value::String(s)) => Some(s.len()),
+            _ => None,
+        })
+        .sum()
+}
+
 /// Words of a hit's title and text, lowercased (the content diversity and
 /// dedupe compare).
 fn content(hit: &Hit) -> String {
@@ -292,7 +308,8 @@ pub(crate) fn similarity(a: &HashMap<&str, usize>, b: &HashMap<&str, usize>) -> 
     if a.is_empty() && b.is_empty() {
         return 0.0;
     }
-    let common = a.keys().filter(|w| b.contains_key(*w)).count();
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let common = small.keys().filter(|w| large.contains_key(*w)).count();
     common as f32 / (a.len() + b.len() - common) as f32
 }
 
@@ -303,15 +320,25 @@ pub(crate) const DUPLICATE_COSINE: f32 = 0.97;
 /// holds the hits' unit vectors) with a vector cosine of at least
 /// [`DUPLICATE_COSINE`], into the best-ranked one, which lists the others'
 /// ids in `duplicates`.
-pub(crate) fn dedupe(hits: Vec<Hit>, vectors: &[Option<Vec<f32>>]) -> Vec<Hit> {
+///
+/// Each hit's content costs `steps` its bytes / 16, each vector comparison
+/// the dimensions / 16; once they run out, the remaining hits are kept as
+/// they are.
+pub(crate) fn dedupe(hits: Vec<Hit>, vectors: &[Option<Vec<f32>>], steps: &Steps) -> Vec<Hit> {
     // value -> [position]: the keyword column's map type (smaller wasm).
     let mut first: HashMap<String, Vec<u32>> = HashMap::default();
     let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
     // The vector of each kept hit, by position in `out`.
     let mut kept: Vec<Option<&[f32]>> = Vec::with_capacity(hits.len());
     for (i, hit) in hits.into_iter().enumerate() {
-        let key = content(&hit);
         let vector = vectors.get(i).and_then(|v| v.as_deref());
+        let compares = vector.map_or(0, |v| kept.len() * v.len().div_ceil(16));
+        if !steps.take((content_bytes(&hit) / 16 + compares) as u64) {
+            kept.push(None);
+            out.push(hit);
+            continue;
+        }
+        let key = content(&hit);
         let same_text = first
             .get(&key)
             .filter(|_| !key.is_empty())
@@ -339,7 +366,22 @@ pub(crate) fn dedupe(hits: Vec<Hit>, vectors: &[Option<Vec<f32>>]) -> Vec<Hit> {
 ///
 /// Similarity is the cosine of the hits' vectors when `vectors` holds both
 /// (the index has a vector field), else the word overlap of title + text.
-pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32, vectors: &[Option<Vec<f32>>]) -> Vec<Hit> {
+///
+/// Only the first `picks` places are chosen (a page needs no more); each
+/// hit's content costs `steps` its bytes / 16 and each comparison the
+/// smaller word set's size (or the dimensions / 16). Once they run out,
+/// the hits not yet picked follow in score order.
+pub(crate) fn mmr(
+    hits: Vec<Hit>,
+    lambda: f32,
+    vectors: &[Option<Vec<f32>>],
+    picks: usize,
+    steps: &Steps,
+) -> Vec<Hit> {
+    let bytes: usize = hits.iter().map(content_bytes).sum();
+    if !steps.take((bytes / 16) as u64) {
+        return hits;
+    }
     let texts: Vec<String> = hits.iter().map(content).collect();
     // Word sets as `FxHashMap<&str, usize>`, a map type the crate already has.
     let words: Vec<HashMap<&str, usize>> = texts
@@ -356,7 +398,7 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32, vectors: &[Option<Vec<f32>>]) -> 
     let mut left: Vec<usize> = (0..hits.len()).collect();
     let mut max_sim = vec![0.0f32; hits.len()];
     let mut order = Vec::with_capacity(hits.len());
-    while !left.is_empty() {
+    'picking: while !left.is_empty() && order.len() < picks {
         let (pos, _) = left
             .iter()
             .enumerate()
@@ -371,15 +413,28 @@ pub(crate) fn mmr(hits: Vec<Hit>, lambda: f32, vectors: &[Option<Vec<f32>>]) -> 
                 |best, c| if c.1 > best.1 { c } else { best },
             );
         let pick = left.remove(pos);
+        order.push((0, pick as u32));
         for &i in &left {
             let sim = match (vectors.get(pick), vectors.get(i)) {
-                (Some(Some(a)), Some(Some(b))) => crate::vector::dot(a, b),
-                _ => similarity(&words[pick], &words[i]),
+                (Some(Some(a)), Some(Some(b))) => {
+                    if !steps.take(a.len().div_ceil(16) as u64) {
+                        break 'picking;
+                    }
+                    crate::vector::dot(a, b)
+                }
+                _ => {
+                    let cost = words[pick].len().min(words[i].len()) + 1;
+                    if !steps.take(cost as u64) {
+                        break 'picking;
+                    }
+                    similarity(&words[pick], &words[i])
+                }
             };
             max_sim[i] = max_sim[i].max(sim);
         }
-        order.push((0, pick as u32));
     }
+    // Not picked (past the page, or out of steps): in score order.
+    order.extend(left.iter().map(|&i| (0, i as u32)));
     crate::sort::permute(hits, &order)
 }
 
@@ -493,11 +548,13 @@ impl Index {
     /// Breadth-first traversal from `starts` (id, score): every live
     /// document within `hops` edges of a start (other than that start),
     /// scored `score / (1 + hops)`, the best over all starts and paths,
-    /// with how it was reached.
+    /// with how it was reached. Each edge followed takes a step; once
+    /// `steps` run out the traversal stops where it is.
     pub(crate) fn traverse(
         &self,
         starts: &[(String, f32)],
         o: &ExpandOptions,
+        steps: &Steps,
     ) -> Vec<(String, f32, Via)> {
         let cols = self.links_columns();
         let type_ok = |t: &str| o.types.as_ref().is_none_or(|ts| ts.iter().any(|x| x == t));
@@ -529,6 +586,9 @@ impl Index {
                     }
                     if o.direction != Direction::Out {
                         self.incoming_of(id, &cols, &mut reached);
+                    }
+                    if !steps.take(reached.len() as u64 + 1) {
+                        break;
                     }
                     for (to, t) in reached {
                         if !type_ok(t) || seen.contains_key(to) || self.locate(to).is_none() {
@@ -583,46 +643,109 @@ impl Index {
         })
     }
 
-    /// Adds the documents linked to `hits` (see [`Index::traverse`]); a
+    /// Adds the documents linked to `hits` (see [`Index::traverse`]): at
+    /// most `o.limit` of them, best first, only in namespaces the search's
+    /// filter allows (links never lead out of the caller's namespaces), and
+    /// within the expand steps and the answer bytes of `limits`. A
     /// document already a hit keeps the better of its two scores. Sorted
     /// by score, then id.
     pub(crate) fn expand_hits(
         &self,
         mut hits: Vec<Hit>,
         o: &ExpandOptions,
-        stored: &StoredSelection,
-    ) -> Vec<Hit> {
+        opts: &SearchOptions,
+        limits: Limits,
+        limited: &mut Vec<Limited>,
+    ) -> Result<Vec<Hit>> {
+        let strict = super::search::strict(opts);
+        let scope = match &opts.filter {
+            Some(json) if !json.is_null() => Some(Filter::compile(json, &self.schema)?),
+            _ => None,
+        };
+        let in_scope = |ns: Option<&str>| scope.as_ref().is_none_or(|f| f.allows_namespace(ns));
+        let steps = Steps::new(limits.expand_steps);
         let starts: Vec<(String, f32)> = hits.iter().map(|h| (h.id.clone(), h.score)).collect();
-        for (id, score, via) in self.traverse(&starts, o) {
-            if let Some(h) = hits.iter_mut().find(|h| h.id == id) {
+        let reached = self.traverse(&starts, o, &steps);
+        if steps.ran_out() {
+            let limit = usize::try_from(limits.expand_steps).unwrap_or(usize::MAX);
+            Limited::Expand.reached(
+                strict,
+                limited,
+                "expand steps (link edges)",
+                limit,
+                limit + 1,
+            )?;
+        }
+        let position: HashMap<String, usize> = hits
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.id.clone(), i))
+            .collect();
+        let (mut added, mut bytes) = (0, 0usize);
+        for (id, score, via) in reached {
+            if let Some(&i) = position.get(&id) {
+                let h = &mut hits[i];
                 if score > h.score {
                     h.score = score;
                     h.via = Some(via);
                 }
-            } else if let Some(mut h) = self.plain_hit(&id, score, stored) {
-                h.via = Some(via);
-                hits.push(h);
+                continue;
+            }
+            if added == o.limit {
+                continue;
+            }
+            let Some((si, doc)) = self.locate(&id) else {
+                continue;
+            };
+            let cost = self.segments[si].segment.docs.stored_bytes(doc).len() + id.len() + 32;
+            if bytes + cost > MAX_ANSWER_BYTES {
+                let what = "answer bytes (documents added by expand)";
+                Limited::Answer.reached(strict, limited, what, MAX_ANSWER_BYTES, bytes + cost)?;
+                break;
+            }
+            match self.plain_hit(&id, score, &opts.stored_fields) {
+                Some(mut h) if in_scope(h.namespace.as_deref()) => {
+                    h.via = Some(via);
+                    hits.push(h);
+                    added += 1;
+                    bytes += cost;
+                }
+                _ => {}
             }
         }
-        by_score_then_id(hits, |h| (h.score, &h.id))
+        Ok(by_score_then_id(hits, |h| (h.score, &h.id)))
     }
 
     /// The documents linked to `id` within `o.hops` (no query): scored
-    /// `1 / (1 + hops)`, best first, at most `o.limit`. Flushes first.
-    /// An unknown or deleted `id` gives an empty answer.
-    pub fn related(&mut self, id: &str, o: &ExpandOptions) -> Vec<Hit> {
+    /// `1 / (1 + hops)`, best first, at most `o.limit`, within
+    /// [`super::budget::EXPAND_STEPS`] edges and
+    /// [`MAX_ANSWER_BYTES`] (the `limited` it returns names what cut
+    /// the answer short). Flushes first. An unknown or deleted `id` gives
+    /// an empty answer.
+    pub fn related(&mut self, id: &str, o: &ExpandOptions) -> (Vec<Hit>, Vec<Limited>) {
         self.flush();
+        let mut limited = Vec::new();
         if self.locate(id).is_none() {
-            return Vec::new();
+            return (Vec::new(), limited);
         }
-        self.traverse(&[(id.to_string(), 1.0)], o)
-            .into_iter()
-            .take(o.limit)
-            .filter_map(|(rid, s, via)| {
-                let mut h = self.plain_hit(&rid, s, &StoredSelection::All)?;
-                h.via = Some(via);
-                Some(h)
-            })
-            .collect()
+        let steps = Steps::new(super::budget::EXPAND_STEPS);
+        let reached = self.traverse(&[(id.to_string(), 1.0)], o, &steps);
+        if steps.ran_out() {
+            limited.push(Limited::Expand);
+        }
+        let (mut hits, mut bytes) = (Vec::new(), 0usize);
+        for (rid, s, via) in reached.into_iter().take(o.limit) {
+            let Some(mut h) = self.plain_hit(&rid, s, &StoredSelection::All) else {
+                continue;
+            };
+            bytes += h.fields.as_json().len() + rid.len() + 32;
+            if bytes > MAX_ANSWER_BYTES && !hits.is_empty() {
+                limited.push(Limited::Answer);
+                break;
+            }
+            h.via = Some(via);
+            hits.push(h);
+        }
+        (hits, limited)
     }
 }

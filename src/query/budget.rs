@@ -25,6 +25,25 @@
 //!   every limit: they count only for wider queries, and ordinary queries
 //!   pay nothing for the budget there.
 //!
+//! The stages after scoring are bounded the same way, so that a whole
+//! request, not only its query text, has a bounded cost:
+//!
+//! - **rerank steps**: `diversity` and `dedupe` compare pool hits pairwise
+//!   (word overlap or vector cosine); each comparison costs the smaller
+//!   word set's size (or the vector's dimensions) and each hit's content
+//!   its bytes / 16, up to [`RERANK_STEPS`]. MMR stops once the page is
+//!   picked. Over the limit, the rest of the pool keeps its score order
+//!   (`rerank`). Before the bound, `offset: 2900` with `diversity` took 15 s
+//!   on 20k documents;
+//! - **expand steps**: link expansion follows at most [`EXPAND_STEPS`]
+//!   edges (`expand`), and adds at most its `limit` documents;
+//! - **answer bytes**: stored fields, snippets and explanations of the
+//!   hits an answer carries (and of a rerank pool) count their bytes, up to
+//!   [`MAX_ANSWER_BYTES`]; hits past it are left out (`answer`). Snippet
+//!   options have fixed maxima ([`MAX_HIGHLIGHT_TAG_BYTES`],
+//!   [`MAX_SNIPPET_LENGTH`]): a 600 KB tag copied per highlighted term
+//!   once trapped the engine.
+//!
 //! What happens at a limit follows the query syntax, as the parser's own
 //! limits do: lenient searches (the default; agents' raw text never fails)
 //! stop spending and answer with what they have, flagged in
@@ -48,6 +67,18 @@ pub const MIN_SCORING_STEPS: u64 = 2_000_000;
 /// for this many terms).
 pub const SCORING_STEPS_PER_DOC: u64 = 100;
 
+/// Comparison steps `diversity` and `dedupe` may take in one search.
+pub const RERANK_STEPS: u64 = 4_000_000;
+/// Link edges `expand` may follow in one search.
+pub const EXPAND_STEPS: u64 = 100_000;
+/// Bytes of stored fields, snippets and explanations one answer (or one
+/// rerank pool) may hold.
+pub const MAX_ANSWER_BYTES: usize = 8 << 20;
+/// Longest `highlight.preTag` / `postTag`, in bytes.
+pub const MAX_HIGHLIGHT_TAG_BYTES: usize = 64;
+/// Largest `highlight.snippetLength`, in characters.
+pub const MAX_SNIPPET_LENGTH: usize = 2_000;
+
 /// A budget that ran out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limited {
@@ -55,6 +86,13 @@ pub enum Limited {
     Expansions,
     /// Scoring stopped before every candidate document was examined.
     Scoring,
+    /// `diversity` / `dedupe` stopped: the rest of the pool is in score
+    /// order (not deduplicated).
+    Rerank,
+    /// Link expansion stopped before following every edge.
+    Expand,
+    /// Hits were left out to keep the answer within its bytes.
+    Answer,
 }
 
 impl Limited {
@@ -63,7 +101,29 @@ impl Limited {
         match self {
             Limited::Expansions => "expansions",
             Limited::Scoring => "scoring",
+            Limited::Rerank => "rerank",
+            Limited::Expand => "expand",
+            Limited::Answer => "answer",
         }
+    }
+
+    /// Records this limit as reached: `LIMIT` in strict mode (`what` with
+    /// `limit` and `got`), else a flag in `limited` (once).
+    pub fn reached(
+        self,
+        strict: bool,
+        limited: &mut Vec<Limited>,
+        what: &'static str,
+        limit: usize,
+        got: usize,
+    ) -> Result<()> {
+        if strict {
+            return Err(Error::Limit { what, limit, got });
+        }
+        if !limited.contains(&self) {
+            limited.push(self);
+        }
+        Ok(())
     }
 }
 
@@ -74,6 +134,9 @@ pub struct Limits {
     pub expansions: usize,
     pub dictionary_steps: u64,
     pub scoring_steps: u64,
+    pub rerank_steps: u64,
+    pub expand_steps: u64,
+    pub answer_bytes: usize,
 }
 
 impl Limits {
@@ -85,6 +148,9 @@ impl Limits {
             dictionary_steps: MIN_DICTIONARY_STEPS
                 .max(DICTIONARY_STEPS_PER_TERM.saturating_mul(terms)),
             scoring_steps: MIN_SCORING_STEPS.max(SCORING_STEPS_PER_DOC.saturating_mul(live_docs)),
+            rerank_steps: RERANK_STEPS,
+            expand_steps: EXPAND_STEPS,
+            answer_bytes: MAX_ANSWER_BYTES,
         }
     }
 }
@@ -187,6 +253,7 @@ impl Budget {
             expansions: self.limits.expansions - self.expansions,
             dictionary_steps: self.limits.dictionary_steps - self.dictionary_steps,
             scoring_steps: self.limits.scoring_steps - self.scoring.left.get(),
+            ..self.limits
         }
     }
 
@@ -256,17 +323,7 @@ impl Budget {
     /// asked for, or for steps one past the limit: the walk stops there),
     /// else a flag on the answer.
     fn cut(&mut self, what: Limited, text: &'static str, limit: usize, got: usize) -> Result<()> {
-        if self.strict {
-            return Err(Error::Limit {
-                what: text,
-                limit,
-                got,
-            });
-        }
-        if !self.limited.contains(&what) {
-            self.limited.push(what);
-        }
-        Ok(())
+        what.reached(self.strict, &mut self.limited, text, limit, got)
     }
 }
 

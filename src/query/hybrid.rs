@@ -148,7 +148,7 @@ impl Index {
             offset: 0,
             limit: if blank { 0 } else { n },
             sort: None,
-            stored: page.stored,
+            ..page
         };
         let (and_first, fallback) = match opts.mode {
             Mode::Or => (false, false),
@@ -213,7 +213,9 @@ impl Index {
             }
         }
         let shown: Vec<Candidate<'_>> = top.into_sorted().into_iter().skip(page.offset).collect();
-        let mut hits = self.make_hits(&shown, &lexical.plan, &lexical.params, opts, page.stored);
+        let mut limited = lexical.limited;
+        let plan = &lexical.plan;
+        let mut hits = self.make_hits(&shown, plan, &lexical.params, opts, page, &mut limited)?;
         let lex_rank = crate::sort::KeyPositions::new(lex_list.iter().map(|x| x.0));
         let vec_rank = crate::sort::KeyPositions::new(vec_list.iter().map(|x| x.0));
         for (hit, c) in hits.iter_mut().zip(&shown) {
@@ -232,7 +234,7 @@ impl Index {
             mode,
             total: None,
             total_exact: false,
-            limited: lexical.limited,
+            limited,
             warnings: Vec::new(),
             strategy: None,
         })

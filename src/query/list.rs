@@ -156,13 +156,9 @@ impl Index {
         }
         let total = all.len();
         let shown = order(self, all, column, p.offset, p.limit);
-        let hits = self.make_hits(
-            &shown,
-            &Plan::default(),
-            &self.score_params(opts),
-            opts,
-            p.stored,
-        );
+        let mut limited = Vec::new();
+        let params = self.score_params(opts);
+        let hits = self.make_hits(&shown, &Plan::default(), &params, opts, p, &mut limited)?;
         Ok(SearchResults {
             hits,
             // Nothing to fall back from: every listed document matches.
@@ -172,8 +168,9 @@ impl Index {
             },
             total: Some(total),
             total_exact: true,
-            // A listing visits each live document once: no query to bound.
-            limited: Vec::new(),
+            // A listing visits each live document once: only its answer
+            // is bounded.
+            limited,
             warnings: Vec::new(),
             strategy: None,
         })

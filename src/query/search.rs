@@ -9,7 +9,9 @@ use crate::postings::TERMINATED;
 
 use super::ast::Query;
 use super::bm25::FieldNorm;
-use super::budget::{Budget, Limited, Limits, Steps};
+use super::budget::{
+    Budget, Limited, Limits, Steps, MAX_ANSWER_BYTES, MAX_HIGHLIGHT_TAG_BYTES, MAX_SNIPPET_LENGTH,
+};
 use super::options::{
     Hit, Mode, SearchOptions, SearchResults, StoredSelection, Strategy, Syntax, TermExplanation,
 };
@@ -50,6 +52,9 @@ pub(crate) struct Page<'a> {
     pub limit: usize,
     pub sort: Option<&'a super::list::SortSpec>,
     pub stored: &'a StoredSelection,
+    /// Whether hits get their snippets (a rerank pool gets them after
+    /// paging: only the page's hits need them).
+    pub snippets: bool,
 }
 
 impl<'a> Page<'a> {
@@ -60,6 +65,7 @@ impl<'a> Page<'a> {
             limit: opts.limit,
             sort: opts.sort.as_ref(),
             stored: &opts.stored_fields,
+            snippets: true,
         }
     }
 
@@ -126,49 +132,73 @@ impl Index {
         if !rerank && expand.is_none() {
             return self.search_ranked(query, opts, Page::of(opts), limits);
         }
-        use super::agent;
         let page = match rerank {
             true => Page {
                 offset: 0,
-                limit: agent::pool_size(opts.offset, opts.limit),
+                limit: super::agent::pool_size(opts.offset, opts.limit),
                 stored: &StoredSelection::All,
+                snippets: false,
                 ..Page::of(opts)
             },
             false => Page::of(opts),
         };
         let mut r = self.search_ranked(query, opts, page, limits)?;
         if rerank {
-            let mut hits = std::mem::take(&mut r.hits);
-            let vectors = self.hit_vectors(&hits, opts.vector_field.as_deref());
-            if opts.dedupe {
-                hits = agent::dedupe(hits, &vectors);
-            }
-            if let Some(lambda) = opts.diversity {
-                // Dedupe dropped hits: their vectors no longer line up.
-                let vectors = match opts.dedupe {
-                    true => self.hit_vectors(&hits, opts.vector_field.as_deref()),
-                    false => vectors,
-                };
-                hits = agent::mmr(hits, lambda, &vectors);
-            }
-            r.hits = hits
-                .into_iter()
-                .skip(opts.offset)
-                .take(opts.limit)
-                .map(|mut h| {
-                    h.fields = match &opts.stored_fields {
-                        StoredSelection::All => h.fields,
-                        StoredSelection::None => StoredFields::empty(),
-                        StoredSelection::Only(names) => h.fields.select(names),
-                    };
-                    h
-                })
-                .collect();
+            let pool = std::mem::take(&mut r.hits);
+            r.hits = self.rerank(pool, opts, limits, &mut r.limited)?;
         }
         if let Some(e) = expand {
-            r.hits = self.expand_hits(std::mem::take(&mut r.hits), e, &opts.stored_fields);
+            let hits = std::mem::take(&mut r.hits);
+            r.hits = self.expand_hits(hits, e, opts, limits, &mut r.limited)?;
         }
         Ok(r)
+    }
+
+    /// `dedupe`, then `diversity`, over a pool of hits with every stored
+    /// field, under the rerank steps of `limits`; then the page the options
+    /// ask for, with its snippets and stored fields.
+    fn rerank(
+        &self,
+        pool: Vec<Hit>,
+        opts: &SearchOptions,
+        limits: Limits,
+        limited: &mut Vec<Limited>,
+    ) -> Result<Vec<Hit>> {
+        use super::agent;
+        let steps = Steps::new(limits.rerank_steps);
+        let vector_field = opts.vector_field.as_deref();
+        let mut hits = pool;
+        let vectors = self.hit_vectors(&hits, vector_field);
+        if opts.dedupe {
+            hits = agent::dedupe(hits, &vectors, &steps);
+        }
+        if let Some(lambda) = opts.diversity {
+            // Dedupe dropped hits: their vectors no longer line up.
+            let vectors = match opts.dedupe {
+                true => self.hit_vectors(&hits, vector_field),
+                false => vectors,
+            };
+            hits = agent::mmr(hits, lambda, &vectors, opts.offset + opts.limit, &steps);
+        }
+        if steps.ran_out() {
+            let limit = usize::try_from(limits.rerank_steps).unwrap_or(usize::MAX);
+            let what = "rerank steps (diversity, dedupe)";
+            Limited::Rerank.reached(strict(opts), limited, what, limit, limit + 1)?;
+        }
+        let page = hits.into_iter().skip(opts.offset).take(opts.limit);
+        Ok(page
+            .map(|mut h| {
+                if let Some(hl) = &opts.highlight {
+                    h.snippets = self.snippets(&h.fields.to_map(), &h.matched_terms, hl);
+                }
+                h.fields = match &opts.stored_fields {
+                    StoredSelection::All => h.fields,
+                    StoredSelection::None => StoredFields::empty(),
+                    StoredSelection::Only(names) => h.fields.select(names),
+                };
+                h
+            })
+            .collect())
     }
 
     /// A search without the post-processing of `expand`, `diversity` and
@@ -292,8 +322,15 @@ impl Index {
         and_mode: bool,
         limits: Limits,
     ) -> Result<(Vec<Hit>, Total, Vec<Limited>)> {
-        let r = self.ranked(ast, opts, page, proximity, filter, and_mode, limits)?;
-        let hits = self.make_hits(&r.candidates, &r.plan, &r.params, opts, page.stored);
+        let mut r = self.ranked(ast, opts, page, proximity, filter, and_mode, limits)?;
+        let hits = self.make_hits(
+            &r.candidates,
+            &r.plan,
+            &r.params,
+            opts,
+            page,
+            &mut r.limited,
+        )?;
         Ok((hits, r.total, r.limited))
     }
 
@@ -419,14 +456,20 @@ impl Index {
     /// Turns ranked candidates into hits. Term matches come from the scoring
     /// loop when it recorded them; otherwise (and for explanations) they are
     /// read with one cursor per (segment, term), visiting hits in doc order.
+    ///
+    /// The hits' stored fields, snippets and explanations count against
+    /// [`MAX_ANSWER_BYTES`]: the hits past it are left out (`answer` in
+    /// `limited`; `LIMIT` when strict). The first hit always fits.
     pub(super) fn make_hits(
         &self,
         ranked: &[Candidate<'_>],
         plan: &Plan,
         params: &ScoreParams,
         opts: &SearchOptions,
-        stored: &StoredSelection,
-    ) -> Vec<Hit> {
+        page: Page<'_>,
+        limited: &mut Vec<Limited>,
+    ) -> Result<Vec<Hit>> {
+        let stored = page.stored;
         // (segment, doc) pairs are distinct, so any sort gives this order.
         let order = crate::sort::order_by_key(
             ranked
@@ -472,12 +515,25 @@ impl Index {
                 }
             }
         }
-        ranked
-            .iter()
-            .zip(annotations)
-            .map(|(c, (matched_terms, explanation))| {
-                let docs = &self.segments[c.segment].segment.docs;
-                let (fields, namespace, snippets) = match (stored, &opts.highlight) {
+        let highlight = opts.highlight.as_ref().filter(|_| page.snippets);
+        let mut bytes = 0usize;
+        let mut hits = Vec::with_capacity(ranked.len());
+        for (c, (matched_terms, explanation)) in ranked.iter().zip(annotations) {
+            let docs = &self.segments[c.segment].segment.docs;
+            // Every hit costs its id and score; decoded fields their bytes;
+            // an explanation ~64 bytes a part.
+            let mut cost = c.id.len() + 32 + 64 * explanation.len();
+            if !matches!((stored, highlight), (StoredSelection::None, None)) {
+                cost += docs.stored_bytes(c.doc).len();
+            }
+            if bytes.saturating_add(cost) > MAX_ANSWER_BYTES && !hits.is_empty() {
+                let what = "answer bytes (stored fields, snippets, explanations)";
+                let got = bytes.saturating_add(cost);
+                Limited::Answer.reached(strict(opts), limited, what, MAX_ANSWER_BYTES, got)?;
+                break;
+            }
+            let hit = {
+                let (fields, namespace, snippets) = match (stored, highlight) {
                     (StoredSelection::None, None) => {
                         let namespace = StoredFields::namespace_of(docs.stored_bytes(c.doc));
                         (StoredFields::empty(), namespace, Default::default())
@@ -509,8 +565,11 @@ impl Index {
                     via: None,
                     duplicates: Vec::new(),
                 }
-            })
-            .collect()
+            };
+            bytes += cost + hit.snippets.values().map(String::len).sum::<usize>();
+            hits.push(hit);
+        }
+        Ok(hits)
     }
 
     /// Per-field parts of one term's BM25F score; the parts of a term sum to
@@ -596,6 +655,11 @@ impl Index {
     }
 }
 
+/// Whether over-limit stages fail (`LIMIT`) rather than flag the answer.
+pub(super) fn strict(opts: &SearchOptions) -> bool {
+    opts.syntax == Syntax::Strict
+}
+
 fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
     if query.len() > MAX_QUERY_BYTES {
         return Err(Error::Limit {
@@ -611,6 +675,23 @@ fn validate(index: &Index, query: &str, opts: &SearchOptions) -> Result<()> {
             limit: MAX_RESULTS,
             got: wanted,
         });
+    }
+    if let Some(h) = &opts.highlight {
+        let tag = h.pre_tag.len().max(h.post_tag.len());
+        if tag > MAX_HIGHLIGHT_TAG_BYTES {
+            return Err(Error::Limit {
+                what: "highlight tag bytes (preTag, postTag)",
+                limit: MAX_HIGHLIGHT_TAG_BYTES,
+                got: tag,
+            });
+        }
+        if h.snippet_length > MAX_SNIPPET_LENGTH {
+            return Err(Error::Limit {
+                what: "highlight snippetLength",
+                limit: MAX_SNIPPET_LENGTH,
+                got: h.snippet_length,
+            });
+        }
     }
     // Wrong values are the caller's (`USAGE`); names the schema lacks are
     // `SCHEMA` (below).

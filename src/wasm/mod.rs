@@ -265,13 +265,13 @@ impl Engine {
     /// limit }` or `undefined`.
     pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
         let options: ExpandOptions = from_js(options, "options", related_options)?;
-        let hits = self.index.related(id, &options);
+        let (hits, limited) = self.index.related(id, &options);
         let results = crate::query::options::SearchResults {
             total: Some(hits.len()),
-            total_exact: true,
+            total_exact: limited.is_empty(),
             hits,
             mode: crate::query::options::Mode::Or,
-            limited: Vec::new(),
+            limited,
             warnings: Vec::new(),
             strategy: None,
         };
