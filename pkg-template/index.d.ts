@@ -415,11 +415,11 @@ export type Filter<Doc = MemdexDocument> = { namespace?: NamespaceFilter } & {
 
 /** Highlighting of matched terms in snippets. */
 export interface HighlightOptions {
-  /** Inserted before a matched term (default `<mark>`). */
+  /** Inserted before a matched term (default `<mark>`); at most 64 bytes (UTF-8), else `LIMIT`. */
   preTag?: string;
-  /** Inserted after a matched term (default `</mark>`). */
+  /** Inserted after a matched term (default `</mark>`); at most 64 bytes (UTF-8), else `LIMIT`. */
   postTag?: string;
-  /** Approximate snippet length in characters (default 160). */
+  /** Approximate snippet length in characters (default 160, at most 2,000, else `LIMIT`). */
   snippetLength?: number;
 }
 
@@ -444,7 +444,12 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * the query exceeds its budget.
    */
   syntax?: 'lenient' | 'strict';
-  /** Number of hits to return (default 10). */
+  /**
+   * Number of hits to return (default 10). `offset + limit` is at most
+   * 10,000 (`LIMIT`). The answer's stored fields, snippets and explanations
+   * hold at most 8 MiB: hits past that are left out (`'answer'` in
+   * {@link SearchResults.limited}).
+   */
   limit?: number;
   /** Number of hits to skip, for paging (default 0). */
   offset?: number;
@@ -553,8 +558,11 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * Adds the documents linked to the hits (links fields), each scored
    * `parentScore / (1 + hops)` and carrying {@link Hit.via}. A document that
    * is already a hit keeps the better of its two scores; links to missing or
-   * deleted ids are dropped. Added documents come on top of `limit`; the
-   * result is re-sorted by score. `true` means `{ hops: 1 }`.
+   * deleted ids are dropped. Added documents come on top of `limit`: at
+   * most {@link ExpandOptions.limit} of them (default 10), only in the
+   * namespaces the search's `filter` allows, following at most 100,000 edges
+   * (`'expand'` in {@link SearchResults.limited}). The result is re-sorted by
+   * score. `true` means `{ hops: 1 }`.
    *
    * ```ts
    * index.search('postgres', { expand: { hops: 2, types: ['DEPENDS_ON'], direction: 'out' } });
@@ -575,7 +583,12 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * similarity being the cosine of the hits' vectors when the index has a
    * vector field (`vectorField`, or its only one), else the word overlap
    * (Jaccard) of title + text. Scores are kept; only the order changes. A
-   * number is `lambda`; `true` is 0.7.
+   * number is `lambda`; `true` is 0.7. Only the places up to
+   * `offset + limit` are picked; diversity and dedupe together make at most
+   * 4M comparison steps (a comparison costs the smaller word set's size), and
+   * past that the rest keeps its score order (`'rerank'` in
+   * {@link SearchResults.limited}). Deep pages (`offset` in the thousands)
+   * therefore get diversity only at their top.
    */
   diversity?: boolean | number | { lambda?: number };
   /**
@@ -652,13 +665,15 @@ export interface ExpandOptions {
   types?: string[];
   /** `'out'` (default): what the hit links to; `'in'`: what links to it; `'both'`. */
   direction?: 'out' | 'in' | 'both';
+  /**
+   * At most this many documents (default 10, at most 10,000): the answer of
+   * {@link Memdex.related}, or the documents `expand` adds to a search's hits.
+   */
+  limit?: number;
 }
 
 /** Options of {@link Memdex.related}. */
-export interface RelatedOptions extends ExpandOptions {
-  /** At most this many documents (default 10). */
-  limit?: number;
-}
+export type RelatedOptions = ExpandOptions;
 
 /** {@link SearchOptions.recency}. */
 export interface RecencyOptions<Doc = MemdexDocument> {
@@ -796,12 +811,17 @@ export interface SearchResults<Doc = MemdexDocument> {
    *   and the dictionary walks that find them are bounded too;
    * - `'scoring'`: scoring stopped after a fixed amount of work (it grows
    *   with the index: 2M steps, or 100 per document), so some matching
-   *   documents were never scored.
+   *   documents were never scored;
+   * - `'rerank'`: `diversity` / `dedupe` stopped after 4M comparison steps;
+   *   the rest of the page is in score order (and not deduplicated);
+   * - `'expand'`: link expansion stopped after 100,000 edges;
+   * - `'answer'`: hits were left out to keep the answer's stored fields,
+   *   snippets and explanations within 8 MiB (the first hit always fits).
    *
    * A clause repeated in the query (`a a a`, `x~2 x~2`) counts once, with
    * the repeats' summed boost. Ordinary queries stay far below every budget.
    */
-  limited?: ('expansions' | 'scoring')[];
+  limited?: ('expansions' | 'scoring' | 'rerank' | 'expand' | 'answer')[];
   /**
    * Present only when the engine read the query differently from how it was
    * written (lenient syntax), one sentence each. `kind:rule` on a keyword or

@@ -62,6 +62,25 @@ impl Error {
         }
     }
 
+    /// A failed manifest write whose outcome could not be read back: the
+    /// commit may or may not have been stored.
+    pub(crate) fn outcome_unknown(self) -> Self {
+        match self {
+            Error::Storage {
+                key,
+                reason,
+                adapter_reason,
+            } => Error::Storage {
+                key,
+                reason: format!(
+                    "{reason} (and reading it back failed: the commit may have been stored; reopen the index to see its state)"
+                ),
+                adapter_reason,
+            },
+            other => other,
+        }
+    }
+
     pub(crate) fn schema(field: impl Into<String>, reason: impl Into<String>) -> Self {
         Error::Schema {
             field: field.into(),

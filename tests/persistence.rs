@@ -177,7 +177,7 @@ fn crash_matrix(setup: impl Fn(&mut Index), change: impl Fn(&mut Index)) {
     assert!(mutations >= 2, "a commit writes blobs and a manifest");
     assert_ne!(old_state, new_state);
 
-    for mode in [FaultMode::Fail, FaultMode::Stop] {
+    for mode in [FaultMode::Fail, FaultMode::Stop, FaultMode::FailAfter] {
         for k in 0..mutations {
             let copy = base.deep_clone();
             let faulty = FaultyStorage::new(copy.clone()).fail_at(k, mode);

@@ -254,7 +254,10 @@ impl CommitPlan {
         let mut bytes_written = 0;
         let started = crate::host::now_ms();
         if !self.blobs.is_empty() {
-            storage.put(&marker, &pending_marker(started)).await?;
+            if let Err(e) = storage.put(&marker, &pending_marker(started)).await {
+                let _ = storage.delete(&marker).await;
+                return Err(e);
+            }
         }
         for (key, blob) in &self.blobs {
             if let Err(e) = storage.put(key, blob).await {
@@ -270,11 +273,26 @@ impl CommitPlan {
                 reason: "the commit took over 30 minutes to write its blobs and was abandoned; commit again".into(), adapter_reason: None });
         }
         // The commit point. An error here leaves it unknown whether the
-        // manifest was stored, so the blobs stay (the marker protects them).
-        if !storage
+        // manifest was stored: read it back. Ours is there: committed (the
+        // error came after the write, e.g. syncing the directory). The one
+        // we replaced is there: nothing was stored, so our blobs go. Anything
+        // else (unreadable, or a third manifest that may build on ours):
+        // the blobs stay under the marker and the error says so.
+        let swapped = match storage
             .swap(&mkey, self.expected.as_deref(), &self.manifest)
-            .await?
+            .await
         {
+            Ok(swapped) => swapped,
+            Err(e) => match storage.get(&mkey).await {
+                Ok(Some(now)) if now == self.manifest => true,
+                Ok(now) if now.as_deref() == self.expected.as_deref() => {
+                    self.discard(storage, &marker).await;
+                    return Err(e);
+                }
+                _ => return Err(e.outcome_unknown()),
+            },
+        };
+        if !swapped {
             self.discard(storage, &marker).await;
             let found = match storage.get(&mkey).await {
                 Ok(Some(bytes)) => parse_manifest(&mkey, &bytes).map_or(0, |m| m.generation),

@@ -1,6 +1,7 @@
 //! Fault injection: wraps a storage and fails the n-th mutating operation
 //! (put, delete or swap), either once (`Fail`) or from then on (`Stop`, like a
-//! crashed process).
+//! crashed process), or performs it and then reports a failure
+//! (`FailAfter`, like a sync that fails after the write landed).
 
 use std::cell::Cell;
 
@@ -13,6 +14,8 @@ pub enum FaultMode {
     Fail,
     /// The n-th and every later mutation fail.
     Stop,
+    /// The n-th mutation is performed, then reports a failure.
+    FailAfter,
 }
 
 pub struct FaultyStorage<S> {
@@ -48,22 +51,34 @@ impl<S: Storage> FaultyStorage<S> {
         &self.inner
     }
 
-    fn check(&self, key: &str) -> Result<()> {
+    /// Counts a mutation of `key`; `Err` when it must fail before it is
+    /// performed, `Ok(Some(err))` when after.
+    fn check(&self, key: &str) -> Result<Option<Error>> {
         let n = self.mutations.get();
         self.mutations.set(n + 1);
         let hit = match (self.fail_at.get(), self.mode) {
-            (Some(at), FaultMode::Fail) => n == at,
+            (Some(at), FaultMode::Fail | FaultMode::FailAfter) => n == at,
             (Some(at), FaultMode::Stop) => n >= at,
             (None, _) => false,
         };
-        if hit {
-            return Err(Error::Storage {
-                key: key.to_string(),
-                reason: format!("injected fault at mutation {n}"),
-                adapter_reason: None,
-            });
+        let fault = hit.then(|| Error::Storage {
+            key: key.to_string(),
+            reason: format!("injected fault at mutation {n}"),
+            adapter_reason: None,
+        });
+        match (fault, self.mode) {
+            (Some(e), FaultMode::FailAfter) => Ok(Some(e)),
+            (Some(e), _) => Err(e),
+            (None, _) => Ok(None),
         }
-        Ok(())
+    }
+}
+
+/// `result`, or `after` when the mutation was to fail once performed.
+fn then_fail<T>(result: Result<T>, after: Option<Error>) -> Result<T> {
+    match after {
+        Some(e) => result.and(Err(e)),
+        None => result,
     }
 }
 
@@ -72,18 +87,18 @@ impl<S: Storage> Storage for FaultyStorage<S> {
         self.inner.get(key).await
     }
     async fn put(&self, key: &str, value: &[u8]) -> Result<()> {
-        self.check(key)?;
-        self.inner.put(key, value).await
+        let after = self.check(key)?;
+        then_fail(self.inner.put(key, value).await, after)
     }
     async fn delete(&self, key: &str) -> Result<()> {
-        self.check(key)?;
-        self.inner.delete(key).await
+        let after = self.check(key)?;
+        then_fail(self.inner.delete(key).await, after)
     }
     async fn list(&self, prefix: &str) -> Result<Vec<String>> {
         self.inner.list(prefix).await
     }
     async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
-        self.check(key)?;
-        self.inner.swap(key, expected, value).await
+        let after = self.check(key)?;
+        then_fail(self.inner.swap(key, expected, value).await, after)
     }
 }
