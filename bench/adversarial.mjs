@@ -1,7 +1,7 @@
 // Measures how the memdex Worker (workerd, `make worker`) holds up against hostile requests: 40+ adversarial shapes (options at their documented maxima, huge highlight tags, expand, JSON-RPC batches, thousands of namespaces, invalid keys, oversized and deeply nested bodies, odd documents) sent to a 20k-document namespace on loopback while a probe times GET /health every 20 ms; per shape the HTTP statuses, request wall time and response bytes, overall the worst request time, /health p50/p99/max, 5xx count and isolate memory (wasm memory, workerd RSS), against the goals of issue 27.
 //
 //   node bench/adversarial.mjs            (full: ~3-6 min; per-request timeout 60 s)
-//   node bench/adversarial.mjs --quick    (~1-2 min: 5k documents, timeout 10 s, smaller batches)
+//   node bench/adversarial.mjs --quick    (~1-2 min: timeout 10 s, smaller batches)
 //   options: --docs N  --timeout S (per request)  --budget S (all shapes together)  --out FILE
 //
 // It starts `make worker` itself (worker/test-support/helpers.mjs, as
@@ -37,7 +37,7 @@ const arg = (name, fallback) => {
   return i >= 0 ? argv[i + 1] : fallback;
 };
 const QUICK = argv.includes('--quick');
-const DOCS = Number(arg('docs', QUICK ? 5000 : 20000));
+const DOCS = Number(arg('docs', 20000));
 const TIMEOUT_MS = Number(arg('timeout', QUICK ? 10 : 60)) * 1000;
 const BUDGET_MS = Number(arg('budget', QUICK ? 75 : 420)) * 1000;
 const DATA = process.env.MEMDEX_DATA ?? new URL('../../shared/data', import.meta.url).pathname;
@@ -96,10 +96,11 @@ async function startWorker() {
 async function restartWorker(reason) {
   W.restarting = true;
   const t = performance.now();
+  const output = W.server.output().slice(-2000);
   await W.server.stop('SIGKILL');
   await startWorker();
   W.restarting = false;
-  W.restarts.push({ reason, ms: Math.round(performance.now() - t) });
+  W.restarts.push({ reason, ms: Math.round(performance.now() - t), workerdOutput: output });
   console.error(`  restarted workerd (${reason})`);
 }
 
@@ -277,6 +278,10 @@ async function checkAndHeal(shapeName) {
 // ---------------------------------------------------------------------------
 // The shapes
 
+// The most frequent words of the first 20k package descriptions (after
+// stopwords): in OR mode they match most documents, so offsets up to the
+// maximum have candidates.
+const BROAD = 'python library package api data tool simple sdk client server plugin cli framework module wrapper code files';
 const words = ['http', 'client', 'library', 'python', 'server', 'data', 'parser', 'json', 'api', 'tool', 'test', 'async', 'simple', 'fast', 'web', 'plugin', 'framework', 'database', 'cli', 'logging'];
 const longQuery = (bytes, gen) => {
   let q = '';
@@ -298,7 +303,7 @@ const overBody = (head, tail) => head + 'x'.repeat(MAX_BODY + 1 - Buffer.byteLen
  */
 const shapes = [
   // --- search options at and past their documented maxima
-  { name: 'search plain, limit 100 offset 9900 (max offset+limit)', run: () => search({ query: 'http client', limit: 100, offset: MAX_RESULTS - 100 }) },
+  { name: 'search plain, limit 100 offset 9900 (max offset+limit)', run: () => search({ query: BROAD, limit: 100, offset: MAX_RESULTS - 100 }) },
   { name: 'search offset+limit 10001 (over the max)', run: () => search({ query: 'http client', limit: 100, offset: MAX_RESULTS - 99 }) },
   { name: 'explain on every hit, limit 100, 8 terms', run: () => search({ query: words.slice(0, 8).join(' '), explain: true, limit: 100 }) },
   { name: 'explain + fuzzy auto + prefix, limit 100 offset 900', run: () => search({ query: words.slice(0, 12).join(' '), explain: true, fuzzy: 'auto', prefix: true, limit: 100, offset: 900 }) },
@@ -309,8 +314,8 @@ const shapes = [
   { name: 'fuzzy 2 + prefix on a 1 KB query', run: () => search({ query: longQuery(1024, (i) => words[(i * 7) % words.length]), fuzzy: 2, prefix: true, limit: 100 }) },
   { name: 'proximity depth 1000 on a 1 KB query', run: () => search({ query: longQuery(1024, (i) => words[i % words.length]), proximity: { depth: 1000 }, limit: 100, offset: 400 }) },
   { name: 'mode and + fuzzy 2 on 150 terms', run: () => search({ query: longQuery(1024, (i) => words[i % words.length]), mode: 'and', fuzzy: 2, limit: 100 }) },
-  { name: 'sort timestamp desc, offset 9900 limit 100', run: () => search({ query: 'http', sort: { field: 'timestamp', order: 'desc' }, limit: 100, offset: MAX_RESULTS - 100 }) },
-  { name: 'blank query + sort + filter, offset 9900', run: () => search({ query: '', filter: { kind: ['pypi', 'npm', 'crates'] }, sort: { field: 'timestamp', order: 'asc' }, limit: 100, offset: MAX_RESULTS - 100 }) },
+  { name: 'sort timestamp desc, offset 9900 limit 100', run: () => search({ query: BROAD, sort: { field: 'timestamp', order: 'desc' }, limit: 100, offset: MAX_RESULTS - 100 }) },
+  { name: 'blank query + sort + filter, offset 9900', run: () => search({ query: '', filter: { kind: ['pypi', 'npm'] }, sort: { field: 'timestamp', order: 'asc' }, limit: 100, offset: MAX_RESULTS - 100 }) },
   { name: 'huge filter list (kind in 10k values)', run: () => search({ query: 'http', filter: { kind: Array.from({ length: 10_000 }, (_, i) => `kind-${i}`) }, limit: 100 }) },
   { name: 'huge namespace filter (10k values)', run: () => search({ query: 'http', filter: { namespace: Array.from({ length: 10_000 }, (_, i) => `team-b:${i}`) }, limit: 100 }) },
   { name: 'filter naming another namespace (tenancy)', run: () => search({ query: 'http', filter: { namespace: 'team-b:secret' }, limit: 10 }) },
@@ -401,9 +406,9 @@ const shapes = [
     },
   },
   {
-    name: `write key creates ${SIZES.createNs} namespaces (maxNamespacesPerKey 100)`,
+    name: `one write key creates ${SIZES.createNs} namespaces (maxNamespacesPerKey 100)`,
     run: async () => {
-      const out = await many(SIZES.createNs, 10, (i) => req('PUT', `/v1/ns/team-a:many-${i}/docs/d`, { key: keys.writer, json: { text: `namespace ${i}` } }));
+      const out = await many(SIZES.createNs, 10, (i) => req('PUT', `/v1/ns/team-a:many-${i}/docs/d`, { key: keys.creator, json: { text: `namespace ${i}` } }));
       return { responses: out, note: `${out.filter((r) => r.status === 200).length} created` };
     },
   },
@@ -434,8 +439,8 @@ const shapes = [
       const s = await req('POST', `/v1/ns/${ns}/search`, { json: { query: 'future', minGeneration: g } });
       const l = await mcp(toolCall('memory_list', { namespace: ns }));
       const gt = await mcp(toolCall('memory_get', { namespace: ns, id: 'far' }));
-      const err = (r) => (r.body?.result?.isError ? 'error' : r.body?.error ? 'rpc-error' : 'ok');
-      return { responses: [put, s, l, gt], note: `PUT ${put.status}; search ${s.status}; memory_list ${err(l)}; memory_get ${err(gt)}` };
+      const err = (r) => (r.body?.result?.isError ? `error "${String(r.body.result.content?.[0]?.text).slice(0, 80)}"` : r.body?.error ? `rpc-error ${r.body.error.message.slice(0, 80)}` : r.status === 200 ? 'ok' : r.status);
+      return { responses: [put, s, l, gt], note: `PUT ${put.status}; search ${s.status}${s.body?.error ? ` ${s.body.error.code} "${s.body.error.message.slice(0, 60)}"` : ''}; memory_list ${err(l)}; memory_get ${err(gt)}` };
     },
   },
   {
@@ -450,9 +455,10 @@ const shapes = [
   },
 
   // --- the expensive ones (today: tens of seconds, or a wasm trap)
-  { name: 'all options at once: diversity+dedupe+expand 3+explain+highlight+proximity+fuzzy, offset 900', run: () => search({ query: 'http client library tool', diversity: 0.5, dedupe: true, expand: { hops: 3, direction: 'both' }, explain: true, highlight: true, proximity: true, fuzzy: 'auto', prefix: true, limit: 100, offset: 900 }) },
-  { name: 'diversity 0.5 + dedupe, limit 100 offset 2900 (issue)', run: () => search({ query: 'alpha beta gamma', diversity: 0.5, dedupe: true, limit: 100, offset: 2900 }) },
-  { name: 'diversity 0.5 + dedupe, limit 100 offset 9900 (max)', run: () => search({ query: 'http client library', diversity: 0.5, dedupe: true, limit: 100, offset: MAX_RESULTS - 100 }) },
+  { name: 'all options at once: diversity+dedupe+expand 3+explain+highlight+proximity+fuzzy, offset 900', run: () => search({ query: 'python library client tool', diversity: 0.5, dedupe: true, expand: { hops: 3, direction: 'both' }, explain: true, highlight: true, proximity: true, fuzzy: 'auto', prefix: true, limit: 100, offset: 900 }) },
+  { name: 'diversity 0.5 + dedupe, limit 100 offset 2900 ("alpha beta gamma", the issue\'s)', run: () => search({ query: 'alpha beta gamma', diversity: 0.5, dedupe: true, limit: 100, offset: 2900 }) },
+  { name: 'diversity 0.5 + dedupe, limit 100 offset 2900, broad query', run: () => search({ query: BROAD, diversity: 0.5, dedupe: true, limit: 100, offset: 2900 }) },
+  { name: 'diversity 0.5 + dedupe, limit 100 offset 9900 (max), broad query', run: () => search({ query: BROAD, diversity: 0.5, dedupe: true, limit: 100, offset: MAX_RESULTS - 100 }) },
   { name: 'highlight tags 600 KB (under maxBodyBytes)', run: () => search({ query: 'http client library', highlight: { preTag: 'p'.repeat(300 << 10), postTag: 'q'.repeat(300 << 10) }, limit: 100 }) },
 ];
 
@@ -502,6 +508,7 @@ async function main() {
     slow: { namespaces: ['team-a:*'], role: 'read', requestsPerMinute: 5 },
     slowBatch: { namespaces: ['team-a:*'], role: 'read', requestsPerMinute: 5 },
     slowGhost: { namespaces: ['team-a:*'], role: 'read', requestsPerMinute: 10 },
+    creator: { namespaces: ['team-a:*'], role: 'write', requestsPerMinute: 10_000_000 },
   });
   keys = made.keys;
   W.secret = made.secret;
