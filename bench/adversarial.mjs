@@ -345,8 +345,8 @@ const shapes = [
     skipped: "the Worker's namespaces use the default schema, which has no vector field (writes cannot add one); sent anyway, expected 4xx",
     run: () => search({ query: 'http client', vector: Array.from({ length: 384 }, () => random() - 0.5), hybrid: { method: 'rrf', candidates: MAX_RESULTS }, limit: 100 }),
   },
-  { name: 'highlight tags 1 KB, limit 100', run: () => search({ query: 'http client library', highlight: { preTag: '<'.padEnd(1024, 'p'), postTag: '>'.padEnd(1024, 'q') }, limit: 100 }) },
-  { name: 'highlight tags 64 KB, limit 100', run: () => search({ query: 'http client library', highlight: { preTag: 'p'.repeat(64 << 10), postTag: 'q'.repeat(64 << 10) }, limit: 100 }) },
+  { name: 'highlight tags 1 KB, limit 100', run: () => search({ query: BROAD, highlight: { preTag: '<'.padEnd(1024, 'p'), postTag: '>'.padEnd(1024, 'q') }, limit: 100 }) },
+  { name: 'highlight tags 64 KB, limit 100', run: () => search({ query: BROAD, highlight: { preTag: 'p'.repeat(64 << 10), postTag: 'q'.repeat(64 << 10) }, limit: 100 }) },
   { name: 'expand hops 3 both, limit 100', run: () => search({ query: 'http client', expand: { hops: 3, direction: 'both' }, limit: 100 }) },
 
   // --- keys, rate limits, namespaces
@@ -459,7 +459,7 @@ const shapes = [
   { name: 'diversity 0.5 + dedupe, limit 100 offset 2900 ("alpha beta gamma", the issue\'s)', run: () => search({ query: 'alpha beta gamma', diversity: 0.5, dedupe: true, limit: 100, offset: 2900 }) },
   { name: 'diversity 0.5 + dedupe, limit 100 offset 2900, broad query', run: () => search({ query: BROAD, diversity: 0.5, dedupe: true, limit: 100, offset: 2900 }) },
   { name: 'diversity 0.5 + dedupe, limit 100 offset 9900 (max), broad query', run: () => search({ query: BROAD, diversity: 0.5, dedupe: true, limit: 100, offset: MAX_RESULTS - 100 }) },
-  { name: 'highlight tags 600 KB (under maxBodyBytes)', run: () => search({ query: 'http client library', highlight: { preTag: 'p'.repeat(300 << 10), postTag: 'q'.repeat(300 << 10) }, limit: 100 }) },
+  { name: 'highlight tags 600 KB (under maxBodyBytes)', run: () => search({ query: BROAD, highlight: { preTag: 'p'.repeat(300 << 10), postTag: 'q'.repeat(300 << 10) }, limit: 100 }) },
 ];
 
 // ---------------------------------------------------------------------------
@@ -602,13 +602,20 @@ async function main() {
     wasmMemoryMaxMiB: mib(mem.wasmMax),
     workerdRssMaxMiB: mib(mem.rssMax),
     workerdHwmMaxMiB: mib(mem.hwmMax),
+    // Requests that got no answer at all (connection reset or refused: workerd died under them).
+    noAnswer: run.reduce((a, s) => a + (s.statuses['no-answer'] ?? 0), 0),
     namespaceBrokenAfter: run.filter((s) => s.after && !s.after.healthyAfter).map((s) => s.shape),
     restarts: W.restarts.length,
+    workerdCrashes: W.restarts.filter((r) => /fatal|Received signal/.test(r.workerdOutput)).map((r) => `${r.reason}: ${/fatal[^\n]*/.exec(r.workerdOutput)?.[0] ?? 'signal'}`),
   };
   const goals = [
     { goal: 'no request over 1 s (wall time, loopback)', pass: (summary.worstRequestMs ?? Infinity) <= 1000 && summary.timeouts === 0, value: `${summary.worstRequestMs} ms (${summary.worstShape}); ${summary.timeouts} timeouts` },
     { goal: '/health p99 < 100 ms during the attack', pass: (summary.health.p99Ms ?? Infinity) < 100, value: `${summary.health.p99Ms} ms` },
-    { goal: '0 5xx', pass: fivexx === 0 && summary.health.fivexx === 0, value: `${fivexx} (+${summary.health.fivexx} on /health)` },
+    {
+      goal: '0 5xx (and no request left without an answer)',
+      pass: fivexx === 0 && summary.health.fivexx === 0 && summary.noAnswer === 0,
+      value: `${fivexx} 5xx (+${summary.health.fivexx} on /health); ${summary.noAnswer} without an answer; workerd crashed ${summary.workerdCrashes.length} times`,
+    },
     { goal: 'isolate memory < 128 MiB', pass: mem.wasmMax > 0 && mem.wasmMax < 128 * MiB, value: `wasm ${summary.wasmMemoryMaxMiB} MiB max; workerd RSS ${summary.workerdRssMaxMiB} MiB max (all isolates + runtime)` },
   ];
   const result = {
@@ -639,6 +646,7 @@ async function main() {
   lines.push(`- /health during the attack: ${summary.health.samples} probes, p50 ${summary.health.p50Ms} ms, p99 ${summary.health.p99Ms} ms, max ${summary.health.maxMs} ms (${summary.health.cutByRestartOrTimeout} cut by a restart or timeout, ${summary.health.skippedTicks} ticks skipped at ${PROBE_MAX_IN_FLIGHT} in flight); idle p50 ${out.baseline?.healthIdleP50Ms} ms`);
   lines.push(`- memory: wasm ${summary.wasmMemoryMaxMiB} MiB max (after loading: ${out.baseline?.wasmMiB}); workerd RSS ${summary.workerdRssMaxMiB} MiB max`);
   lines.push(`- workerd restarts: ${W.restarts.length}${W.restarts.length ? ` (${W.restarts.map((r) => r.reason).join('; ')})` : ''}`);
+  for (const c of summary.workerdCrashes) lines.push(`- workerd crashed: ${c}`);
   if (out.harnessError) lines.push(`- HARNESS ERROR: ${out.harnessError}`);
   lines.push('');
   for (const g of goals) lines.push(`${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: ${g.value}`);
