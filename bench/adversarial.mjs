@@ -263,7 +263,13 @@ async function isolateInfo() {
 
 /** After a shape: is the big namespace still answering? If not, restart workerd. */
 async function checkAndHeal(shapeName) {
-  const r = await req('POST', `/v1/ns/${NS}/search`, { key: keys.admin, json: { query: 'http client', limit: 1 }, timeoutMs: 15_000 });
+  const sanity = () => req('POST', `/v1/ns/${NS}/search`, { key: keys.admin, json: { query: 'http client', limit: 1 }, timeoutMs: 15_000 });
+  let r = await sanity();
+  // A reset on a reused keep-alive connection is not a dead workerd: ask again on a fresh one.
+  for (let i = 0; i < 2 && r.status === 0 && !r.timedOut && workerdPids().length > 0; i++) {
+    await sleep(500);
+    r = await sanity();
+  }
   const info = await isolateInfo();
   if (info) mem.wasmMax = Math.max(mem.wasmMax, info.wasmMemoryBytes ?? 0);
   sampleRss();
