@@ -479,6 +479,7 @@ function summarize(name, responses, note, extra) {
   }
   const codes = [...new Set(rs.map((r) => r.body?.error?.code).filter(Boolean))];
   const hits = rs.map((r) => r.body?.hits?.length).filter((n) => n !== undefined);
+  const totals = rs.map((r) => r.body?.total).filter((n) => typeof n === 'number');
   const limited = rs.map((r) => r.body?.limited).filter(Boolean);
   return {
     shape: name,
@@ -490,6 +491,7 @@ function summarize(name, responses, note, extra) {
     totalBytes: rs.reduce((a, r) => a + r.bytes, 0),
     errorCodes: codes,
     hits: hits.length ? Math.max(...hits) : null,
+    total: totals.length ? Math.max(...totals) : null,
     limited: limited.length ? limited[0] : null,
     timeouts: rs.filter((r) => r.timedOut).length,
     fivexx: rs.filter((r) => r.status >= 500).length,
@@ -642,7 +644,7 @@ async function main() {
   lines.push('| # | shape | req | statuses | max ms | max bytes | /health max ms | note |', '|---|---|---|---|---|---|---|---|');
   out.shapes.forEach((s, i) => {
     if (s.notRun) return lines.push(`| ${i + 1} | ${s.shape} | – | not run | – | – | – | ${s.notRun} |`);
-    const notes = [s.note, s.errorCodes.length ? s.errorCodes.join(',') : null, s.hits !== null ? `${s.hits} hits` : null, s.limited ? `limited: ${JSON.stringify(s.limited).slice(0, 60)}` : null, s.transportErrors.length ? s.transportErrors.join(',') : null, s.skipped ? `skipped: ${s.skipped}` : null, s.after.healthyAfter ? null : `**namespace answered ${s.after.status} after; restarted**`]
+    const notes = [s.note, s.errorCodes.length ? s.errorCodes.join(',') : null, s.hits !== null ? `${s.hits} hits${s.total !== null ? ` (total ${s.total})` : ''}` : null, s.limited ? `limited: ${JSON.stringify(s.limited).slice(0, 60)}` : null, s.transportErrors.length ? s.transportErrors.join(',') : null, s.skipped ? `skipped: ${s.skipped}` : null, s.after.healthyAfter ? null : `**namespace answered ${s.after.status} after; restarted**`]
       .filter(Boolean)
       .join('; ');
     lines.push(`| ${i + 1} | ${s.shape} | ${s.requests} | ${fmtStatuses(s.statuses)} | ${s.maxMs} | ${fmtBytes(s.maxBytes)} | ${s.healthMaxMs ?? '–'} | ${notes.replace(/\|/g, '\\|')} |`);
