@@ -537,6 +537,15 @@ async function main() {
     }
     const warm = await req('GET', `/v1/ns/${NS}/stats?minGeneration=${generation}`, { timeoutMs: 120_000 });
     if (warm.status !== 200 || warm.body?.documents !== DOCS) throw new Error(`namespace not ready: ${warm.status} ${JSON.stringify(warm.body).slice(0, 300)}`);
+    // The isolate's read copy follows the writer's commits with a delay
+    // (MEMDEX_PUBLISH_MS + MEMDEX_REVALIDATE_MS): wait until plain reads
+    // (no minGeneration, as every shape sends them) see the last load.
+    for (let tries = 0; ; tries++) {
+      const r = await req('POST', `/v1/ns/${NS}/search`, { json: { query: '', limit: 1, filter: { kind: ['pypi', 'npm'] } }, timeoutMs: 30_000 });
+      if (r.status === 200 && r.body.generation >= generation && r.body.total === DOCS) break;
+      if (tries > 120) throw new Error(`the read copy did not reach generation ${generation}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      await sleep(250);
+    }
     const loadS = (performance.now() - t) / 1000;
     console.error(`loaded ${DOCS} documents into ${NS} in ${loadS.toFixed(1)} s (generation ${generation})`);
     const base = await isolateInfo();
