@@ -1,7 +1,7 @@
 // Measures how the memdex Worker (workerd, `make worker`) holds up against hostile requests: 40+ adversarial shapes (options at their documented maxima, huge highlight tags, expand, JSON-RPC batches, thousands of namespaces, invalid keys, oversized and deeply nested bodies, odd documents) sent to a 20k-document namespace on loopback while a probe times GET /health every 20 ms; per shape the HTTP statuses, request wall time and response bytes, overall the worst request time, /health p50/p99/max, 5xx count and isolate memory (wasm memory, workerd RSS), against the goals of issue 27.
 //
-//   node bench/adversarial.mjs            (full: ~3-6 min; per-request timeout 60 s)
-//   node bench/adversarial.mjs --quick    (~1-2 min: timeout 10 s, smaller batches)
+//   node bench/adversarial.mjs            (full: ~1-2 min today, bounded by --budget; per-request timeout 60 s)
+//   node bench/adversarial.mjs --quick    (~1 min: timeout 10 s, smaller batches, same 20k documents)
 //   options: --docs N  --timeout S (per request)  --budget S (all shapes together)  --out FILE
 //
 // It starts `make worker` itself (worker/test-support/helpers.mjs, as
@@ -25,7 +25,7 @@
 // memory < 128 MiB), and JSON in bench/results/adversarial-<date>.json.
 // Exit status 0 whatever the goals say (it is a measurement); 1 only when
 // the harness itself failed (the Worker did not start, loading failed).
-import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
@@ -601,6 +601,7 @@ async function main() {
     clearInterval(rssTimer);
     sampleRss();
     await W.server?.stop();
+    rmSync(W.state, { recursive: true, force: true });
   }
 
   // Summary.
