@@ -207,16 +207,17 @@ export class NamespaceWriter extends DurableObject {
   }
 
   /**
-   * Test-only fault injection (test-hooks.js), refused unless
-   * MEMDEX_TEST_HOOKS is "1": `exhaust-memory`, or `fail:<step>`.
+   * Test-only fault injection (test-hooks.js), refused (and nothing done)
+   * unless MEMDEX_TEST_HOOKS is "1": `exhaust-memory`, or `fail:<step>`.
    *
    * @param {string} action
    */
   async testHook(action) {
-    if (!settings(this.env).testHooks) throw new Error('test hooks are off (MEMDEX_TEST_HOOKS)');
+    if (!settings(this.env).testHooks) return { ok: false, message: 'test hooks are off (MEMDEX_TEST_HOOKS)' };
     if (action === 'exhaust-memory') exhaustWasmMemory();
     else if (action.startsWith('fail:') && STEPS.includes(action.slice(5))) this.failing.add(action.slice(5));
-    else throw new Error(`unknown test hook "${action}"`);
+    else return { ok: false, message: `unknown test hook "${action}"` };
+    return { ok: true, message: action };
   }
 
   /** Alarm: delete blobs whose grace period ended; re-publish a manifest KV missed. */
