@@ -160,6 +160,9 @@ test('a delete filter naming another namespace deletes nothing; one covering thi
   const w2 = await tenant('POST', '/v1/ns/t:other/docs', { json: [{ id: 'o1', text: 'other tenant', kind: 'note' }] });
   const count = async (ns, g) => (await tenant('GET', `/v1/ns/${ns}/stats?minGeneration=${g}`)).body.documents;
 
+  // Searching with another namespace in the filter finds nothing here (never this namespace's documents).
+  const other = await tenant('POST', '/v1/ns/t:mine/search', { json: { query: 'kept', filter: { namespace: 't:other' }, minGeneration: w2.body.generation } });
+  assert.deepEqual(other.body.hits, []);
   for (const namespace of ['t:other', ['t:other', 'x'], { prefix: 't:oth' }, 'u:*']) {
     const r = await tenant('POST', '/v1/ns/t:mine/delete', { json: { filter: { namespace, kind: 'note' } } });
     assert.equal(r.status, 200, JSON.stringify(r.body));

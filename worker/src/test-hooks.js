@@ -16,11 +16,28 @@ import { initSync } from '../../pkg/memdex.js';
 
 /** @typedef {ReturnType<typeof import('./writer-storage.js').writerStorage>} WriterStorage */
 
-export const STEPS = ['blob', 'marker', 'manifest', 'manifest-after'];
+const STEPS = ['blob', 'marker', 'manifest', 'manifest-after'];
 
 /** The isolate side: a header asks for the hook. @param {Request} request */
 export function testHook(request) {
   if (request.headers.get('x-memdex-test-hook') === 'exhaust-memory') exhaustWasmMemory();
+}
+
+/**
+ * The writer's hook (NamespaceWriter#testHook): `exhaust-memory`, or
+ * `fail:<step>` (added to `failing`). Refused, doing nothing, when `on` is
+ * false.
+ *
+ * @param {boolean} on  MEMDEX_TEST_HOOKS is "1"
+ * @param {string} action
+ * @param {Set<string>} failing
+ */
+export function writerHook(on, action, failing) {
+  if (!on) return { ok: false, message: 'test hooks are off (MEMDEX_TEST_HOOKS)' };
+  if (action === 'exhaust-memory') exhaustWasmMemory();
+  else if (action.startsWith('fail:') && STEPS.includes(action.slice(5))) failing.add(action.slice(5));
+  else return { ok: false, message: `unknown test hook "${action}"` };
+  return { ok: true, message: action };
 }
 
 /**

@@ -18,19 +18,11 @@
 // Reads forwarded here (read-your-writes) wait for the commit in flight,
 // so they never see writes that might still fail.
 //
-// State: only a write that may create the namespace (an add, a store) and
-// that the registry accepts (the key's namespace quota) stores anything
-// here. Reads and other writes of a namespace this object does not hold
-// answer NOT_FOUND without writing (issue 27: fifty reads of made-up names
-// left fifty objects with stored state).
-//
-// Failure atomicity: a write answers success only once its commit is
-// durable, and an error only when nothing of it is: a failed batch drops
-// the index (with the batch's uncommitted writes) and reopens it from
-// storage, and a commit whose manifest swap failed after storing (its
-// outcome unknown to the writer) is judged by that reopened state. An
-// INTERNAL error (a wasm trap) fails the whole batch the same way: a
-// broken engine is never committed from, nor read again.
+// Only a write that may create the namespace, accepted by the registry
+// (the key's quota), stores state here; anything else of a namespace this
+// object does not hold answers NOT_FOUND and writes nothing. A swap that
+// stored but failed (its outcome unknown) is judged by the reopened
+// state; INTERNAL (a trap) fails the batch and drops the engine.
 //
 // Memory: objects of this class may share an isolate (128 MiB), so a writer
 // without requests for `writerIdleMs` frees its index; the next request
@@ -38,11 +30,12 @@
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { errorRecord } from './errors.js';
-import { engineId, INDEX_NAME, kvPrefix, namespaceCovers } from './ids.js';
+import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
-import { cleanMessage, findDoc, runRead } from './reads.js';
+import { runRead } from './reads.js';
+import { applyWrite, mayCreate } from './writes.js';
 import { isInternal } from './reader.js';
-import { exhaustWasmMemory, faultyStorage, STEPS } from './test-hooks.js';
+import { faultyStorage, writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
 import { writerStorage } from './writer-storage.js';
 
@@ -59,8 +52,6 @@ import { writerStorage } from './writer-storage.js';
  * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string }, generation?: number }} Outcome
  */
 
-/** Tools that can add memories, and so may create a namespace. */
-const CREATING_TOOLS = new Set(['memory_store', 'memory_update']);
 
 export class NamespaceWriter extends DurableObject {
   /** @param {DurableObjectState} state @param {Env} env */
@@ -116,8 +107,7 @@ export class NamespaceWriter extends DurableObject {
       const exists = await this.#exists(ns);
       if (exists) await this.#open(ns);
       if (!exists || !this.created) {
-        const creates = op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
-        if (!creates) return notFound(ns);
+        if (!mayCreate(op)) return notFound(ns);
         const registry = this.env.MEMDEX_REGISTRY.get(this.env.MEMDEX_REGISTRY.idFromName('registry'));
         const r = await registry.create(ns, grant.keyId, grant.maxNamespaces);
         if (!r.ok) {
@@ -206,18 +196,9 @@ export class NamespaceWriter extends DurableObject {
     };
   }
 
-  /**
-   * Test-only fault injection (test-hooks.js), refused (and nothing done)
-   * unless MEMDEX_TEST_HOOKS is "1": `exhaust-memory`, or `fail:<step>`.
-   *
-   * @param {string} action
-   */
+  /** Test-only fault injection; nothing unless MEMDEX_TEST_HOOKS=1 (test-hooks.js). @param {string} action */
   async testHook(action) {
-    if (!settings(this.env).testHooks) return { ok: false, message: 'test hooks are off (MEMDEX_TEST_HOOKS)' };
-    if (action === 'exhaust-memory') exhaustWasmMemory();
-    else if (action.startsWith('fail:') && STEPS.includes(action.slice(5))) this.failing.add(action.slice(5));
-    else return { ok: false, message: `unknown test hook "${action}"` };
-    return { ok: true, message: action };
+    return writerHook(settings(this.env).testHooks, action, this.failing);
   }
 
   /** Alarm: delete blobs whose grace period ended; re-publish a manifest KV missed. */
@@ -358,7 +339,7 @@ export class NamespaceWriter extends DurableObject {
       index = await this.#open(ns);
       before = index.generation;
       for (const { op } of batch) {
-        const o = await this.#apply(index, ns, op);
+        const o = await applyWrite(index, ns, op);
         // A trapped engine cannot go on, nor be committed from.
         if (o.ok ? isInternal(o.value) : o.error.code === 'INTERNAL') {
           throw Object.assign(new Error(`the engine failed (${o.ok ? 'tool call' : o.error.message})`), { code: 'INTERNAL' });
@@ -405,46 +386,6 @@ export class NamespaceWriter extends DurableObject {
     } catch (err) {
       console.error(`memdex writer ${ns}: reopening after a failed commit failed`, err);
       return null;
-    }
-  }
-
-  /**
-   * @param {import('./memdex.js').Memdex} index
-   * @param {string} ns
-   * @param {WriteOp} op
-   * @returns {Promise<Outcome>}
-   */
-  async #apply(index, ns, op) {
-    try {
-      switch (op.kind) {
-        case 'add':
-          return { ok: true, value: { added: index.addAll(/** @type {any} */ (op.docs)) }, generation: 0 };
-        case 'remove': {
-          let removed = 0;
-          for (const id of op.ids) {
-            // The REST/MCP id, or a plain id of this namespace (JS API).
-            if (index.remove(engineId(ns, id))) removed++;
-            else if (findDoc(index, ns, id) && index.remove(id)) removed++;
-          }
-          return { ok: true, value: { removed }, generation: 0 };
-        }
-        case 'removeWhere': {
-          // The filter's namespace is intersected with the URL's, never
-          // replaced by it: a filter naming only other namespaces removes
-          // nothing here (issue 27: it removed all of this one).
-          const covers = op.filter.namespace === undefined || namespaceCovers(op.filter.namespace, ns);
-          if (covers === false) return { ok: true, value: { removed: 0 }, generation: 0 };
-          const filter = covers ? { ...op.filter, namespace: ns } : op.filter; // undefined: a shape for the engine to refuse
-          return { ok: true, value: { removed: index.removeWhere(/** @type {any} */ (filter)) }, generation: 0 };
-        }
-        case 'tool': {
-          const result = await tools.handleToolCall(index, op.name, op.args, { namespace: ns, commit: false, maxChars: op.maxChars });
-          return { ok: true, value: result, generation: 0 };
-        }
-      }
-    } catch (err) {
-      const error = errorRecord(err);
-      return { ok: false, error: { ...error, message: cleanMessage(ns, error.message) } };
     }
   }
 }
