@@ -14,7 +14,9 @@
  * @property {number} maxQueryBytes      a query (or suggest prefix), in UTF-8 bytes
  * @property {number} maxLimit           `limit` of search and suggest
  * @property {number} maxNamespacesPerKey namespaces one key may create
- * @property {number} requestsPerMinute  per key, per isolate (token bucket)
+ * @property {number} requestsPerMinute  per key, per isolate (token bucket); each JSON-RPC message of a /mcp batch costs one
+ * @property {number} maxBatchMessages   JSON-RPC messages in one /mcp request
+ * @property {number} authFailuresPerMinute requests with a missing or invalid key, per client address, per isolate
  */
 
 /** @type {Limits} */
@@ -26,6 +28,8 @@ export const DEFAULT_LIMITS = {
   maxLimit: 100,
   maxNamespacesPerKey: 100,
   requestsPerMinute: 1200,
+  maxBatchMessages: 20,
+  authFailuresPerMinute: 60,
 };
 
 /**
@@ -38,6 +42,8 @@ export const DEFAULT_LIMITS = {
  * @property {number} cacheBytes    isolate cache budget for read copies of indexes
  * @property {number} publishMs     at most one manifest write to KV per namespace per this many ms
  * @property {number} writerIdleMs  a writer frees its index after this long without requests (0: never)
+ * @property {number} cacheEntries  at most this many namespaces with a read copy per isolate
+ * @property {boolean} testHooks    MEMDEX_TEST_HOOKS=1: the test-only fault injection of test-hooks.js
  */
 
 const cache = new WeakMap();
@@ -84,6 +90,12 @@ function parse(env) {
     // Writers of several namespaces may share an isolate (and its 128 MiB):
     // an idle one gives its memory back; reopening costs one load.
     writerIdleMs: int(env.MEMDEX_WRITER_IDLE_MS, 30_000, 0, 86_400_000, 'MEMDEX_WRITER_IDLE_MS'),
+    // Each copy costs an engine and its bookkeeping however small the
+    // namespace: the byte budget alone would let many tiny ones pile up.
+    cacheEntries: int(env.MEMDEX_CACHE_ENTRIES, 256, 1, 100_000, 'MEMDEX_CACHE_ENTRIES'),
+    // Only the test suites set it (never wrangler.toml): it lets a request
+    // break the engine or the writer's storage on purpose.
+    testHooks: env.MEMDEX_TEST_HOOKS === '1',
   };
 }
 

@@ -5,7 +5,7 @@
 import { ApiError } from './errors.js';
 import { json } from './http.js';
 import { runRead } from './reads.js';
-import { readCopy } from './reader.js';
+import { discardCopy, isInternal, readCopy } from './reader.js';
 
 /** @typedef {import('./env.js').Env} Env */
 /** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
@@ -80,7 +80,14 @@ export function outcomeError(outcome) {
  */
 export async function read(c, ns, op, minGeneration) {
   const index = await readCopy(c.env, c.ctx, ns, minGeneration);
-  if (index) return { value: runRead(index, ns, op), generation: index.generation, servedBy: 'isolate' };
+  if (index) {
+    try {
+      return { value: runRead(index, ns, op), generation: index.generation, servedBy: 'isolate' };
+    } catch (err) {
+      if (isInternal(err)) discardCopy(ns, index);
+      throw err;
+    }
+  }
   const outcome = await writerOf(c.env, ns).read(ns, op);
   if (!outcome.ok) throw outcomeError(outcome);
   if (outcome.generation < minGeneration) {

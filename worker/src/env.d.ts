@@ -67,4 +67,7 @@ export interface Env {
   MEMDEX_CACHE_BYTES?: string;
   MEMDEX_WRITER_IDLE_MS?: string;
   MEMDEX_PUBLISH_MS?: string;
+  MEMDEX_CACHE_ENTRIES?: string;
+  /** Tests only: "1" enables the fault injection of src/test-hooks.js. */
+  MEMDEX_TEST_HOOKS?: string;
 }

@@ -59,3 +59,28 @@ export function publicLinks(ns, links) {
   if (!Array.isArray(links)) return links;
   return links.map((l) => (l && typeof l === 'object' && typeof l.to === 'string' ? { ...l, to: publicId(ns, l.to) } : l));
 }
+
+/**
+ * Whether a filter's namespace condition (one name, a list, a trailing
+ * `*`, `{ prefix }`: the package's NamespaceFilter) takes in namespace
+ * `ns`; undefined for a shape it does not have (the engine refuses those
+ * in its own words).
+ *
+ * @param {unknown} cond
+ * @param {string} ns
+ * @returns {boolean | undefined}
+ */
+export function namespaceCovers(cond, ns) {
+  const one = (/** @type {unknown} */ c) => (typeof c !== 'string' ? undefined : c.endsWith('*') ? ns.startsWith(c.slice(0, -1)) : c === ns);
+  const any = (/** @type {unknown[]} */ list, /** @type {(c: unknown) => boolean | undefined} */ f) => {
+    const r = list.map(f);
+    return r.includes(undefined) ? undefined : r.includes(true);
+  };
+  if (Array.isArray(cond)) return any(cond, one);
+  if (cond !== null && typeof cond === 'object' && Object.keys(cond).length === 1 && 'prefix' in cond) {
+    const p = /** @type {{ prefix: unknown }} */ (cond).prefix;
+    const starts = (/** @type {unknown} */ c) => (typeof c === 'string' ? ns.startsWith(c) : undefined);
+    return Array.isArray(p) ? any(p, starts) : starts(p);
+  }
+  return one(cond);
+}

@@ -14,7 +14,8 @@ import { settings } from './config.js';
 import { ApiError, errorBody } from './errors.js';
 import { corsHeaders, json, preflight, withHeaders } from './http.js';
 import { checkNamespace } from './ids.js';
-import { takeToken } from './ratelimit.js';
+import { takeAuthFailure, takeToken } from './ratelimit.js';
+import { testHook } from './test-hooks.js';
 import { matchRoute } from './routes.js';
 
 export { NamespaceWriter } from './writer.js';
@@ -41,12 +42,18 @@ export default {
       /** @type {any} */
       const c = { request, url, env, ctx, settings: s, params };
       if (route.role) {
-        const key = await authenticate(request, env.MEMDEX_API_KEYS);
+        const key = await authenticate(request, env.MEMDEX_API_KEYS).catch((err) => {
+          // Key guessing and floods without a key are limited per address.
+          if (err instanceof ApiError && err.code === 'UNAUTHORIZED') takeAuthFailure(request, s.limits.authFailuresPerMinute);
+          throw err;
+        });
+        // One token per request; /mcp takes one more per further message of a batch.
         takeToken(key.id, key.requestsPerMinute ?? s.limits.requestsPerMinute);
         if (params.ns !== undefined) checkNamespace(params.ns);
         authorize(key, route.role, params.ns);
         c.key = key;
       }
+      if (s.testHooks) testHook(request);
       return withHeaders(await route.handler(c), cors);
     } catch (err) {
       const { status, body, headers } = errorBody(err instanceof Error && !(err instanceof ApiError) && isConfigError(err) ? config(err) : err);

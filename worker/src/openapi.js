@@ -19,12 +19,12 @@ const err = (/** @type {string} */ description) => ({ description, content: json
 // The error answers every authenticated route can give.
 const COMMON_ERRORS = {
   400: err('Malformed request: bad JSON, parameter, id or namespace (BAD_REQUEST, SCHEMA, USAGE, INVALID_QUERY), or a parameter over a limit (LIMIT)'),
-  401: err('No or unknown API key (UNAUTHORIZED)'),
+  401: err('No or unknown API key (UNAUTHORIZED); past authFailuresPerMinute such requests from one address, 429'),
   403: err('The key has no access to this namespace or lacks the role (FORBIDDEN), or its namespace quota is used up (LIMIT)'),
   404: err('No such namespace or document (NOT_FOUND)'),
   405: err('Method not allowed on this path (USAGE)'),
-  429: err('Too many requests with this key (LIMIT, with Retry-After)'),
-  500: err('Internal error'),
+  429: err('Too many requests with this key (limit requestsPerMinute), or with a missing or invalid key from this address (authFailuresPerMinute): LIMIT, with Retry-After'),
+  500: err('Internal error (INTERNAL); an engine that failed is reloaded, so a retry is answered by a new one'),
   503: err('Storage failed; nothing was written, retry (STORAGE)'),
 };
 const BODY_ERRORS = {
@@ -59,7 +59,7 @@ const SEARCH_QUERY = [
   q('filter', { type: 'string' }, 'JSON filter, e.g. {"kind":"rule","timestamp":{"gte":"2026-01-01"}}'),
   q('prefix', { type: 'boolean' }, 'Bare terms also match as prefixes'),
   q('fuzzy', { type: 'string', enum: ['0', '1', '2', 'true', 'false'] }, 'Edit distance for bare terms'),
-  q('highlight', { type: 'string' }, 'true, or JSON {"preTag","postTag","snippetLength"}'),
+  q('highlight', { type: 'string' }, 'true, or JSON {"preTag","postTag","snippetLength"}; a tag over 64 bytes is 400 LIMIT'),
   q('explain', { type: 'boolean' }, 'Per-term score breakdown'),
   q('k1', { type: 'number' }, 'BM25 k1 override'),
   q('b', { type: 'number' }, 'BM25 b override'),
@@ -135,7 +135,11 @@ const schemas = {
       filter: { type: 'object' },
       prefix: { type: 'boolean' },
       fuzzy: { type: ['integer', 'boolean'] },
-      highlight: { type: ['boolean', 'object'] },
+      highlight: {
+        type: ['boolean', 'object'],
+        description: 'true, or {preTag, postTag, snippetLength}; each tag at most 64 bytes (UTF-8), else 400 LIMIT',
+        properties: { preTag: { type: 'string' }, postTag: { type: 'string' }, snippetLength: { type: 'integer' } },
+      },
       explain: { type: 'boolean' },
       k1: { type: 'number' },
       b: { type: 'number' },
@@ -175,6 +179,14 @@ const schemas = {
         description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }',
       },
       strategy: { type: 'object', description: 'What strategy "auto" chose: name, reason, mode, proximity, expand?, hybrid?, query?' },
+      limited: {
+        type: 'array',
+        items: { type: 'string', enum: ['expansions', 'scoring', 'rerank', 'expand', 'answer'] },
+        description:
+          'Present only when the search hit its cost budget (lenient syntax; strict answers 400 LIMIT instead) and hits is a partial answer, naming which stages ran out: ' +
+          'expansions (prefix and fuzzy terms), scoring (documents scored), rerank (the candidates of diversity, dedupe, proximity and hybrid re-ranking), ' +
+          'expand (memories added by following links), answer (hits and bytes of the answer, snippets and highlights included)',
+      },
       generation: { type: 'integer' },
       tookMs: { type: 'number' },
     },
@@ -197,7 +209,17 @@ const schemas = {
     required: ['namespaces'],
     properties: {
       namespaces: { type: 'array', items: { type: 'object', required: ['name', 'createdAt'], properties: { name: { type: 'string' }, createdAt: { type: 'string' } } } },
-      isolate: { type: 'object', description: 'Admin keys: this isolate\'s cached copies' },
+      isolate: {
+        type: 'object',
+        description: 'Admin keys: this isolate\'s read copies (at most MEMDEX_CACHE_ENTRIES, never of a namespace that does not exist) and rate-limit buckets',
+        properties: {
+          wasmMemoryBytes: { type: 'integer' },
+          loads: { type: 'integer' },
+          entries: { type: 'integer', description: 'Namespaces with a copy' },
+          namespaces: { type: 'array', items: { type: 'object' } },
+          buckets: { type: 'object', properties: { keys: { type: 'integer' }, addresses: { type: 'integer' } } },
+        },
+      },
     },
   },
   Health: {
@@ -242,7 +264,7 @@ const paths = {
     delete: op('Delete one document (write key)', { parameters: [NS, ID], responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS } }),
   },
   '/v1/ns/{ns}/delete': {
-    post: op('Delete every document matching a filter (write key)', {
+    post: op('Delete every document of this namespace matching a filter (write key). A namespace condition in the filter is intersected with the URL\'s: one naming only other namespaces deletes nothing (removed: 0)', {
       parameters: [NS],
       requestBody: { required: true, content: jsonBody({ type: 'object', required: ['filter'], additionalProperties: false, properties: { filter: { type: 'object', minProperties: 1 } } }) },
       responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS, ...BODY_ERRORS },
@@ -270,7 +292,7 @@ const paths = {
     }),
   },
   '/mcp': {
-    post: op('MCP over Streamable HTTP (stateless JSON-RPC: initialize, ping, tools/list, tools/call)', {
+    post: op('MCP over Streamable HTTP (stateless JSON-RPC: initialize, ping, tools/list, tools/call). A batch holds at most maxBatchMessages messages (else 413 LIMIT) and costs one rate-limit token per message; a batch over the key\'s tokens is refused whole (429 LIMIT, nothing of it runs)', {
       requestBody: { required: true, content: jsonBody({ oneOf: [ref('JsonRpc'), { type: 'array', items: ref('JsonRpc') }] }) },
       responses: {
         200: ok('JSON-RPC response(s)', { oneOf: [ref('JsonRpc'), { type: 'array', items: ref('JsonRpc') }] }),
@@ -278,6 +300,7 @@ const paths = {
         400: { description: 'JSON-RPC parse error or unsupported protocol version', content: jsonBody({ oneOf: [ref('JsonRpc'), ref('Error')] }) },
         ...Object.fromEntries(Object.entries(COMMON_ERRORS).filter(([k]) => k !== '400')),
         ...BODY_ERRORS,
+        413: err('Body over maxBodyBytes, or a batch over maxBatchMessages (LIMIT)'),
       },
     }),
   },

@@ -12,7 +12,14 @@
 //
 // Budget: copies are evicted least recently used first once their summed
 // size passes `cacheBytes` (a copy larger than the budget is still served,
-// alone). Freed wasm memory is reused by the next load.
+// alone) or their number passes `cacheEntries`. Freed wasm memory is reused
+// by the next load. A namespace that does not exist is never kept: each
+// read of one costs a manifest get (the request rate bounds those), and
+// names made up by a caller cannot fill the isolate (issue 27: 27,000 of
+// them once stayed for good).
+//
+// A copy whose engine failed with INTERNAL (a wasm trap) is dropped, so
+// the next read loads a new one instead of asking a broken engine again.
 import { settings } from './config.js';
 import { ApiError } from './errors.js';
 import { Memdex, tools } from './memdex.js';
@@ -59,18 +66,41 @@ export async function readCopy(env, ctx, ns, need) {
     copies.set(ns, copy);
   }
   copy.lastUsed = Date.now();
-  if (!copy.known || Date.now() - copy.checkedAt >= s.revalidateMs) await check(env, ctx, ns, copy);
-  if (copy.loading && !copy.index) await copy.loading;
+  try {
+    if (!copy.known || Date.now() - copy.checkedAt >= s.revalidateMs) await check(env, ctx, ns, copy);
+    if (copy.loading && !copy.index) await copy.loading;
+  } finally {
+    if (!copy.index && !copy.loading && copies.get(ns) === copy) copies.delete(ns);
+  }
   if (copy.generation < need) return null;
   if (!copy.index) throw new ApiError('NOT_FOUND', `namespace "${ns}" does not exist`);
   return copy.index;
 }
+
+/**
+ * Drops the copy of `ns` if its engine is `index`: after an INTERNAL error
+ * (a trap) the engine cannot be trusted, and the next read loads anew.
+ *
+ * @param {string} ns
+ * @param {import('./memdex.js').Memdex} index
+ */
+export function discardCopy(ns, index) {
+  const copy = copies.get(ns);
+  if (!copy || copy.index !== index) return;
+  console.error(`memdex: the read copy of ${ns} failed with INTERNAL; dropped, the next read reloads it`);
+  drop(copy);
+  if (!copy.loading) copies.delete(ns);
+}
+
+/** Whether `err` (thrown, or a tool result's code) says the engine is broken. */
+export const isInternal = (/** @type {any} */ err) => err?.code === 'INTERNAL' || err?._meta?.['memdex/code'] === 'INTERNAL';
 
 /** Generations and sizes of the copies, and the wasm memory, for diagnostics. */
 export function cacheInfo() {
   return {
     wasmMemoryBytes: wasmMemoryBytes(),
     loads,
+    entries: copies.size,
     namespaces: [...copies].map(([ns, c]) => ({ ns, generation: c.generation, bytes: c.bytes, loaded: c.index !== null })),
   };
 }
@@ -127,7 +157,8 @@ async function load(env, ns, copy, manifest, keepOld) {
   copy.generation = index.generation;
   copy.manifest = manifest;
   copy.bytes = index.stats().bytes;
-  evict(settings(env).cacheBytes, copy);
+  const s = settings(env);
+  evict(s.cacheBytes, s.cacheEntries, copy);
 }
 
 /** Frees a copy's index once the tool calls already made on it finished. */
@@ -135,7 +166,11 @@ function drop(/** @type {Copy} */ copy) {
   const old = copy.index;
   copy.index = null;
   copy.bytes = 0;
-  if (old) tools.idle(old).then(() => old.free());
+  if (!old) return;
+  tools
+    .idle(old)
+    .then(() => old.free())
+    .catch((err) => console.error('memdex: freeing a read copy failed', err)); // a trapped engine may not free
 }
 
 function total() {
@@ -144,11 +179,15 @@ function total() {
   return n;
 }
 
-/** Least recently used copies out until the rest fit `budget` (`keep` stays). */
-function evict(/** @type {number} */ budget, /** @type {Copy} */ keep) {
-  const order = [...copies.entries()].filter(([, c]) => c !== keep && c.index).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+/**
+ * Least recently used copies out until the rest fit `budget` bytes and
+ * `entries` copies (`keep` stays, and so do copies being checked or
+ * loaded: their load would finish on a copy no longer in the map).
+ */
+function evict(/** @type {number} */ budget, /** @type {number} */ entries, /** @type {Copy} */ keep) {
+  const order = [...copies.entries()].filter(([, c]) => c !== keep && !c.loading && !c.checking).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
   for (const [ns, c] of order) {
-    if (total() <= budget) break;
+    if (total() <= budget && copies.size <= entries) break;
     drop(c);
     copies.delete(ns);
   }

@@ -18,15 +18,24 @@
 // Reads forwarded here (read-your-writes) wait for the commit in flight,
 // so they never see writes that might still fail.
 //
+// Only a write that may create the namespace, accepted by the registry
+// (the key's quota), stores state here; anything else of a namespace this
+// object does not hold answers NOT_FOUND and writes nothing. A swap that
+// stored but failed (its outcome unknown) is judged by the reopened
+// state; INTERNAL (a trap) fails the batch and drops the engine.
+//
 // Memory: objects of this class may share an isolate (128 MiB), so a writer
 // without requests for `writerIdleMs` frees its index; the next request
 // reopens it from its manifest (one load, ~0.3 s at 100k documents).
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { errorRecord } from './errors.js';
-import { engineId, INDEX_NAME, kvPrefix } from './ids.js';
+import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
-import { cleanMessage, findDoc, runRead } from './reads.js';
+import { runRead } from './reads.js';
+import { applyWrite, mayCreate } from './writes.js';
+import { isInternal } from './reader.js';
+import { faultyStorage, writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
 import { writerStorage } from './writer-storage.js';
 
@@ -43,8 +52,6 @@ import { writerStorage } from './writer-storage.js';
  * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string }, generation?: number }} Outcome
  */
 
-/** Tools that can add memories, and so may create a namespace. */
-const CREATING_TOOLS = new Set(['memory_store', 'memory_update']);
 
 export class NamespaceWriter extends DurableObject {
   /** @param {DurableObjectState} state @param {Env} env */
@@ -73,6 +80,8 @@ export class NamespaceWriter extends DurableObject {
     this.active = 0; // requests in progress
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.idleTimer = null;
+    /** @type {Set<string>} commit steps the test hooks fail next */
+    this.failing = new Set();
   }
 
   /**
@@ -95,17 +104,19 @@ export class NamespaceWriter extends DurableObject {
   /** @param {string} ns @param {WriteOp} op @param {Grant} grant @returns {Promise<Outcome>} */
   async #write(ns, op, grant) {
     try {
-      await this.#open(ns);
-      if (!this.created) {
-        const creates = op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
-        if (!creates) return { ok: false, error: { code: 'NOT_FOUND', message: `namespace "${ns}" does not exist` } };
+      const exists = await this.#exists(ns);
+      if (exists) await this.#open(ns);
+      if (!exists || !this.created) {
+        if (!mayCreate(op)) return notFound(ns);
         const registry = this.env.MEMDEX_REGISTRY.get(this.env.MEMDEX_REGISTRY.idFromName('registry'));
         const r = await registry.create(ns, grant.keyId, grant.maxNamespaces);
         if (!r.ok) {
           const message = `this API key has created ${r.count} namespaces, its limit; "${ns}" was not created`;
           return { ok: false, error: { code: 'LIMIT', message, limit: 'maxNamespacesPerKey' } };
         }
-        await this.state.storage.put('meta:created', new Date().toISOString());
+        // The first state this object stores (the flush opens the index).
+        await this.state.storage.put({ 'meta:ns': ns, 'meta:created': new Date().toISOString() });
+        this.ns = ns;
         this.created = true;
       }
     } catch (err) {
@@ -126,13 +137,17 @@ export class NamespaceWriter extends DurableObject {
    */
   async read(ns, op) {
     this.#enter();
+    /** @type {import('./memdex.js').Memdex | null} */
+    let live = null;
     try {
-      const index = await this.#open(ns);
+      if (!(await this.#exists(ns))) return notFound(ns);
+      await this.#open(ns);
       await this.flushing;
-      if (!this.created) return { ok: false, error: { code: 'NOT_FOUND', message: `namespace "${ns}" does not exist` } };
-      const live = this.index ?? index; // a failed commit may have reopened it
+      if (!this.created) return notFound(ns);
+      live = await this.#open(ns); // a failed commit may have reopened it
       return { ok: true, value: runRead(live, ns, op), generation: live.generation };
     } catch (err) {
+      if (live && isInternal(err)) this.#discard(live);
       return { ok: false, error: errorRecord(err) };
     } finally {
       this.#leave();
@@ -147,15 +162,21 @@ export class NamespaceWriter extends DurableObject {
    * @param {string} name
    * @param {Record<string, unknown>} args
    * @param {number} maxChars
+   * @returns {Promise<Outcome>}
    */
   async readTool(ns, name, args, maxChars) {
     this.#enter();
     try {
-      const index = await this.#open(ns);
+      if (!(await this.#exists(ns))) return notFound(ns);
+      await this.#open(ns);
       await this.flushing;
-      const live = this.index ?? index;
+      if (!this.created) return notFound(ns);
+      const live = await this.#open(ns);
       const result = await tools.handleToolCall(live, name, args, { namespace: ns, readOnly: true, maxChars });
+      if (isInternal(result)) this.#discard(live);
       return { ok: true, value: result, generation: live.generation };
+    } catch (err) {
+      return { ok: false, error: errorRecord(err) };
     } finally {
       this.#leave();
     }
@@ -171,7 +192,13 @@ export class NamespaceWriter extends DurableObject {
       queued: this.queue.length,
       bytes: this.index?.stats().bytes ?? 0,
       wasmMemoryBytes: wasmMemoryBytes(),
+      storedKeys: (await this.state.storage.list()).size,
     };
+  }
+
+  /** Test-only fault injection; nothing unless MEMDEX_TEST_HOOKS=1 (test-hooks.js). @param {string} action */
+  async testHook(action) {
+    return writerHook(settings(this.env).testHooks, action, this.failing);
   }
 
   /** Alarm: delete blobs whose grace period ended; re-publish a manifest KV missed. */
@@ -187,12 +214,13 @@ export class NamespaceWriter extends DurableObject {
   /** @param {string} ns */
   #makeStorage(ns) {
     const s = settings(this.env);
-    return writerStorage(this.state.storage, this.env.MEMDEX_KV, {
+    const storage = writerStorage(this.state.storage, this.env.MEMDEX_KV, {
       prefix: kvPrefix(ns),
       graceMs: s.blobGraceMs,
       publishMs: s.publishMs,
       wakeAt: (time) => this.#wakeAt(time),
     });
+    return s.testHooks ? faultyStorage(storage, this.failing) : storage;
   }
 
   /** The alarm at `time` at the latest. @param {number} time */
@@ -205,21 +233,37 @@ export class NamespaceWriter extends DurableObject {
   }
 
   /**
-   * The open index (opened once; reopened after a failed commit).
+   * Whether this object holds namespace `ns` (learning its name from
+   * storage once). Stores nothing, except for a namespace KV has and this
+   * object's storage lost: opening it adopts KV's manifest.
+   *
+   * @param {string} ns
+   */
+  async #exists(ns) {
+    if (this.ns === null) {
+      const known = await this.state.storage.get('meta:ns');
+      if (known === undefined) {
+        const published = await this.env.MEMDEX_KV.get(`${kvPrefix(ns)}${INDEX_NAME}/manifest`, 'arrayBuffer');
+        if (published === null) return false;
+        await this.state.storage.put('meta:ns', ns);
+      } else if (known !== ns) throw new Error(`writer of "${known}" asked to serve "${ns}"`);
+      this.ns = ns;
+    }
+    if (this.ns !== ns) throw new Error(`writer of "${this.ns}" asked to serve "${ns}"`);
+    return true;
+  }
+
+  /**
+   * The open index of namespace `ns`, which this object holds (#exists, or
+   * just created): opened once; reopened after a failed commit.
    *
    * @param {string} ns
    */
   async #open(ns) {
-    if (this.ns !== null && this.ns !== ns) throw new Error(`writer of "${this.ns}" asked to serve "${ns}"`);
+    if (this.ns !== ns) throw new Error(`writer of "${this.ns}" asked to serve "${ns}"`);
     if (this.index) return this.index;
     if (!this.opening) {
       this.opening = (async () => {
-        if (this.ns === null) {
-          const known = await this.state.storage.get('meta:ns');
-          if (known === undefined) await this.state.storage.put('meta:ns', ns);
-          else if (known !== ns) throw new Error(`writer of "${known}" asked to serve "${ns}"`);
-          this.ns = ns;
-        }
         this.storage = this.#makeStorage(ns);
         const manifest = await this.storage.reconcile(INDEX_NAME);
         this.created = manifest !== null || (await this.state.storage.get('meta:created')) !== undefined;
@@ -231,6 +275,22 @@ export class NamespaceWriter extends DurableObject {
       });
     }
     return this.opening;
+  }
+
+  /**
+   * Stops using `index` (a failed commit, or INTERNAL: a broken engine);
+   * the next request reopens from storage. Freed once the commit and tool
+   * calls using it are done.
+   *
+   * @param {import('./memdex.js').Memdex} index
+   */
+  #discard(index) {
+    if (this.index === index) this.index = null;
+    Promise.resolve(this.flushing)
+      .catch(() => {})
+      .then(() => tools.idle(index))
+      .then(() => index.free())
+      .catch((err) => console.error('memdex writer: freeing a dropped index failed', err));
   }
 
   #enter() {
@@ -271,11 +331,21 @@ export class NamespaceWriter extends DurableObject {
     const ns = this.ns;
     this.batches++;
     /** @type {Outcome[]} */
-    let outcomes;
+    const outcomes = [];
+    /** @type {import('./memdex.js').Memdex | null} */
+    let index = null;
+    let before = -1;
     try {
-      const index = await this.#open(ns);
-      outcomes = [];
-      for (const { op } of batch) outcomes.push(await this.#apply(index, ns, op));
+      index = await this.#open(ns);
+      before = index.generation;
+      for (const { op } of batch) {
+        const o = await applyWrite(index, ns, op);
+        // A trapped engine cannot go on, nor be committed from.
+        if (o.ok ? isInternal(o.value) : o.error.code === 'INTERNAL') {
+          throw Object.assign(new Error(`the engine failed (${o.ok ? 'tool call' : o.error.message})`), { code: 'INTERNAL' });
+        }
+        outcomes.push(o);
+      }
       if (index.dirty) {
         await index.commit();
         this.commits++;
@@ -283,47 +353,42 @@ export class NamespaceWriter extends DurableObject {
       const generation = index.generation;
       for (const o of outcomes) o.generation = generation;
     } catch (err) {
-      // Nothing of this batch is durable: drop the index (with the batch's
-      // uncommitted writes) and reopen from the last durable manifest.
+      // Drop the index (with the batch's uncommitted writes) and reopen it
+      // from the last durable manifest; that says whether the commit
+      // stored after all (a swap that failed after storing).
       const error = errorRecord(err);
       console.error(`memdex writer ${ns}: commit failed: ${error.code}: ${error.message}`);
-      this.index?.free();
-      this.index = null;
-      outcomes = batch.map(() => ({ ok: /** @type {const} */ (false), error: { code: error.code, message: `${error.message}; nothing of this request was written, retry` } }));
+      if (index) this.#discard(index);
+      const durable = outcomes.length === batch.length && before >= 0 ? await this.#generationAfter(ns, before) : null;
+      if (durable !== null) {
+        this.commits++;
+        for (const o of outcomes) o.generation = durable;
+      } else {
+        const failed = { ok: /** @type {const} */ (false), error: { code: error.code, message: `${error.message}; nothing of this request was written, retry` } };
+        outcomes.splice(0, outcomes.length, ...batch.map(() => failed));
+      }
     }
     batch.forEach((b, i) => b.resolve(outcomes[i]));
   }
 
   /**
-   * @param {import('./memdex.js').Memdex} index
+   * The generation of the reopened index if a commit since `before`
+   * stored, else null (also when reopening fails: then nothing is known
+   * to be durable, and the error stands).
+   *
    * @param {string} ns
-   * @param {WriteOp} op
-   * @returns {Promise<Outcome>}
+   * @param {number} before
    */
-  async #apply(index, ns, op) {
+  async #generationAfter(ns, before) {
     try {
-      switch (op.kind) {
-        case 'add':
-          return { ok: true, value: { added: index.addAll(/** @type {any} */ (op.docs)) }, generation: 0 };
-        case 'remove': {
-          let removed = 0;
-          for (const id of op.ids) {
-            // The REST/MCP id, or a plain id of this namespace (JS API).
-            if (index.remove(engineId(ns, id))) removed++;
-            else if (findDoc(index, ns, id) && index.remove(id)) removed++;
-          }
-          return { ok: true, value: { removed }, generation: 0 };
-        }
-        case 'removeWhere':
-          return { ok: true, value: { removed: index.removeWhere(/** @type {any} */ ({ ...op.filter, namespace: ns })) }, generation: 0 };
-        case 'tool': {
-          const result = await tools.handleToolCall(index, op.name, op.args, { namespace: ns, commit: false, maxChars: op.maxChars });
-          return { ok: true, value: result, generation: 0 };
-        }
-      }
+      const fresh = await this.#open(ns);
+      return fresh.generation > before ? fresh.generation : null;
     } catch (err) {
-      const error = errorRecord(err);
-      return { ok: false, error: { ...error, message: cleanMessage(ns, error.message) } };
+      console.error(`memdex writer ${ns}: reopening after a failed commit failed`, err);
+      return null;
     }
   }
 }
+
+/** @param {string} ns @returns {Outcome} */
+const notFound = (ns) => ({ ok: false, error: { code: 'NOT_FOUND', message: `namespace "${ns}" does not exist` } });

@@ -21,11 +21,12 @@
 // a later call in the same isolate, or any call that passes that value as
 // `_meta["memdex/minGeneration"]`, reads at least that generation.
 import { hasRole, mayAccess, soleNamespace } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { ApiError, limitError } from '../errors.js';
 import { json, mediaType, originAllowed, readText } from '../http.js';
 import { NS_RE } from '../ids.js';
 import { tools } from '../memdex.js';
-import { readCopy } from '../reader.js';
+import { discardCopy, isInternal, readCopy } from '../reader.js';
+import { takeToken } from '../ratelimit.js';
 import { write, writerOf } from '../context.js';
 
 /** @typedef {import('../context.js').Context} Context */
@@ -68,6 +69,14 @@ export async function mcp(/** @type {Context} */ c) {
   const batch = Array.isArray(body);
   const messages = batch ? body : [body];
   if (messages.length === 0) return json(rpcError(null, -32600, 'Invalid Request: empty batch'), 400);
+  // Limits count work: every message costs a token (the request paid for
+  // its first), and a batch over the key's tokens is refused whole, before
+  // any of it runs, so the answer never depends on where it ran out.
+  const limits = c.settings.limits;
+  if (messages.length > limits.maxBatchMessages) {
+    throw limitError('maxBatchMessages', `${messages.length} JSON-RPC messages in one request; at most ${limits.maxBatchMessages}`);
+  }
+  if (messages.length > 1) takeToken(c.key.id, c.key.requestsPerMinute ?? limits.requestsPerMinute, messages.length - 1);
   const replies = [];
   for (const m of messages) {
     const reply = await handleMessage(c, m);
@@ -148,7 +157,11 @@ function definitions(key) {
         ...t.inputSchema,
         properties: {
           ...t.inputSchema.properties,
-          namespace: { ...ns, description: `Namespace to use; this key may use ${allowed} ("*" ends a prefix). ${ns.description ?? ''}`.trim() },
+          // The package's text offers prefixes ("repo:*"); this server takes one name per call.
+          namespace: {
+            ...ns,
+            description: `Namespace to use: one full name per call (no prefixes here). This key may use ${allowed} (a "*" there ends a prefix of the names it may use). Ids are unique within a namespace.`,
+          },
         },
         required: [...new Set([...(t.inputSchema.required ?? []), 'namespace'])],
       },
@@ -170,6 +183,10 @@ async function callTool(c, name, args, minGeneration) {
   let rest = args;
   if (!sole) {
     const { namespace, ...others } = args;
+    if (typeof namespace === 'string' && namespace.endsWith('*')) {
+      // Each namespace is its own index here: a prefix would mean reading many.
+      return tools.failure('USAGE', `"namespace": "${namespace.slice(0, 140)}" is a prefix; this server reads and writes one namespace per call: give its full name (this key may use ${key.namespaces.join(', ')}).`);
+    }
     if (typeof namespace !== 'string' || !NS_RE.test(namespace)) {
       return tools.failure('USAGE', `Invalid arguments for ${name}: "namespace" is required (this key may use ${key.namespaces.join(', ')}).`);
     }
@@ -193,8 +210,16 @@ async function callTool(c, name, args, minGeneration) {
       }
       throw err;
     }
-    if (index) return tools.handleToolCall(index, name, rest, { namespace: nsName, readOnly: true, maxChars: MAX_CHARS });
+    if (index) {
+      const result = await tools.handleToolCall(index, name, rest, { namespace: nsName, readOnly: true, maxChars: MAX_CHARS });
+      if (isInternal(result)) discardCopy(nsName, index);
+      return result;
+    }
     const outcome = await writerOf(c.env, nsName).readTool(nsName, name, rest, MAX_CHARS);
+    if (!outcome.ok) {
+      const e = outcome.error;
+      return tools.failure(e.code, e.code === 'NOT_FOUND' ? `No memories in namespace "${nsName}" yet; store some with memory_store.` : e.message);
+    }
     return /** @type {ToolResult} */ (outcome.value);
   }
 

@@ -5,6 +5,7 @@ import { json, parseJson, readText, requireType } from '../http.js';
 import { readParams, searchFromBody, searchFromQuery, suggestParams } from '../params.js';
 import { generationHeader, read, registryOf } from '../context.js';
 import { cacheInfo } from '../reader.js';
+import { bucketCounts } from '../ratelimit.js';
 
 /** @typedef {import('../context.js').Context} Context */
 
@@ -59,7 +60,7 @@ export async function namespaces(/** @type {Context} */ c) {
   readParams(c.url.searchParams);
   const all = await registryOf(c.env).list();
   const body = { namespaces: all.filter((n) => mayAccess(c.key, n.name)) };
-  if (hasRole(c.key, 'admin')) Object.assign(body, { isolate: cacheInfo() });
+  if (hasRole(c.key, 'admin')) Object.assign(body, { isolate: { ...cacheInfo(), buckets: bucketCounts() } });
   return json(body);
 }
 

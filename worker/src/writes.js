@@ -1,0 +1,59 @@
+// @ts-check
+// The write operations, applied by the namespace's writer (writer.js) to
+// its open index as part of a group commit. The counterpart of reads.js.
+import { errorRecord } from './errors.js';
+import { engineId, namespaceCovers } from './ids.js';
+import { tools } from './memdex.js';
+import { cleanMessage, findDoc } from './reads.js';
+
+/** @typedef {import('./writer.js').WriteOp} WriteOp */
+/** @typedef {import('./writer.js').Outcome} Outcome */
+
+/** Tools that can add memories, and so may create a namespace. */
+const CREATING_TOOLS = new Set(['memory_store', 'memory_update']);
+
+/** Whether `op` may create its namespace (an add, a store). @param {WriteOp} op */
+export const mayCreate = (op) => op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
+
+/**
+ * Applies `op` to `index` of namespace `ns` (not committed); its errors are
+ * its outcome.
+ *
+ * @param {import('./memdex.js').Memdex} index
+ * @param {string} ns
+ * @param {WriteOp} op
+ * @returns {Promise<Outcome>}
+ */
+export async function applyWrite(index, ns, op) {
+  try {
+    switch (op.kind) {
+      case 'add':
+        return { ok: true, value: { added: index.addAll(/** @type {any} */ (op.docs)) }, generation: 0 };
+      case 'remove': {
+        let removed = 0;
+        for (const id of op.ids) {
+          // The REST/MCP id, or a plain id of this namespace (JS API).
+          if (index.remove(engineId(ns, id))) removed++;
+          else if (findDoc(index, ns, id) && index.remove(id)) removed++;
+        }
+        return { ok: true, value: { removed }, generation: 0 };
+      }
+      case 'removeWhere': {
+        // The filter's namespace is intersected with the URL's, never
+        // replaced by it: a filter naming only other namespaces removes
+        // nothing here (issue 27: it removed all of this one).
+        const covers = op.filter.namespace === undefined || namespaceCovers(op.filter.namespace, ns);
+        if (covers === false) return { ok: true, value: { removed: 0 }, generation: 0 };
+        const filter = covers ? { ...op.filter, namespace: ns } : op.filter; // undefined: a shape for the engine to refuse
+        return { ok: true, value: { removed: index.removeWhere(/** @type {any} */ (filter)) }, generation: 0 };
+      }
+      case 'tool': {
+        const result = await tools.handleToolCall(index, op.name, op.args, { namespace: ns, commit: false, maxChars: op.maxChars });
+        return { ok: true, value: result, generation: 0 };
+      }
+    }
+  } catch (err) {
+    const error = errorRecord(err);
+    return { ok: false, error: { ...error, message: cleanMessage(ns, error.message) } };
+  }
+}
