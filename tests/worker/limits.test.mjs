@@ -92,6 +92,9 @@ test('result limit', async () => {
   assertLimit(await call('GET', '/v1/ns/lim/search?q=base&limit=21'), 400, 'maxLimit');
   assertLimit(await call('POST', '/v1/ns/lim/search', { json: { query: 'base', limit: 1000 } }), 400, 'maxLimit');
   assertLimit(await call('GET', '/v1/ns/lim/suggest?prefix=ba&limit=21'), 400, 'maxLimit');
+  // Documents `expand` adds count against the same cap.
+  assertLimit(await call('POST', '/v1/ns/lim/search', { json: { query: 'base', expand: { hops: 1, limit: 21 } } }), 400, 'maxLimit');
+  assertLimit(await call('GET', `/v1/ns/lim/search?q=base&expand=${encodeURIComponent('{"limit":21}')}`), 400, 'maxLimit');
   assert.equal((await call('GET', `/v1/ns/lim/search?q=base&limit=20&minGeneration=${gen}`)).status, 200);
 });
 

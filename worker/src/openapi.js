@@ -67,7 +67,7 @@ const SEARCH_QUERY = [
   q('sort', { type: 'string' }, 'field or field:asc|desc (number, date, boolean or keyword field)'),
   q('proximity', { type: 'string' }, 'true, or JSON {"weight","window","depth"}: rerank by how close the query words stand (opt-in)'),
   q('strategy', { type: 'string', enum: ['none', 'auto'] }, 'auto: rules choose the mode from the query; the answer says what in "strategy"'),
-  q('expand', { type: 'string' }, 'true, or JSON {"hops":1..3,"types":[...],"direction":"out|in|both"}: add linked memories'),
+  q('expand', { type: 'string' }, 'true, or JSON {"hops":1..3,"types":[...],"direction":"out|in|both","limit":n}: add at most limit (default 10, at most maxLimit) linked memories of this namespace'),
   q('recency', { type: 'string' }, 'JSON {"field","halfLife":"30d","weight":0.5,"exempt":{filter}}: decay scores by age'),
   q('diversity', { type: 'string' }, 'true, a lambda 0..1, or JSON {"lambda":0.7}: MMR re-ranking'),
   q('dedupe', { type: 'boolean' }, 'Collapse hits with equal title+text (hit.duplicates)'),

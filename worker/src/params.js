@@ -93,6 +93,11 @@ function checked(r, limits) {
   if (typeof limit === 'number' && limit > limits.maxLimit) {
     throw limitError('maxLimit', `limit is at most ${limits.maxLimit}`, 400);
   }
+  // `expand` adds up to its own `limit` documents to the page: the same cap.
+  const expand = /** @type {any} */ (r.options).expand;
+  if (expand && typeof expand === 'object' && typeof expand.limit === 'number' && expand.limit > limits.maxLimit) {
+    throw limitError('maxLimit', `expand.limit is at most ${limits.maxLimit}`, 400);
+  }
   return r;
 }
 
