@@ -162,7 +162,8 @@ function memoryOf(ctx, key, doc) {
   if (doc.tags !== undefined) m.tags = [doc.tags].flat().map(String);
   if (doc.timestamp !== undefined) {
     const ms = typeof doc.timestamp === 'number' ? doc.timestamp : Date.parse(doc.timestamp);
-    m.timestamp = Number.isNaN(ms) ? String(doc.timestamp) : new Date(ms).toISOString();
+    // Past the JS date range (1e20) there is no ISO form: shown as stored.
+    m.timestamp = Number.isNaN(new Date(ms).getTime()) ? String(doc.timestamp) : new Date(ms).toISOString();
   }
   // Links hold engine ids (see docOf); shown as tool ids.
   if (Array.isArray(doc.links)) m.links = doc.links.map((l) => ({ type: l.type, to: toolId(l.to, doc.namespace) }));
