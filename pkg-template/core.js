@@ -44,6 +44,7 @@ const realm = {
   inflight: 0,
   /** @type {(() => void) | null} */ drained: null,
   /** @type {Promise<unknown> | null} */ reviving: null,
+  /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
   /** @type {Set<{ engine: any, epoch: number, crashed?: boolean, wake?: () => void }>} engine boxes of the open indexes */
   boxes: new Set(),
 };
@@ -60,10 +61,10 @@ function trapped() {
 }
 
 /** Runs an async engine call, counted so a dead instance is reset only after it. */
-async function engineAsync(promise) {
+async function engineAsync(start) {
   realm.inflight++;
   try {
-    return await promise;
+    return await start(); // a trap may also throw before the promise exists
   } catch (err) {
     throw toMemdexError(err);
   } finally {
@@ -76,8 +77,8 @@ function revive(platform) {
   realm.reviving ??= (async () => {
     if (realm.inflight > 0) await new Promise((resolve) => (realm.drained = () => resolve(undefined)));
     realm.drained = null;
-    const module = __memdexReset();
-    await platform.loadWasm(module);
+    realm.module = __memdexReset() ?? realm.module; // kept if this load fails and is retried
+    await platform.loadWasm(realm.module);
     realm.dead = false;
   })().finally(() => {
     realm.reviving = null;
@@ -485,7 +486,7 @@ async function loadEngine(platform, adapter, name, config, empty) {
   for (;;) {
     if (realm.dead) await revive(platform);
     const epoch = realm.epoch;
-    const loaded = await engineAsync(loadIndex(adapter, name));
+    const loaded = await engineAsync(() => loadIndex(adapter, name));
     if (epoch !== realm.epoch) {
       dispose(loaded, epoch);
       continue;
@@ -586,7 +587,7 @@ export class MemdexBase {
     const platform = platformOf(this);
     const { adapter } = resolveStorage(platform, options);
     await ensureLoaded(platform, options.wasm);
-    return engineAsync(recoverIndex(adapter, name, config));
+    return engineAsync(() => recoverIndex(adapter, name, config));
   }
 
   /**
@@ -925,7 +926,7 @@ export class MemdexBase {
     this.#inFlight = this.#writes;
     this.#writes = 0;
     try {
-      const info = await engineAsync(handle.execute(this.#adapter));
+      const info = await engineAsync(() => handle.execute(this.#adapter));
       // The engine crashed meanwhile: the commit is durable, and the
       // restart reloads it.
       if (epoch !== realm.epoch) return info;
@@ -968,7 +969,7 @@ export class MemdexBase {
       this.#lock(async () => {
         if (this.#writes > 0) await this.#commitLocked();
         for (let attempt = 0; ; attempt++) {
-          const current = await engineAsync(this.#engine.isCurrent(this.#adapter, this.#name));
+          const current = await engineAsync(() => this.#engine.isCurrent(this.#adapter, this.#name));
           if (!current) await this.#reloadNow();
           const result = await fn(this);
           try {
@@ -1006,7 +1007,7 @@ export class MemdexBase {
     return this.#enqueue(async () => {
       const engine = this.#box.engine;
       if (!engine || !this.#persistent || this.#writes + this.#inFlight > 0) return false;
-      const current = await engineAsync(engine.isCurrent(this.#adapter, this.#name));
+      const current = await engineAsync(() => engine.isCurrent(this.#adapter, this.#name));
       return current ? false : this.#reloadNow().then(() => true);
     });
   }
