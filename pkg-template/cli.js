@@ -53,6 +53,9 @@ function parse(argv) {
   }
   if (!opts.dir) throw new Error('--dir is required (the folder that holds the memory)');
   if (opts.namespace === '') throw new Error('--namespace must not be empty');
+  // One namespace: a prefix (`team*`) would read across namespaces while
+  // stores went to the literal name.
+  if (opts.namespace?.endsWith('*')) throw new Error(`--namespace must be one namespace, not a prefix: ${opts.namespace}`);
   return opts;
 }
 

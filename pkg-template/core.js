@@ -4,7 +4,7 @@
 // browsers, node.js, workerd.js) exports a subclass whose `static platform`
 // says how it loads the .wasm, which storage adapters it offers and how it
 // locks (see `Platform`).
-import { Engine, loadIndex, recoverIndex } from './memdex.js';
+import { Engine, loadIndex, recoverIndex, __memdexReset } from './memdex.js';
 import { pack } from './pack.js';
 
 /** An error raised by memdex, with a stable machine-readable `code`. */
@@ -13,6 +13,8 @@ export class MemdexError extends Error {
   reason = undefined;
   /** @type {number | undefined} documents added before the rejected one (`addMany`, `addAll`) */
   added = undefined;
+  /** @type {{ pid?: number, host?: string, since?: string } | undefined} the lock's holder (`LOCKED`) */
+  holder = undefined;
 
   /**
    * @param {string} code
@@ -26,6 +28,71 @@ export class MemdexError extends Error {
   }
 }
 
+/**
+ * The one wasm instance of this realm (a page, a worker, a Node process).
+ * A trap (a Rust panic or allocation failure, compiled with panic=abort;
+ * out-of-bounds access) leaves it unusable: borrow flags stuck, allocator
+ * state unknown. The trapping call answers INTERNAL; every open index of the
+ * realm then drops its engine, and the next call re-instantiates the wasm
+ * (once, from the compiled module) and reloads that index from storage.
+ * `inflight` counts async engine calls (commits, loads): they resume inside
+ * the old instance, so it is reset only once they have settled.
+ */
+const realm = {
+  epoch: 0, // bumped by each trap: wasm objects of an older epoch are never freed into the new instance
+  dead: false,
+  inflight: 0,
+  /** @type {(() => void) | null} */ drained: null,
+  /** @type {Promise<unknown> | null} */ reviving: null,
+  /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
+  /** @type {Set<{ engine: any, epoch: number, crashed?: boolean, wake?: () => void }>} engine boxes of the open indexes */
+  boxes: new Set(),
+};
+
+function trapped() {
+  if (realm.dead) return;
+  realm.dead = true;
+  realm.epoch++;
+  for (const box of realm.boxes) {
+    box.engine = undefined; // its memory dies with the instance; never free() it into the next one
+    box.crashed = true;
+  }
+  for (const box of realm.boxes) box.wake?.();
+}
+
+/** Runs an async engine call, counted so a dead instance is reset only after it. */
+async function engineAsync(start) {
+  realm.inflight++;
+  try {
+    return await start(); // a trap may also throw before the promise exists
+  } catch (err) {
+    throw toMemdexError(err);
+  } finally {
+    if (--realm.inflight === 0) realm.drained?.();
+  }
+}
+
+/** A fresh wasm instance after a trap (shared by every index of the realm). */
+function revive(platform) {
+  realm.reviving ??= (async () => {
+    if (realm.inflight > 0) await new Promise((resolve) => (realm.drained = () => resolve(undefined)));
+    realm.drained = null;
+    realm.module = __memdexReset() ?? realm.module; // kept if this load fails and is retried
+    await platform.loadWasm(realm.module);
+    realm.dead = false;
+  })().finally(() => {
+    realm.reviving = null;
+  });
+  return realm.reviving;
+}
+
+/** Frees a wasm object of epoch `epoch` unless its instance is gone. */
+function dispose(obj, epoch) {
+  if (!obj) return;
+  if (epoch === realm.epoch && !realm.dead) obj.free?.();
+  else obj.__destroy_into_raw?.();
+}
+
 // Errors thrown by the wasm layer are JS Errors carrying `code`; a wasm trap
 // (a Rust panic, compiled with panic=abort) surfaces as a WebAssembly.RuntimeError.
 export function toMemdexError(err) {
@@ -36,12 +103,16 @@ export function toMemdexError(err) {
     // code: no `cause` for it, so an uncaught one prints short.
     const e = new MemdexError(err.code, err.message, err.name === 'MemdexError' ? undefined : { cause: err });
     if (err.reason !== undefined) e.reason = err.reason;
+    if (err.holder !== undefined) e.holder = err.holder;
     return e;
   }
   if (typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError) {
-    return new MemdexError('INTERNAL', `memdex engine crashed: ${err.message}; discard this index and reopen it`, {
-      cause: err,
-    });
+    trapped();
+    return new MemdexError(
+      'INTERNAL',
+      `memdex engine crashed: ${err.message}; it restarts on the next call, reloading the index from storage (writes not yet committed are lost)`,
+      { cause: err },
+    );
   }
   return err;
 }
@@ -332,9 +403,10 @@ function watchPage(index) {
 const finalizer =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry((box) => {
+        realm.boxes.delete(box);
         if (box.engine) {
           try {
-            box.engine.free();
+            dispose(box.engine, box.epoch);
           } catch {
             /* already freed */
           }
@@ -360,6 +432,7 @@ const loading = new WeakMap();
 
 /** @param {Platform} platform @param {unknown} source */
 function ensureLoaded(platform, source) {
+  if (realm.dead) return revive(platform);
   let load = loading.get(platform);
   if (!load) {
     load = Promise.resolve()
@@ -396,6 +469,36 @@ function resolveStorage(platform, options) {
   );
 }
 
+/** The index name rule of open, import and recover (a key prefix in storage). */
+function checkName(name) {
+  if (typeof name !== 'string' || name === '' || /[\s/]/.test(name)) {
+    throw usage(`\`name\` must be a non-empty string without spaces or '/', got ${describe(name)}`);
+  }
+  return name;
+}
+
+/**
+ * Loads the last commit of `name` into a new engine (`empty()` when nothing
+ * is stored), in a live instance: an engine crash during the load means
+ * loading again in the restarted one.
+ */
+async function loadEngine(platform, adapter, name, config, empty) {
+  for (;;) {
+    if (realm.dead) await revive(platform);
+    const epoch = realm.epoch;
+    const loaded = await engineAsync(() => loadIndex(adapter, name));
+    if (epoch !== realm.epoch) {
+      dispose(loaded, epoch);
+      continue;
+    }
+    try {
+      return { engine: call(() => (loaded ? Engine.fromLoaded(loaded, config) : empty())), epoch, stored: loaded !== undefined };
+    } finally {
+      dispose(loaded, epoch);
+    }
+  }
+}
+
 /** The platform of the class a static method was called on. */
 function platformOf(cls) {
   const platform = cls?.platform;
@@ -413,8 +516,10 @@ export class MemdexBase {
   /** @type {Platform | undefined} set by each entry point's subclass */
   static platform = undefined;
 
-  #box; // { engine } — shared with the finalizer
+  #box; // { engine, epoch, crashed, wake } — shared with the finalizer and the realm
   #platform;
+  #config; // the engine config it was opened with (an empty index after a crash)
+  #stale = false; // a failed write could not be dropped yet: reload before anything else
   #adapter;
   #name;
   #persistent;
@@ -433,8 +538,12 @@ export class MemdexBase {
   /** Use `await Memdex.open(options)`; the constructor is private. */
   constructor(key, engine, init) {
     if (key !== token) throw usage('use `await Memdex.open(options)` to make an index');
-    const { platform, adapter, name, persistent, autoCommit, onError } = init;
-    this.#box = { engine };
+    const { platform, adapter, name, persistent, autoCommit, onError, config } = init;
+    const ref = typeof WeakRef === 'function' ? new WeakRef(this) : null;
+    // After a crash every open index restarts at once (wake), held weakly.
+    this.#box = { engine, epoch: realm.epoch, crashed: false, wake: () => ref?.deref()?.ready().catch(() => {}) };
+    realm.boxes.add(this.#box);
+    this.#config = config;
     this.#platform = platform;
     this.#adapter = adapter;
     this.#name = name;
@@ -455,29 +564,14 @@ export class MemdexBase {
     for (const key of Object.keys(options)) {
       if (!OPEN_OPTIONS.has(key)) throw usage(`unknown option \`${key}\`; expected one of ${[...OPEN_OPTIONS].join(', ')}`);
     }
-    const name = options.name ?? 'memdex';
-    if (typeof name !== 'string' || name === '' || /[\s/]/.test(name)) {
-      throw usage(`\`name\` must be a non-empty string without spaces or '/', got ${describe(name)}`);
-    }
+    const name = checkName(options.name ?? 'memdex');
     const config = engineConfig(options);
     const platform = platformOf(this);
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     await ensureLoaded(platform, options.wasm);
-    let engine;
-    const loaded = await loadIndex(adapter, name).catch((err) => {
-      throw toMemdexError(err);
-    });
-    if (loaded) {
-      try {
-        engine = call(() => Engine.fromLoaded(loaded, config));
-      } finally {
-        loaded.free?.();
-      }
-    } else {
-      engine = call(() => new Engine(config));
-    }
-    return new this(token, engine, { platform, adapter, name, persistent, autoCommit, onError: options.onError });
+    const { engine } = await loadEngine(platform, adapter, name, config, () => new Engine(config));
+    return new this(token, engine, { platform, adapter, name, persistent, autoCommit, onError: options.onError, config });
   }
 
   /**
@@ -488,14 +582,12 @@ export class MemdexBase {
    */
   static async recover(options = {}) {
     if (!isObject(options)) throw usage('Memdex.recover(options): options must be an object');
-    const name = options.name ?? 'memdex';
+    const name = checkName(options.name ?? 'memdex');
     const config = engineConfig(options);
     const platform = platformOf(this);
     const { adapter } = resolveStorage(platform, options);
     await ensureLoaded(platform, options.wasm);
-    return recoverIndex(adapter, name, config).catch((err) => {
-      throw toMemdexError(err);
-    });
+    return engineAsync(() => recoverIndex(adapter, name, config));
   }
 
   /**
@@ -520,7 +612,7 @@ export class MemdexBase {
     for (const key of ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b']) {
       if (options[key] !== undefined) throw usage(`\`${key}\` cannot be changed by import(); the snapshot carries its schema`);
     }
-    const name = options.name ?? 'memdex';
+    const name = checkName(options.name ?? 'memdex');
     const platform = platformOf(this);
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
@@ -530,10 +622,21 @@ export class MemdexBase {
   }
 
   get #engine() {
-    if (this.#closed || !this.#box.engine) {
+    if (this.#box.crashed && !this.#closed) {
+      this.#box.wake();
+      throw new MemdexError(
+        'INTERNAL',
+        `memdex engine of index '${this.#name}' is restarting after a crash; await index.ready() (async methods wait for it) and call again`,
+      );
+    }
+    this.#checkOpen();
+    return this.#box.engine;
+  }
+
+  #checkOpen() {
+    if (this.#closed || (!this.#box.engine && !this.#box.crashed)) {
       throw new MemdexError('CLOSED', `index '${this.#name}' is closed; open it again with Memdex.open()`);
     }
-    return this.#box.engine;
   }
 
   /** The index name (its key prefix in storage). */
@@ -543,12 +646,14 @@ export class MemdexBase {
 
   /** Live documents. */
   get size() {
-    return this.#engine.size;
+    const engine = this.#engine;
+    return call(() => engine.size);
   }
 
   /** Generation of the last commit this index wrote or loaded (0 = never). */
   get generation() {
-    return this.#engine.generation;
+    const engine = this.#engine;
+    return call(() => engine.generation);
   }
 
   /** Whether there are writes not yet committed. */
@@ -577,7 +682,13 @@ export class MemdexBase {
   /** Commits pending writes when the page is hidden (called by the page watcher). */
   flushOnHide() {
     if (this.#closed || this.#closing || this.#writes === 0) return;
-    this.commit().catch((err) => this.#onError(err));
+    this.#autoCommit();
+  }
+
+  // Unlike commit(), a failed auto-commit keeps the writes for the next
+  // attempt or close(): no call of the caller's answered an error.
+  #autoCommit() {
+    this.#enqueue(() => this.#commitNow()).catch((err) => this.#onError(err));
   }
 
   #schedule(ms) {
@@ -585,7 +696,7 @@ export class MemdexBase {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       if (this.#closed || this.#writes === 0) return;
-      this.commit().catch((err) => this.#onError(err));
+      this.#autoCommit();
     }, ms);
   }
 
@@ -628,6 +739,7 @@ export class MemdexBase {
     // The engine is looked up per batch: close() or reload() may run
     // between batches.
     const batch = new JsonLinesBatch('addMany', () => this.#engine, (n) => this.#wrote(n), batchSize);
+    await this.ready();
     this.#engine; // throws CLOSED before consuming the iterable
     for await (const doc of docs) {
       if (batch.push(doc)) {
@@ -719,7 +831,7 @@ export class MemdexBase {
   /** Index statistics. */
   stats() {
     const engine = this.#engine;
-    return { ...call(() => engine.stats()), generation: engine.generation, pendingWrites: this.#writes + this.#inFlight };
+    return { ...call(() => engine.stats()), generation: call(() => engine.generation), pendingWrites: this.#writes + this.#inFlight };
   }
 
   /** The whole index (schema included) as bytes for `Memdex.import`. */
@@ -735,32 +847,70 @@ export class MemdexBase {
    * @returns {Promise<T>}
    */
   #enqueue(fn) {
-    const run = this.#queue.then(fn, fn);
+    const step = async () => {
+      // After an engine crash (or a failed write whose drop failed), first
+      // back to the last commit in storage.
+      if ((this.#box.crashed || this.#stale) && !this.#closed) await this.#reloadNow();
+      return fn();
+    };
+    const run = this.#queue.then(step, step);
     this.#queue = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * Resolves once this index answers again after an engine crash (the wasm
+   * instantiated anew, the index reloaded from storage); at once otherwise.
+   * Async methods wait for it themselves.
+   * @returns {Promise<void>}
+   */
+  ready() {
+    if (!this.#box.crashed && !this.#stale) return Promise.resolve();
+    return this.#enqueue(() => undefined);
   }
 
   /**
    * Writes all changes to storage (blobs first, manifest last), serialized
    * with other commits of this index in this process (and, in browsers,
    * across tabs via Web Locks). Rejects with `CONFLICT` if another writer
-   * committed first: call `reload()` and re-apply your writes.
+   * committed first. A commit that rejects drops every uncommitted write
+   * (the index reloads its last commit): nothing it reported unsaved is
+   * saved later. Re-apply the writes and commit again.
    * @returns {Promise<import('./index.js').CommitInfo>}
    */
   commit() {
-    this.#engine; // throws CLOSED
+    this.#checkOpen();
     if (this.#timer !== null) {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
-    return this.#enqueue(() => this.#commitNow());
+    return this.#enqueue(() =>
+      this.#commitNow().catch(async (err) => {
+        await this.#discard();
+        throw err;
+      }),
+    );
+  }
+
+  // A write that answered an error leaves nothing behind: back to the last
+  // commit. If even the reload fails, the next queued operation reloads.
+  async #discard() {
+    try {
+      await this.#reloadNow();
+    } catch {
+      this.#stale = true;
+    }
   }
 
   // The writer lock of this index: the adapter's own (fs: across
   // processes) or withIndexLock (Web Locks in browsers, else in-process).
   #lock(fn) {
     const adapter = this.#adapter;
-    return typeof adapter.lock === 'function' ? adapter.lock(this.#name, fn) : this.#platform.withIndexLock(this.#name, fn);
+    const locked = typeof adapter.lock === 'function' ? adapter.lock(this.#name, fn) : this.#platform.withIndexLock(this.#name, fn);
+    return locked.catch((err) => {
+      // The adapter's own lock errors (LOCKED) as MemdexErrors; fn's pass as they are.
+      throw err?.name === 'MemdexStorageError' ? toMemdexError(err) : err;
+    });
   }
 
   async #commitNow() {
@@ -770,13 +920,16 @@ export class MemdexBase {
 
   // Commits with the writer lock held.
   async #commitLocked() {
-    const engine = this.#box.engine;
+    const { engine, epoch } = this.#box;
     if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
     const handle = call(() => engine.prepareCommit(this.#name));
     this.#inFlight = this.#writes;
     this.#writes = 0;
     try {
-      const info = await handle.execute(this.#adapter);
+      const info = await engineAsync(() => handle.execute(this.#adapter));
+      // The engine crashed meanwhile: the commit is durable, and the
+      // restart reloads it.
+      if (epoch !== realm.epoch) return info;
       call(() => engine.finishCommit(handle));
       if (this.#writes > 0) this.#firstPendingAt = Date.now();
       return info;
@@ -785,7 +938,7 @@ export class MemdexBase {
       throw toMemdexError(err);
     } finally {
       this.#inFlight = 0;
-      handle.free?.();
+      dispose(handle, epoch);
     }
   }
 
@@ -797,13 +950,14 @@ export class MemdexBase {
    * before it runs, the index is reloaded if another writer committed. If
    * a writer outside the lock still commits first (`CONFLICT`), the index
    * reloads and `fn` runs again, up to `retries` times (default 5). If
-   * `fn` throws, its writes are dropped (the index reloads) and the error
-   * is rethrown. Writes made before `update` are committed first. Resolves
-   * to what the last run of `fn` returned, once its writes are durable.
-   * On memory storage it just runs `fn`.
+   * `fn` throws or the commit fails, every uncommitted write is dropped
+   * (the index reloads its last commit) and the error is rethrown: an
+   * update that rejects leaves nothing behind. Writes made before `update`
+   * are committed first. Resolves to what the last run of `fn` returned,
+   * once its writes are durable. On memory storage it just runs `fn`.
    */
   update(fn, { retries = 5 } = {}) {
-    this.#engine; // throws CLOSED
+    this.#checkOpen();
     if (typeof fn !== 'function') throw usage('update(fn): fn must be a function that makes the writes, like (index) => index.add(doc)');
     if (!(Number.isInteger(retries) && retries >= 0)) throw usage('update: `retries` must be an integer >= 0');
     if (!this.#persistent) return this.#enqueue(async () => fn(this));
@@ -815,17 +969,9 @@ export class MemdexBase {
       this.#lock(async () => {
         if (this.#writes > 0) await this.#commitLocked();
         for (let attempt = 0; ; attempt++) {
-          const current = await this.#box.engine.isCurrent(this.#adapter, this.#name).catch((err) => {
-            throw toMemdexError(err);
-          });
+          const current = await engineAsync(() => this.#engine.isCurrent(this.#adapter, this.#name));
           if (!current) await this.#reloadNow();
-          let result;
-          try {
-            result = await fn(this);
-          } catch (err) {
-            await this.#reloadNow(); // drop what fn wrote before it failed
-            throw err;
-          }
+          const result = await fn(this);
           try {
             await this.#commitLocked();
             return result;
@@ -833,6 +979,9 @@ export class MemdexBase {
             if (err.code !== 'CONFLICT' || attempt >= retries) throw err;
           }
         }
+      }).catch(async (err) => {
+        await this.#discard(); // what fn wrote, or a commit that failed (LOCKED, STORAGE, CONFLICT)
+        throw err;
       }),
     );
   }
@@ -843,7 +992,7 @@ export class MemdexBase {
    * Resolves to whether anything was stored.
    */
   reload() {
-    this.#engine;
+    this.#checkOpen();
     return this.#enqueue(() => this.#reloadNow());
   }
 
@@ -854,37 +1003,32 @@ export class MemdexBase {
    * to whether it reloaded. For long-lived readers beside other writers.
    */
   refresh() {
-    this.#engine;
+    this.#checkOpen();
     return this.#enqueue(async () => {
       const engine = this.#box.engine;
       if (!engine || !this.#persistent || this.#writes + this.#inFlight > 0) return false;
-      const current = await engine.isCurrent(this.#adapter, this.#name).catch((err) => {
-        throw toMemdexError(err);
-      });
+      const current = await engineAsync(() => engine.isCurrent(this.#adapter, this.#name));
       return current ? false : this.#reloadNow().then(() => true);
     });
   }
 
   async #reloadNow() {
-    const loaded = await loadIndex(this.#adapter, this.#name).catch((err) => {
-      throw toMemdexError(err);
-    });
-    let fresh;
-    try {
+    const box = this.#box;
+    const { engine: fresh, epoch, stored } = await loadEngine(this.#platform, this.#adapter, this.#name, undefined, () =>
       // Nothing stored: the last committed state is an empty index.
-      fresh = call(() => (loaded ? Engine.fromLoaded(loaded, undefined) : this.#box.engine.emptyLike()));
-    } finally {
-      loaded?.free?.();
-    }
+      box.engine && box.epoch === realm.epoch ? box.engine.emptyLike() : new Engine(this.#config),
+    );
     if (this.#closed) {
-      fresh.free();
+      dispose(fresh, epoch);
       throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
     }
-    const old = this.#box.engine;
-    this.#box.engine = fresh;
+    const old = box.engine;
+    const oldEpoch = box.epoch;
+    Object.assign(box, { engine: fresh, epoch, crashed: false });
     this.#writes = 0;
-    old?.free();
-    return loaded !== undefined;
+    this.#stale = false;
+    dispose(old, oldEpoch);
+    return stored;
   }
 
   /**
@@ -918,9 +1062,10 @@ export class MemdexBase {
     this.#closed = true;
     this.#unwatchPage();
     finalizer?.unregister(this.#box);
-    const engine = this.#box.engine;
+    realm.boxes.delete(this.#box);
+    const { engine, epoch } = this.#box;
     this.#box.engine = undefined;
-    engine?.free();
+    dispose(engine, epoch);
   }
 
   /** Same as `close()` without waiting; for `using` declarations prefer `await using`. */
@@ -939,13 +1084,14 @@ export class MemdexBase {
       this.#timer = null;
     }
     this.#auto = null;
-    const engine = this.#box.engine;
+    const { engine, epoch } = this.#box;
     this.#closed = true;
     this.#unwatchPage();
     finalizer?.unregister(this.#box);
+    realm.boxes.delete(this.#box);
     this.#box.engine = undefined;
     // A commit holding the engine finishes first; then it is freed.
-    this.#queue.then(() => engine?.free());
+    this.#queue.then(() => dispose(engine, epoch));
   }
 }
 

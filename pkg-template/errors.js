@@ -72,6 +72,12 @@ export const ERRORS = Object.freeze({
     meaning: 'The API was used the wrong way: an unknown option, a wrong argument or option type, `new Memdex()`.',
     action: 'Fix the option or argument the message names; it lists what is accepted.',
   },
+  LOCKED: {
+    status: 503,
+    from: 'package',
+    meaning: 'Another live writer process held the index\'s writer lock (fs storage) for longer than the lock wait (10 s by default); nothing was written. `holder` names it: `{ pid, host, since }`.',
+    action: 'Retry later, or stop the process `holder` names; raise `lockWaitMs` of `fsStorage` for long commits.',
+  },
   WASM_LOAD: {
     status: 500,
     from: 'package',

@@ -51,8 +51,14 @@ export type MemdexErrorCode =
   | 'USAGE'
   /** The index was closed; open it again. */
   | 'CLOSED'
-  /** The engine hit a bug (a wasm trap) or the worker died; discard the index and reopen it. */
+  /**
+   * The engine hit a bug (a wasm trap) or the worker died. After a trap the
+   * engine restarts: the next call re-instantiates the wasm and reloads the
+   * index from storage (writes not yet committed are lost).
+   */
   | 'INTERNAL'
+  /** `fs` storage: another live writer process held the writer lock longer than the lock wait; see {@link MemdexError.holder}. */
+  | 'LOCKED'
   /** HTTP (the memdex Worker): the request is malformed (URL, JSON, NDJSON, content type); nothing was changed. */
   | 'BAD_REQUEST'
   /** HTTP (the memdex Worker): no API key, or an unknown one. */
@@ -73,6 +79,8 @@ export class MemdexError extends Error {
    * input's document number `added` counting from 0.
    */
   readonly added?: number;
+  /** For `LOCKED`: the process holding the writer lock (`since`: ISO time it took it). */
+  readonly holder?: { pid?: number; host?: string; since?: string };
   constructor(code: MemdexErrorCode, message: string, options?: { cause?: unknown });
 }
 
@@ -1014,7 +1022,11 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * @throws {MemdexError} `CONFLICT` if another writer committed since this
    *   index loaded: `reload()`, re-apply your writes, commit again (or make
    *   the writes through {@link Memdex.update}, which does that);
-   *   `STORAGE` on adapter failures (the writes stay pending; retry).
+   *   `STORAGE` on adapter failures; `LOCKED` (fs) when another live
+   *   writer holds the lock too long. A rejected commit drops every
+   *   uncommitted write (the index reloads its last commit), so nothing it
+   *   reported unsaved is saved later: re-apply them and commit again.
+   *   (A failed auto-commit keeps them for the next attempt and `close()`.)
    */
   commit(): Promise<CommitInfo>;
   /**
@@ -1023,8 +1035,11 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * for you, so writers in several tabs or processes never lose a write.
    * Reloads first if another writer committed; if one outside the lock
    * still wins, reloads and runs `fn` again (up to `retries`, default 5).
-   * If `fn` throws, its writes are dropped and the error rethrown. Writes
-   * made before are committed first. Resolves to `fn`'s result once durable.
+   * If `fn` throws or the commit fails (`STORAGE`, `LOCKED`, `CONFLICT`
+   * past `retries`), every uncommitted write is dropped (the index reloads
+   * its last commit) and the error rethrown: a rejected update leaves
+   * nothing behind. Writes made before are committed first. Resolves to
+   * `fn`'s result once durable.
    * @example await index.update((ix) => ix.add({ id: 'm1', text: '...' }));
    */
   update<R>(fn: (index: this) => R | Promise<R>, options?: { retries?: number }): Promise<R>;
@@ -1036,6 +1051,14 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * uncommitted writes. Resolves to whether it reloaded.
    */
   refresh(): Promise<boolean>;
+  /**
+   * Resolves once the index answers again after an engine crash (a wasm
+   * trap, answered `INTERNAL` once): the wasm instantiated anew and the
+   * index reloaded from storage; writes not yet committed are lost. Async
+   * methods wait for it themselves; sync ones called before it finished
+   * throw `INTERNAL`. Resolves at once when nothing crashed.
+   */
+  ready(): Promise<void>;
   /**
    * Commits every pending write (persistent storage), then frees the engine;
    * later calls throw `CLOSED`. Rejects, leaving the index open, if a write

@@ -114,8 +114,8 @@ export async function serveStdio({
       let code = 0;
       try {
         await idle(index);
-        // Writes are committed per call; anything left (a failed commit's
-        // undone writes) is committed here, or dropped on failure.
+        // Writes are committed per call (a failed call's are dropped at
+        // once); close() commits anything else, or fails and frees.
         if (readOnly) index.free();
         else await index.close();
       } catch (err) {

@@ -88,10 +88,12 @@ export type StorageFailureReason =
   /** Any other I/O failure. */
   | 'IO';
 
-/** Errors thrown by the adapters. `code` is `STORAGE` (or `CONFLICT` for a busy lock). */
+/** Errors thrown by the adapters. `code` is `STORAGE` (or `CONFLICT` / `LOCKED` for a busy lock). */
 export interface StorageAdapterError extends Error {
   name: 'MemdexStorageError';
-  code: 'STORAGE' | 'CONFLICT';
+  code: 'STORAGE' | 'CONFLICT' | 'LOCKED';
+  /** `LOCKED`: the lock's holder, as its lock file says. */
+  holder?: { pid?: number; host?: string; since?: string };
   reason: StorageFailureReason;
   /** The key (or prefix) of the failed operation, when there is one. */
   key?: string;
@@ -185,11 +187,15 @@ export function kvStorage(binding: KVNamespaceLike, options?: KVStorageOptions):
 /**
  * Filesystem storage: one file per key under `dir`, atomic durable puts, a
  * compare-and-swap and a writer lock that exclude other processes (lock
- * files `*.lock~`; a lock whose process died is broken, a live one never).
+ * files `*.lock~`, holding the holder's PID, host and process start time).
+ * A lock whose process died, whose PID now names another process, or that
+ * names this process without being one it holds, is broken; a live one
+ * never, and a wait for it ends after `waitMs` in `LOCKED`.
  */
 export interface FsStorage extends StorageAdapter {
   get(key: string): Promise<Uint8Array | null>;
-  lock<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions): Promise<T>;
+  /** `waitMs`: the bound on waiting for a live writer (default: `lockWaitMs` of {@link fsStorage}); then `LOCKED`. */
+  lock<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions & { waitMs?: number }): Promise<T>;
   /** Absolute root directory. */
   readonly dir: string;
   /** Deletes the whole directory. */
@@ -197,7 +203,12 @@ export interface FsStorage extends StorageAdapter {
 }
 
 /** Storage in a directory (Node only; the same layout as the native Rust `FsStorage`). */
-export function fsStorage(dir: string | URL): FsStorage;
+export function fsStorage(dir: string | URL, options?: FsStorageOptions): FsStorage;
+
+export interface FsStorageOptions {
+  /** How long `lock` waits for another live writer before `LOCKED` (default 10000 ms). */
+  lockWaitMs?: number;
+}
 
 // ---- writer lock ------------------------------------------------------------------
 

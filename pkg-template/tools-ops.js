@@ -61,9 +61,16 @@ export async function runTool(index, name, args, options) {
   // `repo:*` (a trailing `*`) selects every namespace starting with `repo:`:
   // a filter for search, list and delete by filter, not a namespace to
   // store in or to look ids up in.
+  // A pinned namespace is one namespace, never a prefix (stores would go to
+  // the literal name while reads spanned every match).
+  if (pinned && (typeof ctx.ns !== 'string' || ctx.ns === '' || ctx.ns.endsWith('*'))) {
+    throw fail('USAGE', `this server is pinned to namespace ${JSON.stringify(ctx.ns)}, which is not one namespace (empty or ending in *); restart it with one namespace`);
+  }
   if (!pinned && ctx.ns?.endsWith('*') && !(name === 'memory_search' || name === 'memory_list' || (name === 'memory_delete' && args.id === undefined && args.ids === undefined))) {
     throw fail('USAGE', `"namespace": "${ctx.ns}" ends in * (every namespace starting with "${ctx.ns.slice(0, -1)}"): only memory_search, memory_list and memory_delete by filter take a prefix; give one namespace`);
   }
+  // After an engine crash: the restarted engine, reloaded from storage.
+  await index.ready?.();
   if (op.read) await options.beforeRead?.();
   return op.run(ctx, args);
 }
@@ -155,7 +162,8 @@ function memoryOf(ctx, key, doc) {
   if (doc.tags !== undefined) m.tags = [doc.tags].flat().map(String);
   if (doc.timestamp !== undefined) {
     const ms = typeof doc.timestamp === 'number' ? doc.timestamp : Date.parse(doc.timestamp);
-    m.timestamp = Number.isNaN(ms) ? String(doc.timestamp) : new Date(ms).toISOString();
+    // Past the JS date range (1e20) there is no ISO form: shown as stored.
+    m.timestamp = Number.isNaN(new Date(ms).getTime()) ? String(doc.timestamp) : new Date(ms).toISOString();
   }
   // Links hold engine ids (see docOf); shown as tool ids.
   if (Array.isArray(doc.links)) m.links = doc.links.map((l) => ({ type: l.type, to: toolId(l.to, doc.namespace) }));
@@ -206,7 +214,7 @@ async function search(ctx, args) {
   const order = args.order ?? 'relevance';
   // Snippets sized so that `limit` hits roughly fill the budget.
   const snippetLength = Math.max(80, Math.min(600, Math.floor(maxChars / limit) - 80));
-  const { hits, mode, total: counted, totalExact } = await ctx.index.search(args.query, {
+  const { hits: found, mode, total: counted, totalExact } = await ctx.index.search(args.query, {
     limit,
     // Absent: the engine's default mode (the library's and the Worker's too).
     mode: args.mode,
@@ -215,6 +223,8 @@ async function search(ctx, args) {
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },
     expand: args.expand,
   });
+  // Links never lead out of a pinned namespace (expand follows them).
+  const hits = ctx.pinned ? found.filter((h) => h.namespace === ctx.ns) : found;
   // Ranked totals past the page are lower bounds: only exact ones are shown.
   const total = totalExact ? counted : undefined;
   const out = [];

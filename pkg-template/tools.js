@@ -549,6 +549,7 @@ function explain(code, message) {
   }
   if (code === 'CONFLICT') return `${msg}. Another process kept writing to this memory; try the call again.`;
   if (code === 'STORAGE') return `${msg}. Nothing was saved; try again, and check the memory directory if it persists.`;
+  if (code === 'LOCKED') return `${msg}. Nothing was saved; try again in a few seconds.`;
   return msg;
 }
 

@@ -12,7 +12,8 @@ const handlers = {
     index = await Memdex.open({ ...options, onError: (err) => console.error('memdex worker: auto-commit failed:', err) });
     return null;
   },
-  addBatch([docs]) {
+  async addBatch([docs]) {
+    await index.ready();
     try {
       return index.addAll(docs);
     } catch (err) {
@@ -36,6 +37,9 @@ self.addEventListener('message', async ({ data }) => {
       if (method !== 'open' && !index) throw new MemdexError('USAGE', 'open the index first');
       result = await handlers[method](args);
     } else if (index && typeof Memdex.prototype[method] === 'function' && method !== 'constructor') {
+      // After an engine crash, the next call runs on the restarted engine
+      // (reloaded from storage) instead of failing too.
+      await index.ready();
       result = await index[method](...args);
     } else {
       throw new MemdexError('USAGE', `unknown method ${method}()`);

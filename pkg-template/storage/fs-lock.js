@@ -3,14 +3,22 @@
 // native tools exclude each other on one directory.
 //
 // A lock is a file created exclusively ('wx': O_CREAT|O_EXCL) holding
-// `pid host token ms`, released by deleting it. A lock is stale when its
+// `pid host token ms start`, released by deleting it (`start`: the holder
+// process's start time, /proc/PID/stat field 22 on Linux, `-` where unknown;
+// the native writer does not write it yet). A lock is stale when its
 // process is gone (same host: `process.kill(pid, 0)` fails with ESRCH), when
-// it is older than 30 s and its holder cannot be checked (another host), or
-// when it is empty and older than 2 s (its holder died between creating and
-// writing it). A live holder's lock is never broken, however old. Breaking
+// its PID now belongs to another process (the start time differs: a
+// container restarted with the same PID and hostname), when its holder is
+// this very process but not one of the locks it holds (a previous process
+// with our PID), when it is older than 30 s and its holder cannot be checked
+// (another host), or when it is empty and older than 2 s (its holder died
+// between creating and writing it; a failed write deletes the file). A live
+// holder's lock is never broken, however old; a wait for it is bounded by
+// the caller (`waitMs`), which then reports the holder. Breaking
 // happens under a second lock (`<lock>.break~`) and only if the lock still
 // holds the exact content judged stale, so concurrent breakers cannot delete
 // a lock a third process just took.
+import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +26,21 @@ import { randomBytes } from 'node:crypto';
 const FOREIGN_STALE_MS = 30_000;
 const EMPTY_STALE_MS = 2_000;
 const HOST = hostname();
+
+/** A process's start time (clock ticks since boot), or '-' where unknown. */
+function startTime(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 (comm) may hold spaces and parentheses: count after the last ')'.
+    const field22 = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return /^\d+$/.test(field22) ? field22 : '-';
+  } catch {
+    return '-';
+  }
+}
+const START = startTime(process.pid);
+/** Contents of the locks this process holds now (a same-PID lock not here is a dead predecessor's). */
+const held = new Set();
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,12 +61,28 @@ function alive(pid) {
   }
 }
 
+/** A lock's holder as its file says: `{ pid, host, since }` (since: ISO time taken). */
+export function lockHolder(content) {
+  const [pid, host, , ms, start] = (content ?? '').split(' ');
+  const since = Number(ms);
+  return {
+    pid: Number(pid) || undefined,
+    host: host || undefined,
+    since: Number.isFinite(since) && since > 0 ? new Date(since).toISOString() : undefined,
+    start: start && start !== '-' ? start : undefined,
+  };
+}
+
 async function isStale(path, content) {
   const [pid, host] = content.split(' ');
   const n = Number(pid);
   if (!Number.isInteger(n) || n <= 0 || host === undefined) return (await ageMs(path)) > EMPTY_STALE_MS;
-  if (host === HOST) return !alive(n);
-  return (await ageMs(path)) > FOREIGN_STALE_MS;
+  if (host !== HOST) return (await ageMs(path)) > FOREIGN_STALE_MS;
+  if (n === process.pid) return !held.has(content);
+  if (!alive(n)) return true;
+  const { start } = lockHolder(content);
+  const now = start === undefined ? '-' : startTime(n);
+  return start !== undefined && now !== '-' && now !== start;
 }
 
 async function tryCreate(path, content) {
@@ -56,9 +95,13 @@ async function tryCreate(path, content) {
   }
   try {
     await fh.writeFile(content);
-  } finally {
-    await fh.close();
+  } catch (err) {
+    // A full disk must not leave an empty lock file that stalls writers.
+    await fh.close().catch(() => {});
+    await unlink(path).catch(() => {});
+    throw err;
   }
+  await fh.close();
   return true;
 }
 
@@ -88,31 +131,46 @@ async function breakStale(path, staleContent) {
 /**
  * Takes the lock file at `path`. Resolves to a release function, or to null
  * when a live holder keeps it longer than `waitMs` (or at once with
- * `waitMs` 0). `signal` aborts the wait.
+ * `waitMs` 0); `onBusy(content)` then sees the holder's lock file content.
+ * `signal` aborts the wait.
  *
  * @param {string} path
- * @param {{ waitMs?: number, signal?: AbortSignal }} [options]
+ * @param {{ waitMs?: number, signal?: AbortSignal, onBusy?: (content: string) => void }} [options]
  * @returns {Promise<(() => Promise<void>) | null>}
  */
-export async function acquireFileLock(path, { waitMs = Infinity, signal } = {}) {
-  const content = `${process.pid} ${HOST} ${randomBytes(6).toString('hex')} ${Date.now()}`;
+export async function acquireFileLock(path, { waitMs = Infinity, signal, onBusy } = {}) {
+  const content = `${process.pid} ${HOST} ${randomBytes(6).toString('hex')} ${Date.now()} ${START}`;
   const start = Date.now();
   let pause = 1;
   for (;;) {
     signal?.throwIfAborted();
-    if (await tryCreate(path, content)) {
+    held.add(content); // before the file exists: our own lock is never judged stale
+    let created = false;
+    try {
+      created = await tryCreate(path, content);
+    } finally {
+      if (!created) held.delete(content);
+    }
+    if (created) {
       return async () => {
         // Only our own lock: a live holder's lock is never broken, so it is.
-        if ((await readOrNull(path)) === content) await unlink(path).catch(() => {});
+        try {
+          if ((await readOrNull(path)) === content) await unlink(path).catch(() => {});
+        } finally {
+          held.delete(content);
+        }
       };
     }
-    const held = await readOrNull(path);
-    if (held === null) continue;
-    if (await isStale(path, held)) {
-      await breakStale(path, held);
+    const current = await readOrNull(path);
+    if (current === null) continue;
+    if (await isStale(path, current)) {
+      await breakStale(path, current);
       continue;
     }
-    if (Date.now() - start >= waitMs) return null;
+    if (Date.now() - start >= waitMs) {
+      onBusy?.(current);
+      return null;
+    }
     await sleep(pause);
     pause = Math.min(pause * 2, 50);
   }

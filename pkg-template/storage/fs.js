@@ -14,10 +14,14 @@
 //   process on the machine, native memdex tools included.
 // - `lock(name, fn)` holds `<name>/writer.lock~` while `fn` runs: the
 //   cross-process writer lock `Memdex#commit` takes (what Web Locks are in
-//   browsers).
+//   browsers). A wait for a live holder is bounded (`lockWaitMs`, 10 s) and
+//   ends in `LOCKED` naming the holder.
 // - `list(prefix)` walks only the directory the prefix points into, and
-//   deletes temporary files older than 15 minutes (left by a crashed `put`;
-//   a live `put` that slow would only fail, never leave a torn value).
+//   deletes the temporary files of killed writers found there: older than
+//   15 minutes, or older than a minute with their writer's PID (in the
+//   name) gone from this host. A live `put` whose file was deleted only
+//   fails, never leaves a torn value. `swap` does the same for the
+//   key's own temporary files (`manifest.*.tmp~`), which no listing reaches.
 // - A key cannot be both a value and a "directory" of other keys (`a` and
 //   `a/b`): the filesystem forbids it, and so does `put`.
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
@@ -25,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { copyBytes, sameBytes, storageError } from './util.js';
-import { acquireFileLock } from './fs-lock.js';
+import { acquireFileLock, lockHolder } from './fs-lock.js';
 import { withIndexLock } from './locks.js';
 
 /**
@@ -34,13 +38,27 @@ import { withIndexLock } from './locks.js';
 
 const TMP_SUFFIX = '.tmp~';
 const STALE_TMP_MS = 15 * 60 * 1000;
+/** A temporary file whose writer PID is gone (this host) is a killed writer's after this long. */
+const ORPHAN_TMP_MS = 60 * 1000;
 /** How long `swap` waits for another process's swap of the same key. */
 const SWAP_WAIT_MS = 10_000;
+/** How long `lock` waits for a live writer by default. */
+const LOCK_WAIT_MS = 10_000;
+
+/** Whether process `pid` is alive on this host. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
 
 function wrap(err, what, key) {
   if (err && err.code === 'STORAGE') return err;
   const reason =
-    { ENOSPC: 'QUOTA_EXCEEDED', EDQUOT: 'QUOTA_EXCEEDED', EACCES: 'PERMISSION', EPERM: 'PERMISSION', ENOTDIR: 'INVALID_KEY', EISDIR: 'INVALID_KEY', EROFS: 'PERMISSION' }[
+    { ENOSPC: 'QUOTA_EXCEEDED', EDQUOT: 'QUOTA_EXCEEDED', EFBIG: 'QUOTA_EXCEEDED', EACCES: 'PERMISSION', EPERM: 'PERMISSION', ENOTDIR: 'INVALID_KEY', EISDIR: 'INVALID_KEY', EROFS: 'PERMISSION' }[
       err?.code
     ] ?? 'IO';
   return storageError(`filesystem ${what} failed: ${err?.message ?? err}`, { reason, key, cause: err });
@@ -85,11 +103,16 @@ async function syncDir(dir) {
 
 /**
  * Creates a filesystem storage rooted at `dir` (created on first put).
+ * `lockWaitMs`: how long `lock` waits for a live writer before `LOCKED`.
  *
  * @param {string | URL} dir
+ * @param {{ lockWaitMs?: number }} [options]
  * @returns {FsStorage}
  */
-export function fsStorage(dir) {
+export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
+  if (!(typeof lockWaitMs === 'number' && lockWaitMs >= 0)) {
+    throw storageError('fsStorage: `lockWaitMs` must be a number of milliseconds >= 0', { reason: 'INVALID_KEY' });
+  }
   if (dir instanceof URL) dir = fileURLToPath(dir);
   if (typeof dir !== 'string' || dir === '') {
     throw storageError('fsStorage: a directory path is required', { reason: 'INVALID_KEY' });
@@ -113,12 +136,29 @@ export function fsStorage(dir) {
     }
   }
 
+  // `<target>.<pid>-<random>.tmp~` (writeAtomic): its writer's PID.
   async function removeIfStale(path) {
     try {
-      if (Date.now() - (await stat(path)).mtimeMs > STALE_TMP_MS) await unlink(path);
+      const age = Date.now() - (await stat(path)).mtimeMs;
+      const pid = Number(/\.(\d+)-[0-9a-f]+\.tmp~$/.exec(path)?.[1]);
+      const orphan = age > ORPHAN_TMP_MS && pid > 0 && pid !== process.pid && !alive(pid);
+      if (age > STALE_TMP_MS || orphan) await unlink(path);
     } catch {
       // gone already, or not ours to delete: harmless either way
     }
+  }
+
+  /** Removes stale temporary files of `target` itself (`target.*.tmp~`). */
+  async function removeStaleSiblings(parts) {
+    const base = parts.at(-1);
+    const parent = pathOf(parts.slice(0, -1));
+    let names;
+    try {
+      names = await readdir(parent);
+    } catch {
+      return;
+    }
+    for (const n of names) if (n.startsWith(`${base}.`) && n.endsWith(TMP_SUFFIX)) await removeIfStale(join(parent, n));
   }
 
   async function writeAtomic(key, parts, bytes) {
@@ -182,6 +222,9 @@ export function fsStorage(dir) {
         );
       }
       try {
+        // Under the key's lock: left-overs of killed swappers (no listing
+        // walks the manifest's directory).
+        await removeStaleSiblings(parts);
         if (!sameBytes(await read(key, parts), expected ?? null)) return false;
         await writeAtomic(key, parts, bytes);
         return true;
@@ -193,24 +236,39 @@ export function fsStorage(dir) {
     /**
      * Runs `fn` holding the writer lock of index `name` in this directory,
      * excluding writers in other processes (and, through the in-process
-     * lock, in this one). See `withIndexLock` for `ifAvailable` and `signal`.
+     * lock, in this one). See `withIndexLock` for `ifAvailable` and `signal`;
+     * `waitMs` (default `lockWaitMs`) bounds the wait for a live writer,
+     * which ends in an error with code `LOCKED` and the holder's
+     * `{ pid, host, since }`.
      */
-    async lock(name, fn, { ifAvailable = false, signal } = {}) {
+    async lock(name, fn, { ifAvailable = false, signal, waitMs = lockWaitMs } = {}) {
       const parts = segments(`${name}/writer.lock`, 'lock');
+      const path = `${pathOf(parts)}~`;
       return withIndexLock(
         `fs:${root}/${name}`,
         async () => {
           let release;
+          let busy = '';
           try {
             await mkdir(pathOf(parts.slice(0, -1)), { recursive: true });
-            release = await acquireFileLock(`${pathOf(parts)}~`, { waitMs: ifAvailable ? 0 : Infinity, signal });
+            release = await acquireFileLock(path, { waitMs: ifAvailable ? 0 : waitMs, signal, onBusy: (c) => (busy = c) });
           } catch (err) {
             if (err?.name === 'AbortError' || err === signal?.reason) throw err;
             throw wrap(err, `lock("${name}")`, name);
           }
           if (!release) {
-            const err = storageError(`index "${name}" is locked by another writer process`, { reason: 'LOCKED', key: name });
-            /** @type {any} */ (err).code = 'CONFLICT';
+            const { start: _, ...holder } = lockHolder(busy);
+            const who = `process ${holder.pid ?? '?'} on ${holder.host ?? '?'}${holder.since ? ` since ${holder.since}` : ''}`;
+            const err = /** @type {any} */ (
+              storageError(
+                ifAvailable
+                  ? `index "${name}" is locked by another writer process (${who})`
+                  : `index "${name}" is locked by another writer, ${who}, for over ${waitMs / 1000} s; retry later, or stop that process (${path})`,
+                { reason: 'LOCKED', key: name },
+              )
+            );
+            err.code = ifAvailable ? 'CONFLICT' : 'LOCKED';
+            err.holder = holder;
             throw err;
           }
           try {

@@ -22,13 +22,16 @@ export function tempDir(t, prefix = 'memdex-mcp-') {
 /**
  * Starts `memdex mcp --dir dir ...flags` and connects a client. `call`
  * returns the tool result after checking it against the tool's schemas.
+ * `limitKiB`: the server's file size limit (bash `ulimit -f`; larger writes
+ * fail with EFBIG), a real filesystem failure for chosen writes.
  */
-export async function startServer(dir, flags = []) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--dir', dir, '--sync-ms', '0', ...flags],
-    stderr: 'pipe',
-  });
+export async function startServer(dir, flags = [], { limitKiB } = {}) {
+  const args = [CLI, 'mcp', '--dir', dir, '--sync-ms', '0', ...flags];
+  const transport = new StdioClientTransport(
+    limitKiB === undefined
+      ? { command: process.execPath, args, stderr: 'pipe' }
+      : { command: 'bash', args: ['-c', `ulimit -f ${limitKiB} && exec "$0" "$@"`, process.execPath, ...args], stderr: 'pipe' },
+  );
   let stderr = '';
   transport.stderr?.on('data', (d) => {
     stderr += d;
