@@ -5,7 +5,7 @@
 // A lock is a file created exclusively ('wx': O_CREAT|O_EXCL) holding
 // `pid host token ms start`, released by deleting it (`start`: the holder
 // process's start time, /proc/PID/stat field 22 on Linux, `-` where unknown;
-// the native writer does not write it yet). A lock is stale when its
+// the native writer records it too). A lock is stale when its
 // process is gone (same host: `process.kill(pid, 0)` fails with ESRCH), when
 // its PID now belongs to another process (the start time differs: a
 // container restarted with the same PID and hostname), when its holder is
