@@ -20,7 +20,7 @@ const N = 20_000;
 const GOAL_MS = 1000;
 const REPEATS = 5;
 
-const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'), N, (d, i) => ({
+const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'), N, (d) => ({
   id: d._id,
   title: d.title ?? '',
   text: d.text ?? '',

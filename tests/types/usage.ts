@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   index.search('', { sort: { field: 'timestamp', order: 'newest' } });
   const hit: Hit | undefined = results.hits[0];
   const mode: 'or' | 'and' = results.mode;
-  const limited: ('expansions' | 'scoring')[] | undefined = results.limited;
+  const limited: ('expansions' | 'scoring' | 'rerank' | 'expand' | 'answer')[] | undefined = results.limited;
   const snippet: string | undefined = hit?.snippets?.text;
   const idf: number | undefined = hit?.explanation?.[0]?.idf;
   const suggestions: Suggestion[] = index.suggest('dep', { limit: 5 });
