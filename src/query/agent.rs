@@ -678,8 +678,11 @@ impl Index {
         }
         // The traversal's own map type (one hash-map instance less in the wasm).
         let ids: Vec<String> = hits.iter().map(|h| h.id.clone()).collect();
-        let position: HashMap<&str, usize> =
-            ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+        let position: HashMap<&str, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
         let (mut added, mut bytes) = (0, 0usize);
         for (id, score, via) in reached {
             if let Some(&i) = position.get(id.as_str()) {
