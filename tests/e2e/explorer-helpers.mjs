@@ -74,6 +74,10 @@ export async function closeDetail(page) {
     const dialog = document.querySelector('#detail');
     return !dialog.open && document.activeElement !== document.body && !dialog.contains(document.activeElement);
   });
+  // The dialog's `close` event (its handler moves focus back to the opener)
+  // is a task queued after `open` turns false: let it run, or a later fill
+  // may lose focus to it mid-way (the old query then survives the clear).
+  await settle(page);
 }
 
 /** Waits until the current results are painted (two frames). */
