@@ -70,6 +70,40 @@ fn a_deep_diversity_page_is_cut_to_the_rerank_budget() {
 }
 
 #[test]
+fn ranks_past_the_rerank_window_keep_their_score_order() {
+    let mut index = many(4_000);
+    let plain = index
+        .search(
+            "alpha beta gamma",
+            &opts(serde_json::json!({"limit": 50, "offset": 2_000})),
+        )
+        .unwrap();
+    let deep = index
+        .search(
+            "alpha beta gamma",
+            &opts(serde_json::json!({"diversity": 0.5, "limit": 50, "offset": 2_000})),
+        )
+        .unwrap();
+    assert_eq!(ids(&deep.hits), ids(&plain.hits));
+    assert!(deep.limited.contains(&Limited::Rerank));
+    // A page straddling the window's end: reranked, then score order.
+    let edge = index
+        .search(
+            "alpha beta gamma",
+            &opts(serde_json::json!({"diversity": 0.5, "limit": 20, "offset": 990})),
+        )
+        .unwrap();
+    let after = index
+        .search(
+            "alpha beta gamma",
+            &opts(serde_json::json!({"limit": 10, "offset": 1_000})),
+        )
+        .unwrap();
+    assert_eq!(edge.hits.len(), 20);
+    assert_eq!(ids(&edge.hits[10..]), ids(&after.hits));
+}
+
+#[test]
 fn ordinary_diversity_pages_are_not_limited_and_page_consistently() {
     let mut index = many(600);
     for (o, l) in [(0, 10), (0, 100), (20, 30)] {

@@ -33,8 +33,10 @@
 //!   word set's size (or the vector's dimensions) and each hit's content
 //!   its bytes / 16, up to [`RERANK_STEPS`]. MMR stops once the page is
 //!   picked. Over the limit, the rest of the pool keeps its score order
-//!   (`rerank`). Before the bound, `offset: 2900` with `diversity` took 15 s
-//!   on 20k documents;
+//!   (`rerank`). The pool itself is at most
+//!   [`super::search::MAX_RERANK_POOL`] candidates: ranks past it stay in
+//!   score order (`rerank` when a page reaches them). Before these bounds,
+//!   `offset: 2900` with `diversity` took 15 s on 20k documents;
 //! - **expand steps**: link expansion follows at most [`EXPAND_STEPS`]
 //!   edges (`expand`), and adds at most its `limit` documents;
 //! - **answer bytes**: stored fields, snippets and explanations of the
@@ -68,7 +70,7 @@ pub const MIN_SCORING_STEPS: u64 = 2_000_000;
 pub const SCORING_STEPS_PER_DOC: u64 = 100;
 
 /// Comparison steps `diversity` and `dedupe` may take in one search.
-pub const RERANK_STEPS: u64 = 4_000_000;
+pub const RERANK_STEPS: u64 = 2_000_000;
 /// Link edges `expand` may follow in one search.
 pub const EXPAND_STEPS: u64 = 100_000;
 /// Bytes of stored fields, snippets and explanations one answer (or one

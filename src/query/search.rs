@@ -77,6 +77,9 @@ impl<'a> Page<'a> {
 
 /// Largest `offset + limit` a search may ask for.
 pub const MAX_RESULTS: usize = 10_000;
+/// Most candidates `diversity` and `dedupe` rerank (the top of the
+/// ranking; ranks past it stay in score order).
+pub const MAX_RERANK_POOL: usize = 1_000;
 /// Longest accepted query, in bytes.
 pub const MAX_QUERY_BYTES: usize = 64 * 1024;
 
@@ -132,21 +135,10 @@ impl Index {
         if !rerank && expand.is_none() {
             return self.search_ranked(query, opts, Page::of(opts), limits);
         }
-        let page = match rerank {
-            true => Page {
-                offset: 0,
-                limit: super::agent::pool_size(opts.offset, opts.limit),
-                stored: &StoredSelection::All,
-                snippets: false,
-                ..Page::of(opts)
-            },
-            false => Page::of(opts),
+        let mut r = match rerank {
+            true => self.reranked_page(query, opts, limits)?,
+            false => self.search_ranked(query, opts, Page::of(opts), limits)?,
         };
-        let mut r = self.search_ranked(query, opts, page, limits)?;
-        if rerank {
-            let pool = std::mem::take(&mut r.hits);
-            r.hits = self.rerank(pool, opts, limits, &mut r.limited)?;
-        }
         if let Some(e) = expand {
             let hits = std::mem::take(&mut r.hits);
             r.hits = self.expand_hits(hits, e, opts, limits, &mut r.limited)?;
@@ -154,9 +146,63 @@ impl Index {
         Ok(r)
     }
 
+    /// The page of a `diversity` / `dedupe` search. The window of
+    /// [`super::agent::pool_size`] candidates, at most [`MAX_RERANK_POOL`]
+    /// (each with every stored field), is deduplicated, then reordered by
+    /// MMR under the rerank steps of `limits`; ranks past the window follow
+    /// in score order (a page reaching them is `limited: rerank`).
+    fn reranked_page(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        limits: Limits,
+    ) -> Result<SearchResults> {
+        let wanted = super::agent::pool_size(opts.offset, opts.limit);
+        let window = wanted.min(MAX_RERANK_POOL);
+        let pool = Page {
+            offset: 0,
+            limit: window,
+            stored: &StoredSelection::All,
+            snippets: false,
+            ..Page::of(opts)
+        };
+        let mut r = self.search_ranked(query, opts, pool, limits)?;
+        // A full window: more matches may rank after it.
+        let more = r.hits.len() == window;
+        let hits = std::mem::take(&mut r.hits);
+        let reranked = self.rerank(hits, opts, limits, &mut r.limited)?;
+        let (start, end) = (opts.offset, opts.offset + opts.limit);
+        let kept = reranked.len();
+        let mut page: Vec<Hit> = reranked
+            .into_iter()
+            .skip(start)
+            .take(opts.limit)
+            .map(|h| self.finish_reranked(h, opts))
+            .collect();
+        if more && end > kept {
+            let what = "rerank window (diversity, dedupe)";
+            let got = wanted.max(MAX_RERANK_POOL + 1);
+            Limited::Rerank.reached(strict(opts), &mut r.limited, what, MAX_RERANK_POOL, got)?;
+            let past = Page {
+                offset: window + start.saturating_sub(kept),
+                limit: end - start.max(kept),
+                ..Page::of(opts)
+            };
+            let rest = self.search_ranked(query, opts, past, limits)?;
+            page.extend(rest.hits);
+            for l in rest.limited {
+                if !r.limited.contains(&l) {
+                    r.limited.push(l);
+                }
+            }
+        }
+        r.hits = page;
+        Ok(r)
+    }
+
     /// `dedupe`, then `diversity`, over a pool of hits with every stored
-    /// field, under the rerank steps of `limits`; then the page the options
-    /// ask for, with its snippets and stored fields.
+    /// field, under the rerank steps of `limits`: the pool reordered (and
+    /// shortened by dedupe).
     fn rerank(
         &self,
         pool: Vec<Hit>,
@@ -185,20 +231,21 @@ impl Index {
             let what = "rerank steps (diversity, dedupe)";
             Limited::Rerank.reached(strict(opts), limited, what, limit, limit + 1)?;
         }
-        let page = hits.into_iter().skip(opts.offset).take(opts.limit);
-        Ok(page
-            .map(|mut h| {
-                if let Some(hl) = &opts.highlight {
-                    h.snippets = self.snippets(&h.fields.to_map(), &h.matched_terms, hl);
-                }
-                h.fields = match &opts.stored_fields {
-                    StoredSelection::All => h.fields,
-                    StoredSelection::None => StoredFields::empty(),
-                    StoredSelection::Only(names) => h.fields.select(names),
-                };
-                h
-            })
-            .collect())
+        Ok(hits)
+    }
+
+    /// A reranked pool hit as the page shows it: its snippets, and the
+    /// stored fields the options select.
+    fn finish_reranked(&self, mut h: Hit, opts: &SearchOptions) -> Hit {
+        if let Some(hl) = &opts.highlight {
+            h.snippets = self.snippets(&h.fields.to_map(), &h.matched_terms, hl);
+        }
+        h.fields = match &opts.stored_fields {
+            StoredSelection::All => h.fields,
+            StoredSelection::None => StoredFields::empty(),
+            StoredSelection::Only(names) => h.fields.select(names),
+        };
+        h
     }
 
     /// A search without the post-processing of `expand`, `diversity` and
