@@ -33,7 +33,7 @@ import { errorRecord } from './errors.js';
 import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { runRead } from './reads.js';
-import { applyWrite, mayCreate } from './writes.js';
+import { applyWrite, commitInSlices, mayCreate } from './writes.js';
 import { isInternal } from './reader.js';
 import { faultyStorage, writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
@@ -347,7 +347,7 @@ export class NamespaceWriter extends DurableObject {
         outcomes.push(o);
       }
       if (index.dirty) {
-        await index.commit();
+        await commitInSlices(index);
         this.commits++;
       }
       const generation = index.generation;
