@@ -270,3 +270,97 @@ fn auto_reports_its_choice_and_searches_with_it() {
     assert!(r.strategy.is_none());
     assert!(!r.to_json().contains("strategy"));
 }
+
+/// A deterministic corpus with an 8-dimension vector per document (its
+/// words hashed into buckets), for `auto` with a vector.
+fn hybrid_corpus() -> Index {
+    let config = IndexConfig::from_json(
+        &memdex::json::parse(
+            r#"{"fields":{"title":{"type":"text"},"text":{"type":"text"},
+                "emb":{"type":"vector","dimensions":8}}}"#,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut index = Index::new(config).unwrap();
+    let words = [
+        "deploy", "friday", "service", "database", "rollback", "release", "night", "team",
+        "config", "cache", "session", "token", "review", "staging", "incident", "owner",
+    ];
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for d in 0..300 {
+        let n = 4 + next() % 12;
+        let text: Vec<&str> = (0..n).map(|_| words[next() % words.len()]).collect();
+        let mut emb = [0.01f32; 8];
+        for w in &text {
+            emb[w.len() % 8] += 1.0;
+        }
+        let doc = serde_json::json!({"id": format!("d{d}"), "title": text[..2].join(" "),
+                                     "text": text.join(" "), "emb": emb});
+        index
+            .add(&memdex::json::parse(&doc.to_string()).unwrap())
+            .unwrap();
+    }
+    index.flush();
+    index
+}
+
+#[test]
+fn auto_with_a_vector_runs_exactly_what_it_reports() {
+    let mut index = hybrid_corpus();
+    let vector = "[1,0.5,0,0.2,0,0,0.3,0.1]";
+    let questions = [
+        "how do we deploy the service on friday night?",
+        "\"deploy service\" friday",
+        "rollbackRelease",
+        "deploy friday",
+        "what depends on the database cache?",
+        "why did the staging incident need a rollback review?",
+    ];
+    let (mut reported_proximity, mut reported_fallback, mut differs) = (false, false, false);
+    for q in questions {
+        let auto = opts(&format!(
+            r#"{{"strategy":"auto","vector":{vector},"limit":20}}"#
+        ));
+        let r = index.search(q, &auto).unwrap();
+        let c = r.strategy.clone().unwrap();
+        assert!(c.hybrid, "{q}");
+        reported_proximity |= c.proximity;
+        reported_fallback |= c.mode == Mode::Fallback;
+        // The explicit options the report names.
+        let mut explicit = serde_json::json!({
+            "vector": serde_json::from_str::<serde_json::Value>(vector).unwrap(),
+            "limit": 20,
+            "mode": match c.mode { Mode::Or => "or", Mode::And => "and", Mode::Fallback => "fallback" },
+        });
+        if c.proximity {
+            explicit["proximity"] = true.into();
+        }
+        if let Some(hops) = c.expand_hops {
+            explicit["expand"] = serde_json::json!({"hops": hops, "direction": "both"});
+        }
+        let text = c.query.as_deref().unwrap_or(q);
+        let e = index.search(text, &opts(&explicit.to_string())).unwrap();
+        let got: Vec<(&str, f32)> = r.hits.iter().map(|h| (h.id.as_str(), h.score)).collect();
+        let want: Vec<(&str, f32)> = e.hits.iter().map(|h| (h.id.as_str(), h.score)).collect();
+        assert_eq!(got, want, "{q}: {c:?}");
+        assert_eq!(r.mode, e.mode, "{q}");
+        // Plain hybrid (OR, no proximity) differs for some question: the
+        // comparison above can fail.
+        let plain = opts(&format!(r#"{{"vector":{vector},"limit":20}}"#));
+        let p = index.search(text, &plain).unwrap();
+        differs |= p
+            .hits
+            .iter()
+            .map(|h| (h.id.as_str(), h.score))
+            .collect::<Vec<_>>()
+            != got;
+    }
+    assert!(reported_proximity && reported_fallback && differs);
+}

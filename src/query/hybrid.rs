@@ -121,12 +121,16 @@ impl Index {
         top.into_sorted()
     }
 
-    /// A search with a `vector` (see the module docs).
+    /// A search with a `vector` (see the module docs); the lexical list in
+    /// `lexical`'s mode and proximity (the caller's, or what `strategy:
+    /// 'auto'` chose).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn hybrid(
         &self,
         query: &str,
         ast: &Query,
         opts: &SearchOptions,
+        lexical: (Mode, Option<&super::proximity::ProximityOptions>),
         page: Page<'_>,
         filter: Option<&Filter>,
         limits: Limits,
@@ -150,31 +154,16 @@ impl Index {
             sort: None,
             ..page
         };
-        let (and_first, fallback) = match opts.mode {
+        let (lexical_mode, proximity) = lexical;
+        let (and_first, fallback) = match lexical_mode {
             Mode::Or => (false, false),
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let mut lexical = self.ranked(
-            ast,
-            opts,
-            lex_page,
-            opts.proximity.as_ref(),
-            filter,
-            and_first,
-            limits,
-        )?;
+        let mut lexical = self.ranked(ast, opts, lex_page, proximity, filter, and_first, limits)?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if !blank && fallback && lexical.candidates.len() < opts.min_hits.max(1).min(want) {
-            lexical = self.ranked(
-                ast,
-                opts,
-                lex_page,
-                opts.proximity.as_ref(),
-                filter,
-                false,
-                limits,
-            )?;
+            lexical = self.ranked(ast, opts, lex_page, proximity, filter, false, limits)?;
             mode = Mode::Or;
         }
 

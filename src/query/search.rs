@@ -290,7 +290,12 @@ impl Index {
                 .extend(words.conditions);
         }
         if opts.vector.is_some() {
-            let mut results = self.hybrid(query, &ast, opts, page, filter.as_ref(), limits)?;
+            // The lexical list runs with what the strategy chose (it once
+            // got the caller's options: `auto` reported proximity and
+            // fallback, and ran neither).
+            let lexical = (mode, proximity.as_ref());
+            let filter = filter.as_ref();
+            let mut results = self.hybrid(query, &ast, opts, lexical, page, filter, limits)?;
             results.warnings = words.warnings;
             results.strategy = choice;
             return Ok(results);
