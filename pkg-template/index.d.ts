@@ -833,9 +833,10 @@ export interface SearchResults<Doc = MemdexDocument> {
   /**
    * Present only when the engine read the query differently from how it was
    * written (lenient syntax), one sentence each. `kind:rule` on a keyword or
-   * boolean field is applied as the filter `{ kind: 'rule' }`; `foo:bar`
-   * with no field `foo`, or on a number, date or stored field, is searched
-   * as plain words. Show them to a developer or agent; they never fail a search.
+   * boolean field is applied as the filter `{ kind: 'rule' }`; `priority:3`
+   * on a number, date or stored field is searched as plain words. `foo:bar`
+   * with no field `foo` (a question like `CS:GO?`) is plain words without a
+   * warning. Show them to a developer or agent; they never fail a search.
    */
   warnings?: string[];
   /** What `strategy: 'auto'` chose (absent otherwise). */

@@ -1,8 +1,10 @@
 //! `field:value` words of a lenient query that name a field which is not
 //! full text: a keyword or boolean field becomes that filter (`kind:rule` is
-//! `filter: { kind: 'rule' }`), anything else is searched as plain words as
-//! before, and every such reading is reported in `results.warnings` (never
-//! silently). Strict queries reject them instead (see [`strict_hint`]).
+//! `filter: { kind: 'rule' }`), another field of the schema is searched as
+//! plain words as before, and every such reading is reported in
+//! `results.warnings`. A name the schema does not have is just words,
+//! silently: `CS:GO?` or `note: restart it` are text, not a field gone
+//! wrong. Strict queries reject them instead (see [`strict_hint`]).
 //!
 //! Only words at the top level of the query become filters (`kind:rule
 //! deploy`, `+kind:rule`); inside a group, an `OR`, a negation or with a
@@ -72,7 +74,7 @@ impl FieldWords {
                     || *fuzzy > 0
                     || *boost != 1.0;
                 let (kind, cond) = match schema.by_name.get(name) {
-                    None => ("not a field of the schema", None),
+                    None => return true,
                     Some(FieldRef::StoredOnly) => ("a stored-only field", None),
                     Some(FieldRef::Vector(_)) => ("a vector field", None),
                     Some(FieldRef::Text(_)) => return true,
@@ -111,13 +113,9 @@ impl FieldWords {
                         false
                     }
                     _ => {
-                        let hint = if schema.by_name.contains_key(name) {
-                            "; filter by it with the `filter` option"
-                        } else {
-                            ""
-                        };
-                        self.warnings
-                            .push(format!("{word} was searched as plain words{hint}"));
+                        self.warnings.push(format!(
+                            "{word} was searched as plain words; filter by it with the `filter` option"
+                        ));
                         true
                     }
                 }
@@ -189,12 +187,11 @@ mod tests {
     #[test]
     fn other_reinterpretations_are_reported() {
         let mut ix = index();
+        // A name the schema lacks is just words, silently (`CS:GO?`).
         let (ids, w) = search(&mut ix, "deploy colour:blue");
         assert_eq!(ids, ["d1", "n1", "r1"]);
-        assert_eq!(
-            w,
-            ["`colour` is not a field of the schema: `colour:blue` was searched as plain words"]
-        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(search(&mut ix, "is CS:GO fun?").1.is_empty());
         let (_, w) = search(&mut ix, "priority:3 deploy");
         assert!(w[0].starts_with("`priority` is a number field"), "{w:?}");
         let (_, w) = search(&mut ix, "links:x deploy");

@@ -650,10 +650,11 @@ export function defineSuite({ Memdex, MemdexError, makeStorage, test, assert, la
     assert.deepEqual(r.warnings, ["`kind` is a keyword field: `kind:rule` was applied as the filter { kind: 'rule' }"]);
     assert.deepEqual(index.search('tags:security').hits.map((h) => h.id), ['p1']);
     assert.deepEqual(index.search('pinned:true').hits.map((h) => h.id), ['p1']);
-    // Other reinterpretations are reported, never silent.
+    // A name the schema lacks is just words, silently (a question like `CS:GO?`).
     const unknown = index.search('backup colour:blue');
     assert.ok(unknown.hits.length > 0);
-    assert.match(unknown.warnings[0], /`colour` is not a field of the schema: `colour:blue` was searched as plain words/);
+    assert.equal(unknown.warnings, undefined);
+    // Other reinterpretations of a field of the schema are reported, never silent.
     assert.match(index.search('priority:3 backup').warnings[0], /^`priority` is a number field: `priority:3` was searched as plain words; filter by it with the `filter` option$/);
     assert.equal(index.search('backup').warnings, undefined, 'plain searches carry no warnings');
     // Strict syntax rejects them, saying to use the filter option.
