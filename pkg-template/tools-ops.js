@@ -218,6 +218,9 @@ async function search(ctx, args) {
     limit,
     // Absent: the engine's default mode (the library's and the Worker's too).
     mode: args.mode,
+    // Agents misspell: a word no memory contains matches its spellings one
+    // or two edits away ('auto' leaves words the index has alone).
+    fuzzy: 'auto',
     filter: filterOf(ctx, args),
     highlight: { preTag: '', postTag: '', snippetLength },
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },

@@ -127,7 +127,7 @@ const ALL = [
     description:
       'Search stored memories (decisions, rules, observations, notes) by content; best matches first. ' +
       'Use it before answering questions about past work, decisions or preferences, and before storing something that may already exist. ' +
-      'Write several distinctive words or identifiers (e.g. getUserById, billing-service, v1.2.3); word forms match ("deploying" finds "deploy"); ' +
+      'Write several distinctive words or identifiers (e.g. getUserById, billing-service, v1.2.3); word forms and misspellings match ("deploying" finds "deploy", "postgress" finds "postgres"); ' +
       '"quoted phrases", prefix*, -exclude and +require also work. Narrow with kind, tags and since/until; order "newest" ranks matches by time instead. ' +
       'expand: { hops: 1 } also returns the memories linked to the hits (what they depend on, supersede, ...), marked with via; ' +
       'budgetTokens caps the answer in tokens instead of maxChars. ' +

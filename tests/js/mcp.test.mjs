@@ -213,3 +213,19 @@ test('links through the tools: search with expand, memory_related, budgetTokens 
     assert.equal(r.structuredContent.usedTokens, Math.ceil(r.content[0].text.length / 4));
   }
 });
+
+test('memory_search tolerates typos: a word no memory contains matches its near spellings; known words stay exact', async () => {
+  const index = await Memdex.open();
+  const { call } = await connect(index);
+  await call('memory_store', { id: 'pg', title: 'Postgres pooling', text: 'Use pgbouncer in front of postgres for connection pooling.' });
+  await call('memory_store', { id: 'post', title: 'Blog post', text: 'A post about deploys.' });
+  const typo = await call('memory_search', { query: 'postgress' });
+  assert.equal(typo.isError, false);
+  assert.deepEqual(typo.structuredContent.hits.map((h) => h.id), ['pg']);
+  // The library's default is exact: the same words find only what they spell.
+  assert.deepEqual(index.search('postgress').hits, []);
+  // A word the index has is taken as meant: "post" does not also match "postgres".
+  const exact = await call('memory_search', { query: 'post' });
+  assert.deepEqual(exact.structuredContent.hits.map((h) => h.id), ['post']);
+  await index.close();
+});
