@@ -86,7 +86,9 @@ test('a week of work: decisions, a superseded one, identifiers, rules, recall by
   s = await startServer(dir, ['--namespace', 'agent:coder']);
   const week = await s.call('memory_list', { since: '2026-05-04', until: '2026-05-10' });
   assert.equal(week.structuredContent.total, 4);
-  assert.deepEqual(ids(await s.call('memory_search', { query: 'getUserById' })), []);
+  // The deleted observation is gone (typo tolerance may still offer a near
+  // word of another memory: "user" is one edit from "uses").
+  assert.ok(!ids(await s.call('memory_search', { query: 'getUserById' })).includes(n1));
   const again = await s.call('memory_search', { query: 'session cache', order: 'newest', limit: 1 });
   assert.equal(again.structuredContent.hits[0].id, memcachedId);
   assert.equal(again.structuredContent.total, 2);
