@@ -8,7 +8,7 @@
 // times the strict syntax, which fails with LIMIT instead of degrading.
 // Usage: node js/costly.mjs [PKG_DIR...] (default: the repo's pkg/);
 // COSTLY_MODES=or,and and COSTLY_SYNTAXES=lenient narrow the runs.
-import { readJsonlGzHead } from './common.mjs';
+import { medianRun, readJsonlGzHead } from './common.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,13 +63,7 @@ function run(index, query, options) {
   return { ms: performance.now() - start, outcome };
 }
 
-function time(index, query, options) {
-  const first = run(index, query, options);
-  if (first.ms >= 1000) return first;
-  const runs = [first, ...Array.from({ length: REPEATS - 1 }, () => run(index, query, options))];
-  runs.sort((a, b) => a.ms - b.ms);
-  return runs[Math.floor(runs.length / 2)];
-}
+const time = (index, query, options) => medianRun(() => run(index, query, options), REPEATS);
 
 for (const dir of pkgs) {
   const { Memdex } = await import(path.resolve(dir, 'node.js'));

@@ -9,7 +9,7 @@
 // is reported with the hits, the answer's JSON bytes and `limited` or the
 // error code. Goal: every shape under 1,000 ms of engine time.
 // Usage: node js/request-cost.mjs [PKG_DIR...] (default: the repo's pkg/).
-import { readJsonlGzHead } from './common.mjs';
+import { medianRun, readJsonlGzHead } from './common.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,13 +67,7 @@ function run(index, query, options) {
   return { ms: performance.now() - start, outcome, bytes };
 }
 
-function time(index, query, options) {
-  const first = run(index, query, options);
-  if (first.ms >= 1000) return first;
-  const runs = [first, ...Array.from({ length: REPEATS - 1 }, () => run(index, query, options))];
-  runs.sort((a, b) => a.ms - b.ms);
-  return runs[Math.floor(runs.length / 2)];
-}
+const time = (index, query, options) => medianRun(() => run(index, query, options), REPEATS);
 
 for (const dir of pkgs) {
   const { Memdex } = await import(path.resolve(dir, 'node.js'));

@@ -52,7 +52,8 @@ async function ageMs(path) {
   }
 }
 
-function alive(pid) {
+/** Whether process `pid` is alive on this host. */
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;

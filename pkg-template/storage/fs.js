@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { copyBytes, sameBytes, storageError } from './util.js';
-import { acquireFileLock, lockHolder } from './fs-lock.js';
+import { acquireFileLock, alive, lockHolder } from './fs-lock.js';
 import { withIndexLock } from './locks.js';
 
 /**
@@ -44,16 +44,6 @@ const ORPHAN_TMP_MS = 60 * 1000;
 const SWAP_WAIT_MS = 10_000;
 /** How long `lock` waits for a live writer by default. */
 const LOCK_WAIT_MS = 10_000;
-
-/** Whether process `pid` is alive on this host. */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
 
 function wrap(err, what, key) {
   if (err && err.code === 'STORAGE') return err;

@@ -676,12 +676,12 @@ impl Index {
                 limit + 1,
             )?;
         }
-        // The traversal's own map type (one hash-map instance less in the wasm).
-        let ids: Vec<String> = hits.iter().map(|h| h.id.clone()).collect();
-        let position: HashMap<&str, usize> = ids
+        // The traversal's own map type (one hash-map instance less in the
+        // wasm), over the ids `starts` already holds.
+        let position: HashMap<&str, usize> = starts
             .iter()
             .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
+            .map(|(i, (id, _))| (id.as_str(), i))
             .collect();
         let (mut added, mut bytes) = (0, 0usize);
         for (id, score, via) in reached {

@@ -44,7 +44,7 @@ import { writerStorage } from './writer-storage.js';
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
 
 /**
- * @typedef {{ kind: 'add', docs: Record<string, unknown>[] }
+ * @typedef {{ kind: 'add', docs: Record<string, unknown>[], bytes: number }
  *   | { kind: 'remove', ids: string[] }
  *   | { kind: 'removeWhere', filter: Record<string, unknown> }
  *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp

@@ -33,8 +33,7 @@ export async function applyWrite(index, ns, op) {
       case 'add': {
         // Indexed in slices of about SLICE_BYTES, a yield apart (addMany):
         // see commitInSlices.
-        const bytes = JSON.stringify(op.docs).length;
-        const batchSize = Math.max(1, Math.floor((op.docs.length * SLICE_BYTES) / Math.max(bytes, 1)));
+        const batchSize = Math.max(1, Math.floor((op.docs.length * SLICE_BYTES) / Math.max(op.bytes, 1)));
         return { ok: true, value: { added: await index.addMany(/** @type {any} */ (op.docs), { batchSize }) }, generation: 0 };
       }
       case 'remove': {

@@ -25,14 +25,15 @@ export async function putDoc(/** @type {Context} */ c) {
   checkId(id);
   requireType(c.request, ['application/json']);
   const text = await readText(c.request, c.settings.limits.maxBodyBytes);
-  if (utf8Length(text) > c.settings.limits.maxDocBytes) {
+  const bytes = utf8Length(text);
+  if (bytes > c.settings.limits.maxDocBytes) {
     throw limitError('maxDocBytes', `the document is larger than ${c.settings.limits.maxDocBytes} bytes`);
   }
   const doc = parseJson(text);
   // The engine rejects a body that is not an object, in its own words.
-  if (!isObject(doc)) return writeResponse(await write(c, ns, { kind: 'add', docs: [doc] }));
+  if (!isObject(doc)) return writeResponse(await write(c, ns, { kind: 'add', docs: [doc], bytes }));
   if (doc.id !== undefined && doc.id !== id) throw badRequest(`the body's id "${String(doc.id).slice(0, 200)}" differs from the URL's "${id}"`);
-  return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)] }));
+  return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)], bytes }));
 }
 
 /** POST /v1/ns/:ns/docs — bulk upsert. */
@@ -69,7 +70,7 @@ export async function postDocs(/** @type {Context} */ c) {
     }
     return stored(ns, /** @type {string} */ (doc.id), doc);
   });
-  return writeResponse(await write(c, ns, { kind: 'add', docs }));
+  return writeResponse(await write(c, ns, { kind: 'add', docs, bytes: utf8Length(text) }));
 }
 
 /** GET /v1/ns/:ns/docs/:id */
