@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let start = Instant::now();
             results = Vec::with_capacity(queries.len());
             for q in &queries {
-                results.push(index.search(q, &opts)?);
+                results.push(index.searcher().search(q, &opts)?);
             }
             best = best.min(start.elapsed().as_secs_f64() * 1e3);
         }

@@ -10,7 +10,7 @@
 //! let mut index = Index::new(IndexConfig::default()).unwrap();
 //! let doc = memdex::json::parse(r#"{"id": "m1", "title": "Deploy rule", "text": "Never deploy on Fridays"}"#).unwrap();
 //! index.add(&doc).unwrap();
-//! let results = index.search("deploying friday", &SearchOptions::default()).unwrap();
+//! let results = index.searcher().search("deploying friday", &SearchOptions::default()).unwrap();
 //! assert_eq!(results.hits[0].id, "m1");
 //! ```
 

@@ -51,6 +51,7 @@ type Expanded = (String, f32, Option<(String, String, u32)>);
 
 fn expand(index: &mut Index, e: serde_json::Value) -> Vec<Expanded> {
     let r = index
+        .searcher()
         .search("alpha", &opts(serde_json::json!({"expand": e})))
         .unwrap();
     r.hits
@@ -103,11 +104,11 @@ fn check_graph(index: &mut Index) {
     let got: Vec<_> = both.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(got, ["a", "b", "f"]);
 
-    let related = index.related(
+    let related = index.searcher().related(
         "b",
-        &memdex::query::agent::ExpandOptions {
+        &memdex::query::options::ExpandOptions {
             hops: 2,
-            direction: memdex::query::agent::Direction::Both,
+            direction: memdex::query::options::Direction::Both,
             ..Default::default()
         },
     );
@@ -142,6 +143,7 @@ fn deleted_targets_are_dropped() {
     // b is gone, so c and d are unreachable.
     assert_eq!(got, ["a", "e"]);
     assert!(index
+        .searcher()
         .related("f", &Default::default())
         .0
         .iter()
@@ -153,13 +155,17 @@ fn a_hit_keeps_its_better_score() {
     let mut index = graph(false);
     // "decision" matches a and e directly; e is also a's SUPERSEDES link.
     let r = index
+        .searcher()
         .search(
             "decision",
             &opts(serde_json::json!({"expand": {"hops": 1}})),
         )
         .unwrap();
     let e = r.hits.iter().find(|h| h.id == "e").unwrap();
-    let direct = index.search("decision", &SearchOptions::default()).unwrap();
+    let direct = index
+        .searcher()
+        .search("decision", &SearchOptions::default())
+        .unwrap();
     let e_direct = direct.hits.iter().find(|h| h.id == "e").unwrap().score;
     let a_direct = direct.hits.iter().find(|h| h.id == "a").unwrap().score;
     assert_eq!(e.score, e_direct.max(a_direct / 2.0));
@@ -176,7 +182,7 @@ fn links_survive_merge_commit_reopen_and_snapshot() {
     let mut reopened = pollster::block_on(Index::open(&storage, "idx", None)).unwrap();
     check_graph(&mut reopened);
     assert_eq!(
-        reopened.get("b").unwrap()["links"],
+        reopened.snapshot().get("b").unwrap()["links"],
         json!([{"type": "DEPENDS_ON", "to": "c"}])
     );
     let bytes = reopened.export_snapshot();
@@ -207,6 +213,7 @@ fn malformed_links_are_schema_errors() {
     }
     // A links field is not a filter or sort field.
     let err = index
+        .searcher()
         .search("", &opts(serde_json::json!({"filter": {"links": "b"}})))
         .unwrap_err();
     assert!(matches!(err, Error::Schema { .. }), "{err:?}");
@@ -223,6 +230,7 @@ fn old_schema_with_stored_links_still_works() {
         .add(&json!({"id": "a", "title": "alpha", "links": [{"type": "X", "to": "b"}]}))
         .unwrap();
     let r = index
+        .searcher()
         .search("alpha", &opts(serde_json::json!({"expand": {"hops": 1}})))
         .unwrap();
     assert_eq!(ids(&r.hits), ["a"]);
@@ -250,11 +258,14 @@ fn aged() -> Index {
 #[test]
 fn recency_orders_by_age_and_exempts() {
     let mut index = aged();
-    let plain = index.search("deploy", &SearchOptions::default()).unwrap();
+    let plain = index
+        .searcher()
+        .search("deploy", &SearchOptions::default())
+        .unwrap();
     let base = plain.hits[0].score;
     assert!(plain.hits.iter().all(|h| h.score == base));
     let r = index
-        .search(
+        .searcher().search(
             "deploy",
             &opts(serde_json::json!({"recency": {"halfLife": "30d", "weight": 0.5, "now": 1000.0 * DAY}})),
         )
@@ -265,6 +276,7 @@ fn recency_orders_by_age_and_exempts() {
     assert!((score("mid") - base * 0.75).abs() < 1e-5);
     assert!((score("old") - base * (0.5 + 0.5 * 0.125)).abs() < 1e-5);
     let r = index
+        .searcher()
         .search(
             "deploy",
             &opts(
@@ -277,6 +289,7 @@ fn recency_orders_by_age_and_exempts() {
     assert_eq!(r.hits[1].score, base);
     // With limit 1 the decayed top-k still finds the newest (exact, not a re-rank of one).
     let r = index
+        .searcher()
         .search(
             "deploy",
             &opts(serde_json::json!({"limit": 1, "recency": {"now": 1000.0 * DAY}})),
@@ -299,6 +312,7 @@ fn recency_option_errors() {
         );
     }
     let err = index
+        .searcher()
         .search(
             "deploy",
             &opts(serde_json::json!({"recency": {"field": "kind"}})),
@@ -348,12 +362,14 @@ fn dups_in_top10(hits: &[memdex::query::options::Hit]) -> usize {
 fn mmr_lowers_duplicates_in_top_10() {
     let mut index = planted();
     let plain = index
+        .searcher()
         .search(
             "database migration",
             &opts(serde_json::json!({"limit": 10})),
         )
         .unwrap();
     let diverse = index
+        .searcher()
         .search(
             "database migration",
             &opts(serde_json::json!({"limit": 10, "diversity": {"lambda": 0.5}})),
@@ -373,6 +389,7 @@ fn mmr_lowers_duplicates_in_top_10() {
 fn dedupe_collapses_equal_content() {
     let mut index = planted();
     let r = index
+        .searcher()
         .search(
             "database migration",
             &opts(serde_json::json!({"limit": 10, "dedupe": true})),
@@ -397,22 +414,28 @@ fn dedupe_collapses_equal_content() {
 fn totals_exact_for_listing_lower_bound_for_ranked() {
     let mut index = planted();
     let listing = index
+        .searcher()
         .search("", &opts(serde_json::json!({"filter": {}, "limit": 3})))
         .unwrap();
     assert_eq!((listing.total, listing.total_exact), (Some(16), true));
     let ranked = index
+        .searcher()
         .search("database", &opts(serde_json::json!({"limit": 3})))
         .unwrap();
     let total = ranked.total.unwrap();
     assert!((3..=16).contains(&total), "{total}");
     let sorted = index
+        .searcher()
         .search(
             "database",
             &opts(serde_json::json!({"limit": 3, "sort": {"field": "timestamp"}})),
         )
         .unwrap();
     assert_eq!((sorted.total, sorted.total_exact), (Some(16), true));
-    let none = index.search("zzzz", &SearchOptions::default()).unwrap();
+    let none = index
+        .searcher()
+        .search("zzzz", &SearchOptions::default())
+        .unwrap();
     assert_eq!((none.total, none.total_exact), (Some(0), true));
 }
 
@@ -461,6 +484,7 @@ fn with_vectors() -> Index {
 fn dedupe_collapses_near_duplicate_vectors() {
     let mut index = with_vectors();
     let r = index
+        .searcher()
         .search(
             "deploy",
             &opts(serde_json::json!({"dedupe": true, "limit": 20})),
@@ -484,7 +508,7 @@ fn dedupe_collapses_near_duplicate_vectors() {
 fn mmr_uses_vector_cosine_when_the_index_has_vectors() {
     let mut index = with_vectors();
     let mut top4 = |o: serde_json::Value| -> usize {
-        let r = index.search("deploy", &opts(o)).unwrap();
+        let r = index.searcher().search("deploy", &opts(o)).unwrap();
         r.hits.iter().filter(|h| h.id.starts_with("dup")).count()
     };
     let plain = top4(serde_json::json!({"limit": 4}));
@@ -505,7 +529,10 @@ fn mmr_uses_vector_cosine_when_the_index_has_vectors() {
 fn auto_expands_relation_questions() {
     let mut index = graph(false);
     let auto = opts(serde_json::json!({"strategy": "auto"}));
-    let r = index.search("what depends on bravo", &auto).unwrap();
+    let r = index
+        .searcher()
+        .search("what depends on bravo", &auto)
+        .unwrap();
     let found = ids(&r.hits);
     assert_eq!(found[0], "b", "{found:?}");
     // a DEPENDS_ON b (incoming) and b DEPENDS_ON c (outgoing), one hop each.
@@ -522,10 +549,13 @@ fn auto_expands_relation_questions() {
         !found.contains(&"d".to_string()),
         "two hops away: {found:?}"
     );
-    let plain = index.search("bravo", &auto).unwrap();
+    let plain = index.searcher().search("bravo", &auto).unwrap();
     assert_eq!(ids(&plain.hits), ["b"]);
     // An explicit `expand` wins over the rule.
     let out = opts(serde_json::json!({"strategy": "auto", "expand": {"direction": "out"}}));
-    let r = index.search("what depends on bravo", &out).unwrap();
+    let r = index
+        .searcher()
+        .search("what depends on bravo", &out)
+        .unwrap();
     assert_eq!(ids(&r.hits), ["b", "c"]);
 }

@@ -136,6 +136,7 @@ fn ids(index: &mut Index) -> Vec<String> {
         ..Default::default()
     };
     let mut ids: Vec<String> = index
+        .searcher()
         .search("t", &opts)
         .unwrap()
         .hits
@@ -246,7 +247,7 @@ fn a_reader_racing_a_commit_retries_instead_of_corrupt() {
     }
     let reader = Paused::over(&mem);
     reader.arm("get", 1); // after the manifest, before the first blob
-    let load = run_until_paused(&reader, memdex::index::persist::load(&reader, "idx"));
+    let load = run_until_paused(&reader, memdex::index::load::load(&reader, "idx"));
     // The writer merges everything: every blob the reader expects is collected.
     w.compact();
     w.add(&doc("d3", "delta")).unwrap();

@@ -40,7 +40,7 @@ fn hits(index: &mut Index, q: &str, mode: Mode) -> Vec<String> {
         mode,
         ..Default::default()
     };
-    let results = index.search(q, &opts).unwrap();
+    let results = index.searcher().search(q, &opts).unwrap();
     results.hits.into_iter().map(|h| h.id).collect()
 }
 
@@ -72,8 +72,8 @@ fn format_v2_fixture_opens_and_answers_like_a_rebuild() {
     let mut rebuilt = rebuild(&mut v2);
     assert_eq!(v2.len(), 7);
     assert_eq!(v2.generation(), 1);
-    assert!(v2.get("f4").is_none(), "the tombstone survived");
-    assert_eq!(v2.get("f1").unwrap()["title"], "Editor");
+    assert!(v2.snapshot().get("f4").is_none(), "the tombstone survived");
+    assert_eq!(v2.snapshot().get("f1").unwrap()["title"], "Editor");
     assert_eq!(hits(&mut v2, "deploy friday", Mode::And), ["f0"]);
     assert_eq!(hits(&mut v2, "seg*", Mode::Or).len(), 2);
     assert_eq!(hits(&mut v2, "fridya~2", Mode::Or), ["f0"]);
@@ -105,6 +105,7 @@ fn format_v2_fixture_opens_and_answers_like_a_rebuild() {
     // (Not compared with the rebuild: v2 segments have no surface words,
     // so their suggestions are index terms, stems included.)
     let de: Vec<String> = v2
+        .searcher()
         .suggest("de", 10)
         .into_iter()
         .map(|s| s.suggestion)
@@ -125,7 +126,7 @@ fn format_v2_fixture_opens_and_answers_like_a_rebuild() {
 fn rebuild(index: &mut Index) -> Index {
     let mut fresh = Index::new(index.config().clone()).unwrap();
     for id in ["f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7"] {
-        if let Some(doc) = index.get(id) {
+        if let Some(doc) = index.snapshot().get(id) {
             fresh.add(&doc).unwrap();
         }
     }
@@ -139,17 +140,18 @@ fn rebuild(index: &mut Index) -> Index {
 /// from its stored documents (and the same vectors) does.
 #[test]
 fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
-    use memdex::query::agent::ExpandOptions;
+    use memdex::query::options::ExpandOptions;
 
     let mut v3 = open_fixture("format-v3");
     assert_eq!(v3.len(), 7);
-    assert!(v3.get("f4").is_none(), "the tombstone survived");
-    assert_eq!(v3.get("f1").unwrap()["title"], "Editor");
+    assert!(v3.snapshot().get("f4").is_none(), "the tombstone survived");
+    assert_eq!(v3.snapshot().get("f1").unwrap()["title"], "Editor");
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
     // Surface words: a typo of an unstemmed word, and whole-word suggestions.
     let typo =
         SearchOptions::from_json(&memdex::json::parse(r#"{"fuzzy":"auto"}"#).unwrap()).unwrap();
     let found: Vec<String> = v3
+        .searcher()
         .search("segmnets", &typo)
         .unwrap()
         .hits
@@ -158,6 +160,7 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         .collect();
     assert!(found.contains(&"f3".to_string()), "{found:?}");
     let de: Vec<String> = v3
+        .searcher()
         .suggest("dep", 10)
         .into_iter()
         .map(|s| s.suggestion)
@@ -169,7 +172,7 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         limit: 1,
         ..Default::default()
     };
-    let top = v3.search("", &near).unwrap().hits;
+    let top = v3.searcher().search("", &near).unwrap().hits;
     assert_eq!(top[0].id, "f2");
     assert!((top[0].score - 1.0).abs() < 1e-5, "{}", top[0].score);
     // Links: f5 -> f6 -> f7; f3 -> f4 is dropped (f4 was deleted).
@@ -177,16 +180,32 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         hops: 2,
         ..Default::default()
     };
-    let related: Vec<String> = v3.related("f5", &two).0.into_iter().map(|h| h.id).collect();
+    let related: Vec<String> = v3
+        .searcher()
+        .related("f5", &two)
+        .0
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
     assert_eq!(related, ["f6", "f7"]);
-    assert!(v3.related("f3", &ExpandOptions::default()).0.is_empty());
+    assert!(v3
+        .searcher()
+        .related("f3", &ExpandOptions::default())
+        .0
+        .is_empty());
     // New commits beside v3 segments, then a merge: same answers.
     v3.add(&memdex::json::parse(r#"{"id":"new","text":"a brand new memory"}"#).unwrap())
         .unwrap();
     v3.compact();
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
-    assert_eq!(v3.search("", &near).unwrap().hits[0].id, "f2");
-    let related: Vec<String> = v3.related("f5", &two).0.into_iter().map(|h| h.id).collect();
+    assert_eq!(v3.searcher().search("", &near).unwrap().hits[0].id, "f2");
+    let related: Vec<String> = v3
+        .searcher()
+        .related("f5", &two)
+        .0
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
     assert_eq!(related, ["f6", "f7"]);
     // The blobs are version 3.
     let blobs = format!(

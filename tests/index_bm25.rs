@@ -137,7 +137,7 @@ proptest! {
             index.add(&json!({"id": id, "text": text})).unwrap();
         }
         let opts = SearchOptions { limit: 1000, k1: Some(k1), b: Some(b), ..Default::default() };
-        let results = index.search(&query, &opts).unwrap();
+        let results = index.searcher().search(&query, &opts).unwrap();
         let reference = reference_scores(&docs, &query, k1 as f64, b as f64);
         prop_assert_eq!(results.hits.len(), reference.len());
         for hit in &results.hits {
@@ -177,6 +177,7 @@ fn run_query(index: &mut Index, q: &str, mode: Mode) -> Vec<(String, f32)> {
         ..Default::default()
     };
     index
+        .searcher()
         .search(q, &opts)
         .unwrap()
         .hits
@@ -269,7 +270,7 @@ proptest! {
         for (id, text) in &docs {
             index.add(&json!({"id": id, "text": text})).unwrap();
         }
-        let top = index.search(&query, &SearchOptions { limit: k, ..Default::default() }).unwrap().hits;
+        let top = index.searcher().search(&query, &SearchOptions { limit: k, ..Default::default() }).unwrap().hits;
         let mut all: Vec<(String, f64)> = reference_scores(&docs, &query, 1.2, 0.75).into_iter().collect();
         all.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let reference = &all[..k.min(all.len())];
@@ -327,9 +328,9 @@ proptest! {
             fields: Some(FieldMap::from([("title".to_string(), title_weight), ("text".to_string(), 1.0)])),
             ..Default::default()
         };
-        let pruned = index.search(&query, &opts).unwrap().hits;
+        let pruned = index.searcher().search(&query, &opts).unwrap().hits;
         opts.limit = docs.len();
-        let unpruned = index.search(&query, &opts).unwrap().hits;
+        let unpruned = index.searcher().search(&query, &opts).unwrap().hits;
         let expected: Vec<(&str, u32)> = unpruned.iter().take(k).map(|h| (h.id.as_str(), h.score.to_bits())).collect();
         let got: Vec<(&str, u32)> = pruned.iter().map(|h| (h.id.as_str(), h.score.to_bits())).collect();
         prop_assert_eq!(got, expected);

@@ -3,7 +3,7 @@
 //! independence from how documents are split into segments.
 #![cfg(not(target_arch = "wasm32"))]
 
-use memdex::query::list::SortSpec;
+use memdex::query::options::SortSpec;
 use memdex::{Error, FieldDef, Index, IndexConfig, Mode, SearchOptions};
 
 macro_rules! json {
@@ -66,6 +66,7 @@ fn sort(field: &str, descending: bool) -> Option<SortSpec> {
 
 fn ids(index: &mut Index, query: &str, opts: &SearchOptions) -> Vec<String> {
     index
+        .searcher()
         .search(query, opts)
         .unwrap()
         .hits
@@ -82,7 +83,7 @@ fn blank_query_with_a_filter_lists_matches_by_id() {
         limit: 100,
         ..Default::default()
     };
-    let res = index.search("", &opts).unwrap();
+    let res = index.searcher().search("", &opts).unwrap();
     let want: Vec<String> = (0..30)
         .filter(|i| i % 3 == 1)
         .map(|i| format!("m{i:02}"))
@@ -106,13 +107,16 @@ fn blank_query_with_a_filter_lists_matches_by_id() {
         limit: 100,
         ..Default::default()
     };
-    assert_eq!(index.search("", &all).unwrap().total, Some(30));
+    assert_eq!(index.searcher().search("", &all).unwrap().total, Some(30));
 }
 
 #[test]
 fn blank_query_without_filter_or_sort_matches_nothing() {
     let mut index = memories(0);
-    let res = index.search("", &SearchOptions::default()).unwrap();
+    let res = index
+        .searcher()
+        .search("", &SearchOptions::default())
+        .unwrap();
     assert!(res.hits.is_empty());
     assert_eq!((res.total, res.total_exact), (Some(0), true));
 }
@@ -127,7 +131,7 @@ fn the_most_recent_of_a_namespace_newest_first() {
         ..Default::default()
     };
     // Namespace a: i = 0, 3, ..., 27 on days 1, 4, 7, 10, 3, 6, 9, 2, 5, 8.
-    let res = index.search("", &opts).unwrap();
+    let res = index.searcher().search("", &opts).unwrap();
     assert_eq!(res.total, Some(10));
     assert_eq!(
         res.hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
@@ -144,7 +148,7 @@ fn the_most_recent_of_a_namespace_newest_first() {
     };
     assert_eq!(ids(&mut index, "", &last), ["m21", "m00"]);
     let past = SearchOptions { offset: 10, ..opts };
-    let res = index.search("", &past).unwrap();
+    let res = index.searcher().search("", &past).unwrap();
     assert!(res.hits.is_empty());
     assert_eq!(res.total, Some(10));
 }
@@ -267,7 +271,7 @@ fn a_query_sorted_by_time_keeps_its_matches() {
         limit: 5,
         ..Default::default()
     };
-    let res = index.search("deploy", &sorted).unwrap();
+    let res = index.searcher().search("deploy", &sorted).unwrap();
     assert_eq!(res.total, Some(15));
     assert!(res.hits.iter().all(|h| h.score > 0.0));
     assert!(res.hits.iter().all(|h| h.matched_terms == ["deploy"]));
@@ -286,7 +290,7 @@ fn a_query_sorted_by_time_keeps_its_matches() {
     matches.sort();
     assert_eq!(got, matches);
     // Ranked searches count a lower bound once the top-k fills (issue 20).
-    let r = index.search("deploy", &ranked).unwrap();
+    let r = index.searcher().search("deploy", &ranked).unwrap();
     assert!(r.total.unwrap() >= r.hits.len() && r.total.unwrap() <= matches.len());
 }
 
@@ -299,10 +303,10 @@ fn fallback_with_sort_falls_back_on_the_and_matches() {
         limit: 2,
         ..Default::default()
     };
-    let res = index.search("deploy billing", &opts).unwrap();
+    let res = index.searcher().search("deploy billing", &opts).unwrap();
     assert_eq!(res.mode, Mode::Or);
     assert_eq!(res.total, Some(30));
-    let res = index.search("deploy pipeline", &opts).unwrap();
+    let res = index.searcher().search("deploy pipeline", &opts).unwrap();
     assert_eq!(res.mode, Mode::And);
     assert_eq!(res.total, Some(15));
 }
@@ -356,7 +360,7 @@ fn sorting_by_a_field_that_cannot_sort_is_a_schema_error() {
             ..Default::default()
         };
         for query in ["", "deploy", "the"] {
-            match index.search(query, &opts) {
+            match index.searcher().search(query, &opts) {
                 Err(Error::Schema {
                     field: f,
                     reason: r,
@@ -380,7 +384,7 @@ fn sort_and_total_in_json() {
     .unwrap();
     assert_eq!(opts.sort, sort("timestamp", true));
     let mut index = memories(0);
-    let out = memdex::json::to_string(&index.search("", &opts).unwrap());
+    let out = memdex::json::to_string(&index.searcher().search("", &opts).unwrap());
     assert!(
         out.ends_with(r#""mode":"or","total":10,"totalExact":true}"#),
         "{out}"
@@ -389,8 +393,12 @@ fn sort_and_total_in_json() {
         out.starts_with(r#"{"hits":[{"id":"m09","score":0.0,"#),
         "{out}"
     );
-    let ranked =
-        memdex::json::to_string(&index.search("deploy", &SearchOptions::default()).unwrap());
+    let ranked = memdex::json::to_string(
+        &index
+            .searcher()
+            .search("deploy", &SearchOptions::default())
+            .unwrap(),
+    );
     assert!(ranked.contains(r#""mode":"or","total":"#), "{ranked}");
     assert!(SearchOptions::from_json(&json!({"sort": {"field": 1}}))
         .unwrap_err()

@@ -63,7 +63,7 @@ fn fingerprint(index: &mut Index) -> Vec<String> {
                 limit: 20,
                 ..Default::default()
             };
-            let hits = index.search(q, &opts).unwrap().hits;
+            let hits = index.searcher().search(q, &opts).unwrap().hits;
             out.push(format!(
                 "{q}/{mode:?}: {}",
                 hits.iter()
@@ -114,10 +114,11 @@ fn commit_and_reopen_round_trip_on_filesystem() {
     let want = fingerprint(&mut index);
     let mut reopened = block_on(Index::open(&storage, "idx", None)).unwrap();
     assert_eq!(fingerprint(&mut reopened), want);
-    assert_eq!(reopened.get("m7").unwrap()["kind"], "rule");
-    assert!(reopened.get("m5").is_none());
+    assert_eq!(reopened.snapshot().get("m7").unwrap()["kind"], "rule");
+    assert!(reopened.snapshot().get("m5").is_none());
     // Filters survive the round trip.
     let filtered = reopened
+        .searcher()
         .search(
             "memory",
             &SearchOptions {
@@ -282,9 +283,9 @@ fn second_writer_gets_conflict_then_reloads() {
     // Storage still holds A's commit only.
     let check = block_on(Index::open(&storage, "idx", None)).unwrap();
     assert_eq!(check.len(), 1);
-    assert!(check.get("m1").is_some());
+    assert!(check.snapshot().get("m1").is_some());
     block_on(b.reload(&storage, "idx")).unwrap();
-    assert!(b.get("m1").is_some());
+    assert!(b.snapshot().get("m1").is_some());
     b.add(&doc(2)).unwrap();
     block_on(b.commit(&storage, "idx")).unwrap();
     let mut check = block_on(Index::open(&storage, "idx", None)).unwrap();

@@ -55,9 +55,10 @@ fn prefixed_words(prefixes: usize, per_prefix: usize) -> Vec<String> {
 }
 
 fn plan(index: &Index, query: &str, strict: bool) -> (Result<Plan, Error>, Budget) {
-    let mut budget = Budget::new(index.query_limits(), strict);
+    let searcher = index.snapshot();
+    let mut budget = Budget::new(searcher.query_limits(), strict);
     let planner = Planner::new(
-        index,
+        &searcher,
         PlanOptions {
             and_mode: false,
             fields: None,
@@ -76,7 +77,7 @@ fn expansions(plan: &Plan) -> usize {
 }
 
 fn search(index: &mut Index, query: &str, syntax: Syntax) -> memdex::Result<memdex::SearchResults> {
-    index.search(
+    index.searcher().search(
         query,
         &SearchOptions {
             syntax,
@@ -170,7 +171,7 @@ fn fuzzy_walks_share_the_dictionary_budget() {
     // would walk the dictionary 200 times without a budget.
     let mut index = index_of(&prefixed_words(30, 100));
     let terms = index.stats().terms as u64;
-    let limits = index.query_limits();
+    let limits = index.searcher().query_limits();
     let query: Vec<String> = (0..200)
         .map(|i| format!("{}{}~2", letter(i / 26), letter(i)))
         .collect();

@@ -57,6 +57,7 @@ fn a_deep_diversity_page_is_cut_to_the_rerank_budget() {
     // The shape that held a Worker isolate for 48 s on 20k documents.
     let deep = serde_json::json!({"diversity": 0.5, "dedupe": true, "limit": 100, "offset": 2900});
     let r = index
+        .searcher()
         .search("alpha beta gamma", &opts(deep.clone()))
         .unwrap();
     assert_eq!(r.limited, [Limited::Rerank]);
@@ -64,7 +65,7 @@ fn a_deep_diversity_page_is_cut_to_the_rerank_budget() {
     let mut strict = deep;
     strict["syntax"] = "strict".into();
     assert_eq!(
-        limit_what(index.search("alpha beta gamma", &opts(strict))),
+        limit_what(index.searcher().search("alpha beta gamma", &opts(strict))),
         "rerank steps (diversity, dedupe)"
     );
 }
@@ -73,12 +74,14 @@ fn a_deep_diversity_page_is_cut_to_the_rerank_budget() {
 fn ranks_past_the_rerank_window_keep_their_score_order() {
     let mut index = many(4_000);
     let plain = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"limit": 50, "offset": 2_000})),
         )
         .unwrap();
     let deep = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"diversity": 0.5, "limit": 50, "offset": 2_000})),
@@ -88,12 +91,14 @@ fn ranks_past_the_rerank_window_keep_their_score_order() {
     assert!(deep.limited.contains(&Limited::Rerank));
     // A page straddling the window's end: reranked, then score order.
     let edge = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"diversity": 0.5, "limit": 20, "offset": 990})),
         )
         .unwrap();
     let after = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"limit": 10, "offset": 1_000})),
@@ -108,6 +113,7 @@ fn ordinary_diversity_pages_are_not_limited_and_page_consistently() {
     let mut index = many(600);
     for (o, l) in [(0, 10), (0, 100), (20, 30)] {
         let r = index
+            .searcher()
             .search(
                 "alpha beta gamma",
                 &opts(
@@ -122,12 +128,14 @@ fn ordinary_diversity_pages_are_not_limited_and_page_consistently() {
     // 20..50 of one 50-hit answer (the pool is the same: 3 pages, >= 50...
     // here both pools are 150 hits).
     let whole = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"diversity": 0.3, "limit": 50})),
         )
         .unwrap();
     let part = index
+        .searcher()
         .search(
             "alpha beta gamma",
             &opts(serde_json::json!({"diversity": 0.3, "limit": 30, "offset": 20})),
@@ -136,6 +144,7 @@ fn ordinary_diversity_pages_are_not_limited_and_page_consistently() {
     assert_eq!(ids(&part.hits), ids(&whole.hits[20..]));
     // Diversity reorders: the first page differs from score order.
     let plain = index
+        .searcher()
         .search("alpha beta gamma", &opts(serde_json::json!({"limit": 50})))
         .unwrap();
     assert_ne!(ids(&whole.hits), ids(&plain.hits));
@@ -146,6 +155,7 @@ fn highlight_tags_and_snippet_length_have_maxima() {
     let mut index = many(10);
     let tag = "x".repeat(MAX_HIGHLIGHT_TAG_BYTES);
     let ok = index
+        .searcher()
         .search(
             "alpha",
             &opts(serde_json::json!({"highlight": {"preTag": tag, "postTag": "</b>"}})),
@@ -156,13 +166,13 @@ fn highlight_tags_and_snippet_length_have_maxima() {
         ("y".repeat(MAX_HIGHLIGHT_TAG_BYTES + 1), "</b>".to_string()),
         ("<b>".to_string(), "z".repeat(600 * 1024)),
     ] {
-        let r = index.search(
+        let r = index.searcher().search(
             "alpha",
             &opts(serde_json::json!({"highlight": {"preTag": pre, "postTag": post}})),
         );
         assert_eq!(limit_what(r), "highlight tag bytes (preTag, postTag)");
     }
-    let r = index.search(
+    let r = index.searcher().search(
         "alpha",
         &opts(serde_json::json!({"highlight": {"snippetLength": 1_000_000_000u64}})),
     );
@@ -193,6 +203,7 @@ fn hub(n: usize) -> Index {
 fn expansion_adds_at_most_its_limit() {
     let mut index = hub(3_000);
     let r = index
+        .searcher()
         .search(
             "hub",
             &opts(serde_json::json!({"limit": 100, "expand": {"hops": 3, "direction": "both"}})),
@@ -204,6 +215,7 @@ fn expansion_adds_at_most_its_limit() {
     assert_eq!(r.hits.len(), 1 + 10);
     assert!(r.hits[1..].iter().all(|h| h.via.is_some()));
     let r = index
+        .searcher()
         .search(
             "hub",
             &opts(serde_json::json!({"expand": {"hops": 1, "direction": "in", "limit": 50}})),
@@ -221,12 +233,12 @@ fn expansion_follows_a_bounded_number_of_edges() {
     // than EXPAND_STEPS edges.
     let mut index = hub(120_000);
     let o = serde_json::json!({"limit": 100, "expand": {"hops": 2, "direction": "both"}});
-    let r = index.search("spoke", &opts(o.clone())).unwrap();
+    let r = index.searcher().search("spoke", &opts(o.clone())).unwrap();
     assert!(r.limited.contains(&Limited::Expand), "{:?}", r.limited);
     let mut strict = o;
     strict["syntax"] = "strict".into();
     assert_eq!(
-        limit_what(index.search("spoke", &opts(strict))),
+        limit_what(index.searcher().search("spoke", &opts(strict))),
         "expand steps (link edges)"
     );
 }
@@ -243,7 +255,7 @@ fn expansion_stays_in_the_namespaces_the_filter_allows() {
         (serde_json::json!({"namespace": ["team-b"]}), vec!["team-b"]),
     ] {
         let r = index
-            .search(
+            .searcher().search(
                 "hub spoke",
                 &opts(serde_json::json!({"limit": 5, "filter": filter,
                                          "expand": {"hops": 2, "direction": "both", "limit": 100}})),
@@ -268,6 +280,7 @@ fn an_answer_is_bounded_in_bytes() {
     }
     index.flush();
     let r = index
+        .searcher()
         .search("needle", &opts(serde_json::json!({"limit": 12})))
         .unwrap();
     assert_eq!(r.limited, [Limited::Answer]);
@@ -276,6 +289,7 @@ fn an_answer_is_bounded_in_bytes() {
     assert!(bytes <= MAX_ANSWER_BYTES, "{bytes}");
     // Without stored fields the same page fits.
     let bare = index
+        .searcher()
         .search(
             "needle",
             &opts(serde_json::json!({"limit": 12, "storedFields": false})),
@@ -285,7 +299,7 @@ fn an_answer_is_bounded_in_bytes() {
     assert_eq!(bare.hits.len(), 12);
     let strict = serde_json::json!({"limit": 12, "syntax": "strict"});
     assert_eq!(
-        limit_what(index.search("needle", &opts(strict))),
+        limit_what(index.searcher().search("needle", &opts(strict))),
         "answer bytes (stored fields, snippets, explanations)"
     );
 }

@@ -101,6 +101,7 @@ fn memories() -> Index {
 
 fn ids(index: &mut Index, q: &str, opts: SearchOptions) -> Vec<String> {
     index
+        .searcher()
         .search(q, &opts)
         .unwrap()
         .hits
@@ -134,6 +135,7 @@ fn or_and_and_fallback_modes() {
     );
     assert_eq!(and, or[..2]);
     let r = ix
+        .searcher()
         .search(
             "deploy postgresql",
             &SearchOptions {
@@ -146,6 +148,7 @@ fn or_and_and_fallback_modes() {
     assert_eq!(r.mode, Mode::Or, "AND found nothing, so OR ran");
     assert!(!r.hits.is_empty());
     let r = ix
+        .searcher()
         .search(
             "deploy friday",
             &SearchOptions {
@@ -185,7 +188,7 @@ fn query_language() {
         "title:",
         "http://x.y/z?q=1",
     ] {
-        ix.search(q, &opts()).unwrap();
+        ix.searcher().search(q, &opts()).unwrap();
     }
 }
 
@@ -193,6 +196,7 @@ fn query_language() {
 fn strict_syntax_reports_position_and_reason() {
     let mut ix = memories();
     let err = ix
+        .searcher()
         .search(
             "deploy \"friday",
             &SearchOptions {
@@ -210,6 +214,7 @@ fn strict_syntax_reports_position_and_reason() {
         other => panic!("unexpected {other:?}"),
     }
     let err = ix
+        .searcher()
         .search(
             "nosuch:x",
             &SearchOptions {
@@ -269,11 +274,14 @@ fn filters_apply_before_top_k() {
         ),
         ["d1"]
     );
-    let err = ix.search("x", &with(json!({"nosuch": 1}))).unwrap_err();
+    let err = ix
+        .searcher()
+        .search("x", &with(json!({"nosuch": 1})))
+        .unwrap_err();
     assert_eq!(err.code(), "SCHEMA");
     assert!(err.to_string().contains("nosuch"));
-    assert_eq!(ix.count(&json!({"namespace": "a1"})).unwrap(), 3);
-    assert_eq!(ix.count(&memdex::json::Value::Null).unwrap(), 6);
+    assert_eq!(ix.searcher().count(&json!({"namespace": "a1"})).unwrap(), 3);
+    assert_eq!(ix.searcher().count(&memdex::json::Value::Null).unwrap(), 6);
 }
 
 #[test]
@@ -288,7 +296,7 @@ fn hits_carry_fields_snippets_and_explanations() {
         explain: true,
         ..opts()
     };
-    let r = ix.search("postgresql billing", &o).unwrap();
+    let r = ix.searcher().search("postgresql billing", &o).unwrap();
     let hit = &r.hits[0];
     assert_eq!(hit.id, "d2");
     assert_eq!(hit.namespace.as_deref(), Some("a1"));
@@ -308,6 +316,7 @@ fn hits_carry_fields_snippets_and_explanations() {
     assert!(explanation.iter().all(|e| e.idf > 0.0 && e.tf >= 1.0));
     // A term in both fields: parts still sum to the BM25F score.
     let r = ix
+        .searcher()
         .search(
             "friday",
             &SearchOptions {
@@ -329,6 +338,7 @@ fn snippets_escape_html() {
     ix.add(&json!({"id": "x", "text": "never run <script>alert(1)</script> in prod"}))
         .unwrap();
     let r = ix
+        .searcher()
         .search(
             "script",
             &SearchOptions {
@@ -352,8 +362,8 @@ fn upsert_delete_and_delete_where() {
     assert!(!ix.delete("d1"));
     assert_eq!(ix.delete_where(&json!({"namespace": "a1"})).unwrap(), 2);
     assert_eq!(ix.len(), 3);
-    assert!(ix.get("d2").is_none());
-    assert_eq!(ix.get("d4").unwrap()["title"], "Build notes");
+    assert!(ix.snapshot().get("d2").is_none());
+    assert_eq!(ix.snapshot().get("d4").unwrap()["title"], "Build notes");
 }
 
 #[test]
@@ -372,6 +382,7 @@ fn schema_errors_name_the_field() {
     }
     assert_eq!(ix.len(), 6, "rejected documents change nothing");
     let err = ix
+        .searcher()
         .search(
             "x",
             &SearchOptions {
@@ -386,14 +397,14 @@ fn schema_errors_name_the_field() {
 #[test]
 fn suggest_completes_from_the_dictionary() {
     let mut ix = memories();
-    let s = ix.suggest("dep", 5);
+    let s = ix.searcher().suggest("dep", 5);
     assert_eq!(s[0].suggestion, "deploy");
     assert_eq!(s[0].score, 2); // d1 and d4 ("deployment" in d5 is its own word)
     assert!(s.iter().any(|s| s.suggestion == "deployment"), "{s:?}");
-    assert!(ix.suggest("zzz", 5).is_empty());
+    assert!(ix.searcher().suggest("zzz", 5).is_empty());
     // The prefix is normalized as indexed text is: case, full-width forms.
-    assert_eq!(ix.suggest("  DEP", 5), s);
-    assert_eq!(ix.suggest("\u{FF24}\u{FF25}\u{FF30}", 5), s);
+    assert_eq!(ix.searcher().suggest("  DEP", 5), s);
+    assert_eq!(ix.searcher().suggest("\u{FF24}\u{FF25}\u{FF30}", 5), s);
 }
 
 #[test]
@@ -416,7 +427,7 @@ proptest! {
     #[test]
     fn lenient_search_never_fails(q in any::<String>()) {
         let mut ix = memories();
-        prop_assert!(ix.search(&q, &SearchOptions::default()).is_ok());
+        prop_assert!(ix.searcher().search(&q, &SearchOptions::default()).is_ok());
     }
 }
 
@@ -430,6 +441,7 @@ fn code_identifiers_match_whole_and_by_parts() {
     ix.add(&json!({"id": "c", "text": "東京都の天気"})).unwrap();
     let mut q = |q: &str, o: SearchOptions| -> Vec<String> {
         let mut v = ix
+            .searcher()
             .search(q, &o)
             .unwrap()
             .hits
@@ -453,7 +465,7 @@ fn code_identifiers_match_whole_and_by_parts() {
     assert_eq!(q("東京", and_opts()), ["c"]);
     assert_eq!(q("東京都", and_opts()), ["c"]);
     // The exact identifier ranks first.
-    let ranked = ix.search("getUserById", &opts()).unwrap().hits;
+    let ranked = ix.searcher().search("getUserById", &opts()).unwrap().hits;
     assert_eq!(ranked[0].id, "a");
 }
 
@@ -472,12 +484,13 @@ fn get_json_is_get_without_a_parse() {
         }
     }
     for id in ["a", "b", "c\n\"odd\""] {
-        let parsed = memdex::json::parse(&index.get_json(id).unwrap()).unwrap();
-        assert_eq!(parsed, index.get(id).unwrap(), "{id}");
+        let parsed = memdex::json::parse(&index.snapshot().get_json(id).unwrap()).unwrap();
+        assert_eq!(parsed, index.snapshot().get(id).unwrap(), "{id}");
     }
-    assert_eq!(index.get_json("missing"), None);
+    assert_eq!(index.snapshot().get_json("missing"), None);
     // Hits carry the same fields, minus the namespace.
     let hit = &index
+        .searcher()
         .search("namespace", &SearchOptions::default())
         .unwrap()
         .hits[0];
@@ -521,9 +534,9 @@ proptest! {
         if title_only {
             opts.fields = Some([("title".to_string(), 1.0)].into());
         }
-        let fast = index.search(&q, &opts).unwrap();
+        let fast = index.searcher().search(&q, &opts).unwrap();
         opts.explain = true;
-        let slow = index.search(&q, &opts).unwrap();
+        let slow = index.searcher().search(&q, &opts).unwrap();
         let view = |r: &memdex::SearchResults| r.hits.iter().map(|h| (h.id.clone(), h.matched_terms.clone())).collect::<Vec<_>>();
         prop_assert_eq!(view(&fast), view(&slow));
     }
@@ -537,6 +550,7 @@ fn stored_fields_option_selects_what_hits_carry() {
     let search = |index: &mut Index, opts: memdex::json::Value| {
         let opts = SearchOptions::from_json(&opts).unwrap();
         index
+            .searcher()
             .search("deploy", &opts)
             .map(|r| r.hits.into_iter().next().unwrap())
     };
@@ -583,8 +597,8 @@ fn json_lines_batch_stops_at_the_first_rejected_line_and_keeps_the_ones_before()
     // Line numbers count blank lines; `added` counts documents.
     assert_eq!((err.line, err.added, err.error.code()), (4, 2, "SCHEMA"));
     assert!(err.to_string().contains("line 4"), "{err}");
-    assert!(index.get_json("b").is_some());
-    assert!(index.get_json("c").is_none() && index.get_json("d").is_none());
+    assert!(index.snapshot().get_json("b").is_some());
+    assert!(index.snapshot().get_json("c").is_none() && index.snapshot().get_json("d").is_none());
 
     // A JSON syntax error is SCHEMA too, and names the line.
     let err = index

@@ -12,6 +12,7 @@ fn opts(json: &str) -> SearchOptions {
 
 fn ids(index: &mut Index, q: &str, o: &SearchOptions) -> Vec<String> {
     index
+        .searcher()
         .search(q, o)
         .unwrap()
         .hits
@@ -50,8 +51,12 @@ fn twins() -> Index {
 #[test]
 fn proximity_ranks_adjacent_words_first_and_leaves_far_ones_alone() {
     let mut index = twins();
-    let plain = index.search("deploy friday", &opts("{}")).unwrap();
+    let plain = index
+        .searcher()
+        .search("deploy friday", &opts("{}"))
+        .unwrap();
     let near = index
+        .searcher()
         .search("deploy friday", &opts(r#"{"proximity":true}"#))
         .unwrap();
     // Without proximity the tie breaks by id: "far" first.
@@ -64,10 +69,12 @@ fn proximity_ranks_adjacent_words_first_and_leaves_far_ones_alone() {
     assert_eq!(far(&plain), far(&near));
     // A wider window reaches it, a weight of 0 turns the bonus off.
     let wide = index
+        .searcher()
         .search("deploy friday", &opts(r#"{"proximity":{"window":9}}"#))
         .unwrap();
     assert!(far(&wide) > far(&plain));
     let off = index
+        .searcher()
         .search("deploy friday", &opts(r#"{"proximity":{"weight":0}}"#))
         .unwrap();
     assert_eq!(off.hits, plain.hits);
@@ -77,12 +84,19 @@ fn proximity_ranks_adjacent_words_first_and_leaves_far_ones_alone() {
 fn proximity_changes_nothing_for_one_word_or_when_off() {
     let mut index = twins();
     for q in ["deploy", "friday -deploy", "zebra"] {
-        let plain = index.search(q, &opts("{}")).unwrap();
-        let prox = index.search(q, &opts(r#"{"proximity":true}"#)).unwrap();
+        let plain = index.searcher().search(q, &opts("{}")).unwrap();
+        let prox = index
+            .searcher()
+            .search(q, &opts(r#"{"proximity":true}"#))
+            .unwrap();
         assert_eq!(plain.hits, prox.hits, "{q}");
     }
-    let plain = index.search("deploy friday", &opts("{}")).unwrap();
+    let plain = index
+        .searcher()
+        .search("deploy friday", &opts("{}"))
+        .unwrap();
     let off = index
+        .searcher()
         .search("deploy friday", &opts(r#"{"proximity":false}"#))
         .unwrap();
     assert_eq!(plain, off);
@@ -142,7 +156,7 @@ fn proximity_options_are_validated_with_their_names() {
         (r#"{"proximity":{"window":0}}"#, "proximity.window"),
         (r#"{"proximity":{"depth":5000}}"#, "proximity.depth"),
     ] {
-        let err = index.search_flushed("a b", &opts(json)).unwrap_err();
+        let err = index.snapshot().search("a b", &opts(json)).unwrap_err();
         assert_eq!(err.code(), "USAGE", "{json}");
         assert!(err.to_string().contains(name), "{err}");
     }
@@ -224,7 +238,11 @@ fn the_default_mode_answers_agent_questions_and_fails_where_and_does() {
 fn auto_reports_its_choice_and_searches_with_it() {
     let mut f = agent_memory();
     let auto = opts(r#"{"strategy":"auto"}"#);
-    let r = f.index.search("can I deploy on friday?", &auto).unwrap();
+    let r = f
+        .index
+        .searcher()
+        .search("can I deploy on friday?", &auto)
+        .unwrap();
     assert_eq!(r.hits[0].id, "m03");
     assert_eq!(r.mode, Mode::Or);
     let json = r.to_json();
@@ -235,7 +253,7 @@ fn auto_reports_its_choice_and_searches_with_it() {
         "{json}"
     );
     // An identifier: AND first (it matches), reported as chosen.
-    let r = f.index.search("refreshSession", &auto).unwrap();
+    let r = f.index.searcher().search("refreshSession", &auto).unwrap();
     assert_eq!(r.hits.len(), 1);
     assert_eq!(r.hits[0].id, "m10");
     assert_eq!(r.mode, Mode::And);
@@ -245,7 +263,7 @@ fn auto_reports_its_choice_and_searches_with_it() {
         ("identifier", Mode::Fallback)
     );
     // Short and precise, but nothing has both words: OR after AND.
-    let r = f.index.search("zustand pnpm", &auto).unwrap();
+    let r = f.index.searcher().search("zustand pnpm", &auto).unwrap();
     assert_eq!(r.mode, Mode::Or);
     let found: Vec<&str> = r.hits.iter().map(|h| h.id.as_str()).collect();
     assert!(
@@ -256,6 +274,7 @@ fn auto_reports_its_choice_and_searches_with_it() {
     // A relation question searches for its object and asks for expansion.
     let r = f
         .index
+        .searcher()
         .search("what is related to the Postgres connection pooling?", &auto)
         .unwrap();
     assert_eq!(r.hits[0].id, "m08");
@@ -266,7 +285,11 @@ fn auto_reports_its_choice_and_searches_with_it() {
         Some("the Postgres connection pooling")
     );
     // Without `strategy` nothing is reported and the JSON is unchanged.
-    let r = f.index.search("deploy", &SearchOptions::default()).unwrap();
+    let r = f
+        .index
+        .searcher()
+        .search("deploy", &SearchOptions::default())
+        .unwrap();
     assert!(r.strategy.is_none());
     assert!(!r.to_json().contains("strategy"));
 }
@@ -328,7 +351,7 @@ fn auto_with_a_vector_runs_exactly_what_it_reports() {
         let auto = opts(&format!(
             r#"{{"strategy":"auto","vector":{vector},"limit":20}}"#
         ));
-        let r = index.search(q, &auto).unwrap();
+        let r = index.searcher().search(q, &auto).unwrap();
         let c = r.strategy.clone().unwrap();
         assert!(c.hybrid, "{q}");
         reported_proximity |= c.proximity;
@@ -346,7 +369,10 @@ fn auto_with_a_vector_runs_exactly_what_it_reports() {
             explicit["expand"] = serde_json::json!({"hops": hops, "direction": "both"});
         }
         let text = c.query.as_deref().unwrap_or(q);
-        let e = index.search(text, &opts(&explicit.to_string())).unwrap();
+        let e = index
+            .searcher()
+            .search(text, &opts(&explicit.to_string()))
+            .unwrap();
         let got: Vec<(&str, f32)> = r.hits.iter().map(|h| (h.id.as_str(), h.score)).collect();
         let want: Vec<(&str, f32)> = e.hits.iter().map(|h| (h.id.as_str(), h.score)).collect();
         assert_eq!(got, want, "{q}: {c:?}");
@@ -354,7 +380,7 @@ fn auto_with_a_vector_runs_exactly_what_it_reports() {
         // Plain hybrid (OR, no proximity) differs for some question: the
         // comparison above can fail.
         let plain = opts(&format!(r#"{{"vector":{vector},"limit":20}}"#));
-        let p = index.search(text, &plain).unwrap();
+        let p = index.searcher().search(text, &plain).unwrap();
         differs |= p
             .hits
             .iter()

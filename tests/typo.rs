@@ -52,7 +52,8 @@ fn ids(ix: &mut Index, q: &str, fuzzy: u8) -> Vec<String> {
         fuzzy,
         ..SearchOptions::default()
     };
-    ix.search(q, &opts)
+    ix.searcher()
+        .search(q, &opts)
         .unwrap()
         .hits
         .into_iter()
@@ -110,7 +111,10 @@ fn surface_words_survive_merge_commit_reopen_and_snapshot() {
     pollster::block_on(ix.commit(&storage, "t")).unwrap();
     let mut reopened = pollster::block_on(Index::open(&storage, "t", None)).unwrap();
     check_typos(&mut reopened, "reopened");
-    assert_eq!(reopened.suggest("dep", 5), ix.suggest("dep", 5));
+    assert_eq!(
+        reopened.searcher().suggest("dep", 5),
+        ix.searcher().suggest("dep", 5)
+    );
     let mut copy = Index::import_snapshot(&ix.export_snapshot()).unwrap();
     check_typos(&mut copy, "snapshot");
 }
@@ -127,7 +131,7 @@ fn exact_matches_outrank_typo_matches() {
             fuzzy,
             ..SearchOptions::default()
         };
-        let res = ix.search("visit", &opts).unwrap();
+        let res = ix.searcher().search("visit", &opts).unwrap();
         let got: Vec<&str> = res.hits.iter().map(|h| h.id.as_str()).collect();
         let want: &[&str] = if fuzzy == 1 {
             &["exact", "one"]
@@ -155,7 +159,8 @@ fn auto_distance_follows_word_length() {
 }
 
 fn suggestions(ix: &mut Index, text: &str) -> Vec<String> {
-    ix.suggest(text, 10)
+    ix.searcher()
+        .suggest(text, 10)
         .into_iter()
         .map(|s| s.suggestion)
         .collect()
@@ -203,6 +208,7 @@ fn compounds_are_matched_whole() {
     assert_eq!(ids(&mut ix, "postgrsql", 1), ["d2"]);
     assert_eq!(ids(&mut ix, "getusrebyid", FUZZY_AUTO), ["d2"]);
     let s: Vec<String> = ix
+        .searcher()
         .suggest("getu", 5)
         .into_iter()
         .map(|s| s.suggestion)

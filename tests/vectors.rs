@@ -68,6 +68,7 @@ fn vector_opts(v: [f32; 3]) -> SearchOptions {
 
 fn ids(index: &mut Index, q: &str, opts: &SearchOptions) -> Vec<String> {
     index
+        .searcher()
         .search(q, opts)
         .unwrap()
         .hits
@@ -141,6 +142,7 @@ fn documents_with_bad_vectors_are_schema_errors_naming_field_and_document() {
         .unwrap();
     index.flush();
     let hit = &index
+        .searcher()
         .search("", &vector_opts([0.0, 1.0, 0.0]))
         .unwrap()
         .hits[0];
@@ -152,7 +154,10 @@ fn documents_with_bad_vectors_are_schema_errors_naming_field_and_document() {
 fn pure_vector_search_ranks_by_metric_with_filters_and_deletes() {
     let mut index = Index::new(config("cosine", "none")).unwrap();
     corpus(&mut index);
-    let results = index.search("", &vector_opts([1.0, 0.0, 0.0])).unwrap();
+    let results = index
+        .searcher()
+        .search("", &vector_opts([1.0, 0.0, 0.0]))
+        .unwrap();
     let got: Vec<(&str, Option<Found>, Option<Found>)> = results
         .hits
         .iter()
@@ -181,7 +186,11 @@ fn pure_vector_search_ranks_by_metric_with_filters_and_deletes() {
         .unwrap();
     dot.add(&doc("big", "x", "note", Some([5.0, 5.0, 0.0])))
         .unwrap();
-    let hits = dot.search("", &vector_opts([1.0, 0.0, 0.0])).unwrap().hits;
+    let hits = dot
+        .searcher()
+        .search("", &vector_opts([1.0, 0.0, 0.0]))
+        .unwrap()
+        .hits;
     assert_eq!((hits[0].id.as_str(), hits[0].score), ("big", 5.0));
     // Under cosine, direction only: "small" is the better match.
     let mut cos = Index::new(config("cosine", "none")).unwrap();
@@ -204,7 +213,11 @@ fn hybrid_fusion_keeps_keyword_only_and_vector_only_hits() {
             }),
             ..vector_opts([1.0, 0.0, 0.0])
         };
-        let hits = index.search("deploy friday", &opts).unwrap().hits;
+        let hits = index
+            .searcher()
+            .search("deploy friday", &opts)
+            .unwrap()
+            .hits;
         let by_id = |id: &str| hits.iter().find(|h| h.id == id).unwrap();
         // Every document is eligible: keyword-only "e" and vector-only
         // "c", "d" are all present.
@@ -250,7 +263,7 @@ fn option_errors_are_usage_or_schema_and_name_the_option() {
     let mut index = Index::new(config("cosine", "none")).unwrap();
     corpus(&mut index);
     let code = |index: &mut Index, opts: SearchOptions| {
-        let e = index.search("deploy", &opts).unwrap_err();
+        let e = index.searcher().search("deploy", &opts).unwrap_err();
         (e.code(), e.to_string())
     };
     let (c, m) = code(
@@ -301,6 +314,7 @@ fn option_errors_are_usage_or_schema_and_name_the_option() {
     let mut plain = Index::new(IndexConfig::default()).unwrap();
     plain.add(&json!({"id": "x", "text": "deploy"})).unwrap();
     let e = plain
+        .searcher()
         .search("deploy", &vector_opts([1.0, 0.0, 0.0]))
         .unwrap_err();
     assert_eq!(e.code(), "SCHEMA");
@@ -318,7 +332,7 @@ fn fingerprint(index: &mut Index) -> Vec<String> {
             limit: 50,
             ..vector_opts(v)
         };
-        for h in index.search(q, &opts).unwrap().hits {
+        for h in index.searcher().search(q, &opts).unwrap().hits {
             out.push(format!(
                 "{q}/{}:{}:{:?}:{:?}",
                 h.id, h.score, h.lexical, h.vector
@@ -384,6 +398,7 @@ fn vectors_survive_flush_merge_commit_reopen_and_snapshot() {
         .add(&doc("m1", "deploy note 1", "note", Some([1.0, 0.0, 0.0])))
         .unwrap();
     let top = &reopened
+        .searcher()
         .search("", &vector_opts([1.0, 0.0, 0.0]))
         .unwrap()
         .hits[0];
@@ -401,8 +416,8 @@ fn int8_mode_returns_exact_scores_of_near_exact_candidates() {
             limit: 10,
             ..vector_opts(v)
         };
-        let a = exact.search("", &opts).unwrap().hits;
-        let b = int8.search("", &opts).unwrap().hits;
+        let a = exact.searcher().search("", &opts).unwrap().hits;
+        let b = int8.searcher().search("", &opts).unwrap().hits;
         // 300 candidates rerank whole: the results are the exact ones.
         assert_eq!(
             a.iter().map(|h| (&h.id, h.score)).collect::<Vec<_>>(),
@@ -436,6 +451,7 @@ fn format_v2_index_still_opens_and_takes_new_commits() {
     let before = index.len();
     assert!(before > 0);
     let hits = index
+        .searcher()
         .search("deploy", &SearchOptions::default())
         .unwrap()
         .hits;
@@ -446,6 +462,7 @@ fn format_v2_index_still_opens_and_takes_new_commits() {
     let mut reopened = block_on(Index::open(&storage, "fixture", None)).unwrap();
     assert_eq!(reopened.len(), before + 1);
     let again = reopened
+        .searcher()
         .search(
             "deploy",
             &SearchOptions {

@@ -10,7 +10,7 @@
 //! ```
 use std::time::Instant;
 
-use memdex::query::agent::{Direction, ExpandOptions};
+use memdex::query::options::{Direction, ExpandOptions};
 use memdex::{Index, IndexConfig, SearchOptions};
 
 const N: usize = 100_000;
@@ -81,13 +81,13 @@ fn main() {
             ..Default::default()
         };
         let t_out = time(200, |i| {
-            index.related(&format!("m{}", i * 37 % N), &out);
+            index.searcher().related(&format!("m{}", i * 37 % N), &out);
         });
         let t = Instant::now();
-        index.related("m0", &inn);
+        index.searcher().related("m0", &inn);
         let build = t.elapsed().as_secs_f64() * 1e3;
         let t_in = time(200, |i| {
-            index.related(&format!("m{}", i * 37 % N), &inn);
+            index.searcher().related(&format!("m{}", i * 37 % N), &inn);
         });
         let plain = opts(r#"{"limit":10}"#);
         let expand = opts(r#"{"limit":10,"expand":{"hops":2}}"#);
@@ -100,13 +100,13 @@ fn main() {
             "wasm edge cache",
         ];
         let t_plain = time(200, |i| {
-            index.search(q[i % 4], &plain).unwrap();
+            index.searcher().search(q[i % 4], &plain).unwrap();
         });
         let t_expand = time(200, |i| {
-            index.search(q[i % 4], &expand).unwrap();
+            index.searcher().search(q[i % 4], &expand).unwrap();
         });
         let t_recency = time(200, |i| {
-            index.search(q[i % 4], &recency).unwrap();
+            index.searcher().search(q[i % 4], &recency).unwrap();
         });
         println!(
             "{label} ({} docs, {} segments): related out p50 {t_out:.3} ms, first related in (builds the incoming index) {build:.1} ms, related in p50 {t_in:.3} ms; \

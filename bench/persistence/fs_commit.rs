@@ -130,6 +130,7 @@ fn main() {
 
     let opts = SearchOptions::default();
     let want = index
+        .searcher()
         .search("python http client", &opts)
         .unwrap()
         .hits
@@ -145,6 +146,7 @@ fn main() {
         assert_eq!(reopened.len(), index.len());
         assert_eq!(
             reopened
+                .searcher()
                 .search("python http client", &opts)
                 .unwrap()
                 .hits

@@ -209,7 +209,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut runs = HashMap::new();
             let t = Instant::now();
             for (id, q) in &c.queries {
-                let res = index.search(q, opts)?;
+                let res = index.searcher().search(q, opts)?;
                 if let (true, Some(choice)) = (verbose, &res.strategy) {
                     let n = res.hits.len();
                     eprintln!("{}\t{:?}\t{:?}\t{n}\t{q}", c.name, choice.reason, res.mode);
@@ -253,7 +253,7 @@ fn time_queries(
     let queries: Vec<&str> = queries.lines().filter(|l| !l.trim().is_empty()).collect();
     for q in queries.iter().take(100) {
         for (_, opts) in configs {
-            index.search(q, opts)?;
+            index.searcher().search(q, opts)?;
         }
     }
     let mut best: Vec<(f64, f64)> = vec![(f64::INFINITY, 0.0); configs.len()];
@@ -262,7 +262,7 @@ fn time_queries(
         for (i, (_, opts)) in configs.iter().enumerate() {
             for q in &queries {
                 let t = Instant::now();
-                index.search(q, opts)?;
+                index.searcher().search(q, opts)?;
                 lat[i].push(t.elapsed().as_secs_f64() * 1e3);
             }
         }

@@ -66,13 +66,13 @@ fn main() {
         };
         // Warm-up, then the median of 3 passes of total time.
         for q in queries.iter().take(200) {
-            let _ = index.search(q, &opts);
+            let _ = index.searcher().search(q, &opts);
         }
         let mut passes: Vec<f64> = (0..3)
             .map(|_| {
                 let t = Instant::now();
                 for q in &queries {
-                    let _ = index.search(q, &opts);
+                    let _ = index.searcher().search(q, &opts);
                 }
                 t.elapsed().as_secs_f64() * 1000.0 / queries.len() as f64
             })

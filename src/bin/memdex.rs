@@ -156,7 +156,10 @@ fn search(args: &[String]) -> CliResult {
             .map_err(|_| "bad --limit")?,
         ..Default::default()
     };
-    let results = index.search(query, &opts).map_err(|e| e.to_string())?;
+    let results = index
+        .searcher()
+        .search(query, &opts)
+        .map_err(|e| e.to_string())?;
     println!("{}", json::pretty(&results.to_json()));
     Ok(())
 }
@@ -198,6 +201,7 @@ fn bench(args: &[String]) -> CliResult {
         for q in &queries {
             let t = Instant::now();
             hits += index
+                .searcher()
                 .search(q, &opts)
                 .map_err(|e| e.to_string())?
                 .hits

@@ -15,10 +15,10 @@
 
 use crate::json::Value;
 
-use super::document::{parse_date, FieldRef, FilterKind, ResolvedSchema};
 use super::segment::Segment;
 use crate::error::{Error, Result};
 use crate::schema::NAMESPACE_KEY;
+use crate::schema::{parse_date, FieldRef, FilterKind, ResolvedSchema};
 use crate::store::Column;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -315,6 +315,7 @@ mod day_bounds {
             ..Default::default()
         };
         let mut ids: Vec<String> = index
+            .searcher()
             .search("memory", &opts)
             .unwrap()
             .hits
@@ -354,9 +355,16 @@ mod day_bounds {
         );
         assert_eq!(ids(&mut index, &f(r#""*""#)), ["a", "b", "c", "d", "e"]);
         assert_eq!(ids(&mut index, &f(r#""repo""#)), ["d"]);
-        assert_eq!(index.count(&parse(&f(r#""repo:*""#)).unwrap()).unwrap(), 3);
+        assert_eq!(
+            index
+                .searcher()
+                .count(&parse(&f(r#""repo:*""#)).unwrap())
+                .unwrap(),
+            3
+        );
         let err = Index::new(IndexConfig::default())
             .unwrap()
+            .searcher()
             .count(&parse(&f(r#"{"starts":"x"}"#)).unwrap())
             .unwrap_err();
         assert_eq!(err.code(), "SCHEMA");

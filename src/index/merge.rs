@@ -8,9 +8,9 @@ use crate::store::Column;
 use crate::termdict::{TermDict, Union};
 
 use super::deletes::DeleteSet;
-use super::document::FilterKind;
 use super::segment::{Segment, SegmentParts};
 use super::surfaces::Surfaces;
+use crate::schema::FilterKind;
 
 const GONE: u32 = u32::MAX;
 

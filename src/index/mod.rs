@@ -27,10 +27,10 @@ use std::sync::Arc;
 use crate::json::{self, Object, ToJson, Value};
 
 use crate::error::Result;
-use crate::schema::{IndexConfig, ID_KEY};
+use crate::schema::IndexConfig;
 
+use crate::schema::{FilterKind, ResolvedSchema};
 use deletes::DeleteSet;
-use document::{FilterKind, ResolvedSchema};
 use segment::{Segment, SegmentWriter};
 
 /// Why [`Index::add_json_lines`] stopped: the first rejected line (1-based,
@@ -105,9 +105,48 @@ impl SegmentEntry {
     }
 }
 
+/// Where each live document is: the id map over the flushed segments and
+/// the write buffer (buffered documents are readable before a flush).
+#[derive(Clone, Copy)]
+pub(crate) struct DocIds<'a> {
+    ids: &'a HashMap<String, DocAddr>,
+    buffered: &'a crate::store::DocStore,
+    segments: &'a [SegmentEntry],
+}
+
+impl<'a> DocIds<'a> {
+    /// The doc store holding `id` and its local doc id.
+    pub(crate) fn store_of(&self, id: &str) -> Option<(&'a crate::store::DocStore, u32)> {
+        let addr = self.ids.get(id)?;
+        let docs = if addr.segment == BUFFER {
+            self.buffered
+        } else {
+            &self
+                .segments
+                .iter()
+                .find(|e| e.id == addr.segment)?
+                .segment
+                .docs
+        };
+        Some((docs, addr.doc))
+    }
+
+    /// (segment id, local doc) of a flushed document.
+    pub(crate) fn address(&self, id: &str) -> Option<(u64, u32)> {
+        self.ids
+            .get(id)
+            .filter(|a| a.segment != BUFFER)
+            .map(|a| (a.segment, a.doc))
+    }
+
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+}
+
 /// A searchable collection of documents.
 pub struct Index {
-    config: IndexConfig,
+    pub(crate) config: IndexConfig,
     pub(crate) schema: ResolvedSchema,
     filter_kinds: Vec<FilterKind>,
     pub(crate) segments: Vec<SegmentEntry>,
@@ -252,75 +291,14 @@ impl Index {
         Ok(deleted)
     }
 
-    /// Number of live documents matching a JSON filter (`null` = all).
-    pub fn count(&mut self, filter: &Value) -> Result<usize> {
-        if filter.is_null() {
-            return Ok(self.len());
+    /// The id lookups a [`crate::query::Searcher`] reads through: every
+    /// document, buffered ones included.
+    pub(crate) fn doc_ids(&self) -> DocIds<'_> {
+        DocIds {
+            ids: &self.ids,
+            buffered: self.buffer.docs(),
+            segments: &self.segments,
         }
-        self.flush();
-        let filter = filter::Filter::compile(filter, &self.schema)?;
-        let mut n = 0;
-        for entry in &self.segments {
-            let allow = filter.evaluate(&entry.segment);
-            n += (0..entry.segment.n_docs)
-                .filter(|&d| !entry.deletes.contains(d) && filter::allowed(&allow, d))
-                .count();
-        }
-        Ok(n)
-    }
-
-    /// The stored fields of a document (plus `id`), or `None`.
-    pub fn get(&self, id: &str) -> Option<Value> {
-        let (docs, doc) = self.doc_store_of(id)?;
-        let mut fields = docs.stored(doc);
-        fields.insert(ID_KEY.to_string(), Value::String(id.to_string()));
-        Some(Value::Object(fields))
-    }
-
-    /// The doc store holding `id` and its local doc id. Buffered docs are
-    /// visible without a flush.
-    fn doc_store_of(&self, id: &str) -> Option<(&crate::store::DocStore, u32)> {
-        let addr = self.ids.get(id)?;
-        let docs = if addr.segment == BUFFER {
-            self.buffer.docs()
-        } else {
-            &self
-                .segments
-                .iter()
-                .find(|e| e.id == addr.segment)?
-                .segment
-                .docs
-        };
-        Some((docs, addr.doc))
-    }
-
-    /// [`Index::get`] as JSON text, built from the stored text without
-    /// parsing it (the wasm boundary hands it to `JSON.parse`).
-    pub fn get_json(&self, id: &str) -> Option<String> {
-        let (docs, doc) = self.doc_store_of(id)?;
-        let stored = std::str::from_utf8(docs.stored_bytes(doc))
-            .ok()
-            .filter(|s| json::validate(s).is_ok())
-            .map(str::trim)
-            .filter(|s| s.starts_with('{') && s.ends_with('}'))
-            .unwrap_or("{}");
-        let rest = stored[1..].trim_start();
-        // An id serializes as a JSON string; the stored object never holds `id`.
-        let id = json::to_string(id);
-        let sep = if rest.starts_with('}') { "" } else { "," };
-        Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
-    }
-
-    /// (segment id, local doc) of a flushed document.
-    pub(crate) fn address(&self, id: &str) -> Option<(u64, u32)> {
-        self.ids
-            .get(id)
-            .filter(|a| a.segment != BUFFER)
-            .map(|a| (a.segment, a.doc))
-    }
-
-    pub fn contains(&self, id: &str) -> bool {
-        self.ids.contains_key(id)
     }
 
     /// Number of live documents.

@@ -37,7 +37,6 @@ use super::manifest::{
 use super::serialize::{read_doc_list, write_doc_list, write_segment};
 use super::Index;
 
-pub use super::load::{load, LoadedIndex};
 pub use super::manifest::manifest_key;
 
 /// Largest blob memdex writes: far below Workers KV's 25 MiB value limit

@@ -10,9 +10,10 @@ use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::{TermDict, TermDictBuilder};
 use crate::vector::VectorColumn;
 
-use super::document::{FilterKind, FilterValue, PreparedDoc};
+use super::document::{FilterValue, PreparedDoc};
 use super::lengths::FieldLengths;
 use super::surfaces::{SurfaceCollector, Surfaces};
+use crate::schema::FilterKind;
 
 /// An immutable, searchable segment. Local doc ids are `0..n_docs`.
 #[derive(Debug, Clone)]
@@ -30,7 +31,7 @@ pub struct Segment {
     /// (fewer when the last fields have no vectors in this segment: a
     /// missing column has no vectors).
     ///
-    /// [`FieldRef::Vector`]: super::document::FieldRef::Vector
+    /// [`FieldRef::Vector`]: crate::schema::FieldRef::Vector
     pub vectors: Vec<VectorColumn>,
     /// Words as written -> their stems (empty in v2 segments).
     pub surfaces: Surfaces,
@@ -49,7 +50,7 @@ pub struct IncomingLinks {
 
 impl Segment {
     /// The vector of local doc `doc` in vector field `field` (the
-    /// [`FieldRef::Vector`](super::document::FieldRef::Vector) index), if
+    /// [`FieldRef::Vector`](crate::schema::FieldRef::Vector) index), if
     /// it has one. Cosine fields hold unit vectors, so the cosine of two
     /// documents is [`crate::vector::dot`] of their vectors.
     pub fn vector(&self, field: usize, doc: u32) -> Option<&[f32]> {

@@ -1,7 +1,7 @@
 //! `field:value` words of a lenient query that name a field which is not
 //! full text: a keyword or boolean field becomes that filter (`kind:rule` is
 //! `filter: { kind: 'rule' }`), another field of the schema is searched as
-//! plain words as before, and every such reading is reported in
+//! plain words, and every such reading is reported in
 //! `results.warnings`. A name the schema does not have is just words,
 //! silently: `CS:GO?` or `note: restart it` are text, not a field gone
 //! wrong. Strict queries reject them instead (see [`strict_hint`]).
@@ -12,8 +12,8 @@
 //! those stay words, with a warning.
 //! Each `field:value` is its own condition: `tags:a tags:b` needs both.
 
-use crate::index::document::{FieldRef, FilterKind, ResolvedSchema};
 use crate::index::filter::Condition;
+use crate::schema::{FieldRef, FilterKind, ResolvedSchema};
 
 use super::ast::{Occur, Query};
 use super::parser::is_identifier;
@@ -161,7 +161,7 @@ mod tests {
             limit: 10,
             ..Default::default()
         };
-        let r = index.search(q, &opts).unwrap();
+        let r = index.searcher().search(q, &opts).unwrap();
         let mut ids: Vec<String> = r.hits.into_iter().map(|h| h.id).collect();
         ids.sort();
         (ids, r.warnings)
@@ -232,14 +232,17 @@ mod tests {
             syntax: Syntax::Strict,
             ..Default::default()
         };
-        let err = ix.search("deploy kind:rule", &opts).unwrap_err();
+        let err = ix.searcher().search("deploy kind:rule", &opts).unwrap_err();
         assert_eq!(err.code(), "INVALID_QUERY");
         assert!(
             err.to_string()
                 .contains("`kind` is not a text field: filter by it with the `filter` option"),
             "{err}"
         );
-        let err = ix.search("deploy colour:blue", &opts).unwrap_err();
+        let err = ix
+            .searcher()
+            .search("deploy colour:blue", &opts)
+            .unwrap_err();
         assert!(err.to_string().contains("unknown field `colour`"), "{err}");
     }
 }

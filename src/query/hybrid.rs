@@ -16,16 +16,14 @@
 //! as in every ranking, so results do not depend on segmentation.
 
 use crate::error::{Error, Result};
-use crate::index::document::FieldRef;
 use crate::index::filter::{allowed, Filter};
-use crate::index::Index;
+use crate::schema::FieldRef;
 use crate::vector::fusion::fuse;
 use crate::vector::Metric;
 
-use super::ast::Query;
-use super::budget::Limits;
-use super::options::{Found, Mode, SearchOptions, SearchResults};
-use super::search::Page;
+use super::options::{Found, Mode, Page, SearchOptions, SearchResults};
+use super::searcher::pass::Pass;
+use super::searcher::Searcher;
 use super::topk::{Candidate, TopK};
 
 fn usage<T>(reason: String) -> Result<T> {
@@ -36,7 +34,7 @@ fn usage<T>(reason: String) -> Result<T> {
 
 /// The vector field a search reads (by `vectorField`, or the schema's only
 /// one).
-fn vector_field(index: &Index, opts: &SearchOptions) -> Result<usize> {
+fn vector_field(index: &Searcher<'_>, opts: &SearchOptions) -> Result<usize> {
     match &opts.vector_field {
         Some(name) => match index.schema.by_name.get(name) {
             Some(FieldRef::Vector(f)) => Ok(*f),
@@ -55,7 +53,7 @@ fn vector_field(index: &Index, opts: &SearchOptions) -> Result<usize> {
 }
 
 /// Checks the vector options of a search (nothing to check without them).
-pub(super) fn validate(index: &Index, opts: &SearchOptions) -> Result<()> {
+pub(super) fn validate(index: &Searcher<'_>, opts: &SearchOptions) -> Result<()> {
     let Some(v) = &opts.vector else {
         if opts.hybrid.is_some() {
             return usage("`hybrid` needs a query `vector`".into());
@@ -86,7 +84,7 @@ pub(super) fn validate(index: &Index, opts: &SearchOptions) -> Result<()> {
     Ok(())
 }
 
-impl Index {
+impl Searcher<'_> {
     /// The `k` best live documents by similarity to `query` (already
     /// normalized for cosine fields) in vector field `field`, best first.
     pub(crate) fn vector_candidates(
@@ -124,17 +122,13 @@ impl Index {
     /// A search with a `vector` (see the module docs); the lexical list in
     /// `lexical`'s mode and proximity (the caller's, or what `strategy:
     /// 'auto'` chose).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn hybrid(
+    pub(crate) fn hybrid(
         &self,
         query: &str,
-        ast: &Query,
-        opts: &SearchOptions,
-        lexical: (Mode, Option<&super::proximity::ProximityOptions>),
-        page: Page<'_>,
-        filter: Option<&Filter>,
-        limits: Limits,
+        lexical_mode: Mode,
+        pass: &Pass<'_>,
     ) -> Result<SearchResults> {
+        let (opts, page, filter) = (pass.opts, pass.page, pass.filter);
         let f = vector_field(self, opts)?;
         let field = &self.schema.vectors[f];
         let mut qv = opts.vector.clone().unwrap_or_default();
@@ -154,16 +148,20 @@ impl Index {
             sort: None,
             ..page
         };
-        let (lexical_mode, proximity) = lexical;
         let (and_first, fallback) = match lexical_mode {
             Mode::Or => (false, false),
             Mode::And => (true, false),
             Mode::Fallback => (true, true),
         };
-        let mut lexical = self.ranked(ast, opts, lex_page, proximity, filter, and_first, limits)?;
+        let lexical_pass = |and_mode| Pass {
+            page: lex_page,
+            and_mode,
+            ..*pass
+        };
+        let mut lexical = self.ranked(&lexical_pass(and_first))?;
         let mut mode = if and_first { Mode::And } else { Mode::Or };
         if !blank && fallback && lexical.candidates.len() < opts.min_hits.max(1).min(want) {
-            lexical = self.ranked(ast, opts, lex_page, proximity, filter, false, limits)?;
+            lexical = self.ranked(&lexical_pass(false))?;
             mode = Mode::Or;
         }
 

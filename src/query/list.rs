@@ -3,7 +3,7 @@
 //!
 //! - A blank query with a `filter` or a `sort` lists the matching live
 //!   documents (score 0). A blank query with neither still matches nothing:
-//!   an empty search box shows nothing, as before.
+//!   an empty search box shows nothing.
 //! - `sort: { field, order }` orders any search by a number, date, boolean
 //!   or keyword field. Every match is collected (a field order cannot prune
 //!   by score), so sorted searches and listings also know `total`, the number
@@ -21,42 +21,14 @@
 //! page are sorted by id.
 
 use crate::error::{Error, Result};
-use crate::index::document::{FieldRef, FilterKind, ResolvedSchema};
-use crate::index::Index;
-use crate::json::Value;
-use crate::jsonopt;
+use crate::schema::{FieldRef, FilterKind, ResolvedSchema};
 use crate::store::Column;
 
-use super::options::{Mode, SearchOptions, SearchResults};
+use super::options::{Mode, Page, SearchOptions, SearchResults, SortSpec};
 use super::plan::Plan;
-use super::search::Page;
+use super::searcher::Searcher;
 use super::topk::{Candidate, TopK};
 use crate::index::filter::{allowed, Filter};
-
-/// `sort` of a search: a field and a direction.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SortSpec {
-    pub field: String,
-    pub descending: bool,
-}
-
-const SORT_FIELDS: &[&str] = &["field", "order"];
-
-impl SortSpec {
-    /// Reads `{ field, order: 'asc' | 'desc' }` (`order` defaults to `asc`).
-    pub(crate) fn from_json(v: &Value) -> jsonopt::Res<Self> {
-        let mut field = None;
-        let mut descending = false;
-        for (k, v) in jsonopt::entries(v, "sort", SORT_FIELDS)? {
-            match k {
-                "field" => field = Some(jsonopt::string(v, "sort", k)?),
-                _ => descending = jsonopt::variant(v, "sort", k, &["asc", "desc"])? == 1,
-            }
-        }
-        let field = field.ok_or("missing field `sort.field`")?;
-        Ok(SortSpec { field, descending })
-    }
-}
 
 /// The filter column a sort reads, and how its values compare.
 #[derive(Debug, Clone, Copy)]
@@ -94,7 +66,7 @@ pub(crate) fn is_listing(query: &str, opts: &SearchOptions) -> bool {
 
 /// How many ranked candidates a search collects: the page, or every
 /// document when the page is chosen by a field order afterwards.
-pub(crate) fn collect_limit(index: &Index, page: Page<'_>) -> usize {
+pub(crate) fn collect_limit(index: &Searcher<'_>, page: Page<'_>) -> usize {
     match page.sort {
         None => page.end(),
         Some(_) => index
@@ -108,14 +80,14 @@ pub(crate) fn collect_limit(index: &Index, page: Page<'_>) -> usize {
 /// The page of the collected candidates to return, and the total number of
 /// matches when known (sorted searches see every match; ranked ones prune).
 pub(crate) fn page<'a>(
-    index: &'a Index,
+    index: &'a Searcher<'a>,
     top: TopK<'a>,
     p: Page<'_>,
 ) -> Result<(Vec<Candidate<'a>>, Option<usize>)> {
     match p.sort {
         None => Ok((top.into_sorted().into_iter().skip(p.offset).collect(), None)),
         Some(spec) => {
-            let column = SortColumn::resolve(spec, &index.schema)?;
+            let column = SortColumn::resolve(spec, index.schema)?;
             // Unordered: `order` sorts by the field and breaks ties by id.
             let all = top.into_vec();
             let total = all.len();
@@ -125,7 +97,7 @@ pub(crate) fn page<'a>(
     }
 }
 
-impl Index {
+impl Searcher<'_> {
     /// A listing ([`is_listing`]): every live document the filter allows,
     /// by the sort field or else by id, paged.
     pub(crate) fn list(
@@ -136,7 +108,7 @@ impl Index {
     ) -> Result<SearchResults> {
         let column = p
             .sort
-            .map(|s| SortColumn::resolve(s, &self.schema))
+            .map(|s| SortColumn::resolve(s, self.schema))
             .transpose()?;
         let mut all = Vec::new();
         for (si, entry) in self.segments.iter().enumerate() {
@@ -181,7 +153,7 @@ impl Index {
 /// when `None`: id order), ties by id. Loops with `push` rather than
 /// iterator chains: each distinct `collect` is its own copy in the wasm.
 fn order<'a>(
-    index: &Index,
+    index: &Searcher<'_>,
     cands: Vec<Candidate<'a>>,
     column: Option<SortColumn>,
     offset: usize,
@@ -228,7 +200,7 @@ const MISSING: u64 = u64::MAX;
 
 /// One `u64` per candidate, ordered as the sort wants; never [`MISSING`]
 /// for a present value (see [`f64_key`]; keyword ranks are small).
-fn sort_keys(index: &Index, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> {
+fn sort_keys(index: &Searcher<'_>, cands: &[Candidate<'_>], c: SortColumn) -> Vec<u64> {
     let ranks = keyword_ranks(index, c);
     let mut keys = Vec::with_capacity(cands.len());
     for cand in cands {
@@ -265,7 +237,7 @@ fn f64_key(x: f64) -> u64 {
 /// For a keyword column, per segment and document: the rank of its smallest
 /// value (largest when descending) among the column's distinct values in
 /// the whole index, or [`MISSING`]. Empty for other columns.
-fn keyword_ranks(index: &Index, c: SortColumn) -> Vec<Vec<u64>> {
+fn keyword_ranks(index: &Searcher<'_>, c: SortColumn) -> Vec<Vec<u64>> {
     let mut out = Vec::new();
     if c.kind != FilterKind::Keyword {
         return out;

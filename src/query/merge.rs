@@ -10,7 +10,7 @@
 //! sums may differ in the last bit) and matches the same documents.
 //! Excluded clauses are only deduplicated. Groups are merged inside but not
 //! with each other (their cost is bounded by the budget), and terms that
-//! merely analyze alike (`runs running`) plan as before: their texts differ.
+//! merely analyze alike (`runs running`) stay separate clauses: their texts differ.
 
 use super::ast::{Clause, Occur, Query};
 

@@ -4,9 +4,9 @@
 //! index-wide statistics (df, idf) to every term.
 
 use crate::error::Result;
-use crate::index::document::FieldRef;
-use crate::index::Index;
 use crate::postings::TERMINATED;
+use crate::query::searcher::Searcher;
+use crate::schema::FieldRef;
 use crate::termdict::MAX_EXPANSIONS;
 use crate::FieldMap;
 
@@ -14,20 +14,14 @@ use super::ast::{Clause, Occur, Query};
 use super::bm25;
 use super::budget::Budget;
 
-/// Expansions of one prefix/fuzzy term kept (highest df first), when the
-/// query's budget allows ([`super::budget::MAX_EXPANSIONS`] shared by all).
-pub const MAX_TERM_EXPANSIONS: usize = 64;
+pub use super::budget::MAX_TERM_EXPANSIONS;
 /// Typo matches of one word kept (closest first, then most frequent).
 pub const MAX_TYPO_EXPANSIONS: usize = 16;
 /// Score multiplier of expanded (non-exact) terms: prefix completions, and
 /// typo matches once per edit (distance 1: 0.5, distance 2: 0.25), so an
 /// exact match outranks a near one.
 pub const EXPANSION_BOOST: f32 = 0.5;
-/// `fuzzy: 'auto'` / `true`: words the index does not contain (no live
-/// document) get the distance of their length ([`auto_distance`]), the
-/// matches at one edit if any, else those at two; words it contains are
-/// taken as meant.
-pub const FUZZY_AUTO: u8 = u8::MAX;
+pub use super::options::FUZZY_AUTO;
 
 /// Typo tolerance for a word of `chars` characters: none below 4 (too many
 /// short words are one edit apart), 1 up to 7, 2 from 8 on.
@@ -134,7 +128,7 @@ pub struct PlanOptions<'a> {
 }
 
 pub struct Planner<'a> {
-    index: &'a Index,
+    index: &'a Searcher<'a>,
     opts: PlanOptions<'a>,
     /// Mask of the text fields searched by default.
     default_fields: u32,
@@ -146,7 +140,7 @@ pub struct Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
-    pub fn new(index: &'a Index, opts: PlanOptions<'a>) -> Planner<'a> {
+    pub fn new(index: &'a Searcher<'a>, opts: PlanOptions<'a>) -> Planner<'a> {
         let default_fields = match opts.fields {
             None => (0..index.schema.text.len()).fold(0u32, |m, f| m | (1 << f)),
             Some(map) => map
@@ -261,7 +255,7 @@ impl<'a> Planner<'a> {
     /// Live documents containing `term`, over all segments.
     fn doc_freq(&self, term: &str) -> u64 {
         let mut df = 0u64;
-        for entry in &self.index.segments {
+        for entry in self.index.segments {
             if let Some(ord) = entry.segment.terms.get(term) {
                 df += live_doc_freq(entry, ord as u32);
             }
@@ -352,8 +346,8 @@ impl<'a> Planner<'a> {
             budget.dictionary_cut()?;
         }
         // The selection the per-term cap alone makes (the term itself
-        // included, then left out), cut to the share: with a full share,
-        // exactly the terms planned before budgets.
+        // included, then left out), cut to the share: a full share keeps
+        // every term the cap allows.
         let typos = fuzzy > 0 && !prefix;
         let mut ranked = by_doc_freq(
             found,

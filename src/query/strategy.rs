@@ -20,9 +20,7 @@
 //! expansion `expand: { hops: 1 }`; a `vector` option asks for hybrid
 //! fusion with its defaults.
 
-use crate::json::{Object, ToJson};
-
-use super::options::Mode;
+use super::options::{Choice, Mode, Reason};
 
 /// Mode `auto` uses for natural-language questions: the default mode
 /// ([`Mode::default`]), measured best for them (BENCHMARKS.md,
@@ -34,70 +32,6 @@ pub const NATURAL_LANGUAGE_MODE: Mode = Mode::Or;
 /// relevance collections, a strict AND left long queries that merely
 /// contain quotes or a code-like word with no answer at all.
 pub const PRECISE_MODE: Mode = Mode::Fallback;
-
-/// Why `auto` chose its mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    Quoted,
-    Identifier,
-    Short,
-    NaturalLanguage,
-}
-
-impl Reason {
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Quoted => "quoted",
-            Reason::Identifier => "identifier",
-            Reason::Short => "short",
-            Reason::NaturalLanguage => "natural-language",
-        }
-    }
-}
-
-/// What `auto` chose for one query.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Choice {
-    pub reason: Reason,
-    pub mode: Mode,
-    /// Proximity rerank on (natural-language questions).
-    pub proximity: bool,
-    /// Link expansion hops (relation questions).
-    pub expand_hops: Option<u8>,
-    /// Hybrid lexical + vector fusion (a `vector` option was given).
-    pub hybrid: bool,
-    /// The text searched, when the rules rewrote the query (relation
-    /// words removed).
-    pub query: Option<String>,
-}
-
-impl ToJson for Choice {
-    fn write_json(&self, out: &mut String) {
-        let mut o = Object::new(out);
-        o.field("name", &"auto")
-            .field("reason", &self.reason.name())
-            .field("mode", &self.mode)
-            .field("proximity", &self.proximity);
-        if let Some(hops) = self.expand_hops {
-            o.field("expand", &Hops(hops));
-        }
-        if self.hybrid {
-            o.field("hybrid", &true);
-        }
-        if let Some(q) = &self.query {
-            o.field("query", q);
-        }
-        o.end();
-    }
-}
-
-struct Hops(u8);
-
-impl ToJson for Hops {
-    fn write_json(&self, out: &mut String) {
-        Object::new(out).field("hops", &(self.0 as u64)).end();
-    }
-}
 
 /// Longer queries are prose (a pasted paragraph, a long question) whatever
 /// quotes or code-like words they hold: requiring all their words finds

@@ -17,11 +17,12 @@
 //!   of those documents are left out; when the earlier words match no
 //!   document at all, the ranking is the lone word's.
 
-use crate::index::{Index, SegmentEntry};
+use crate::index::SegmentEntry;
 use crate::postings::TERMINATED;
 use crate::termdict::MAX_EXPANSIONS;
 
 use super::plan::live_doc_freq;
+use super::searcher::Searcher;
 
 /// Candidates (most frequent first) whose co-occurrence is counted.
 const MAX_CONTEXT_CANDIDATES: usize = 256;
@@ -53,11 +54,10 @@ struct Candidate {
     count: u64,
 }
 
-impl Index {
+impl Searcher<'_> {
     /// Completions of the last word of `text`, best first (see the module
     /// doc); nothing when `text` is blank or ends with a space.
-    pub fn suggest(&mut self, text: &str, limit: usize) -> Vec<Suggestion> {
-        self.flush();
+    pub fn suggest(&self, text: &str, limit: usize) -> Vec<Suggestion> {
         let mut out = Vec::new();
         let text = text.trim_start();
         let Some(field) = self.schema.text.first() else {

@@ -7,12 +7,13 @@ use std::rc::Rc;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use crate::query::agent::ExpandOptions;
+use crate::query::options::ExpandOptions;
 use wasm_bindgen_futures::future_to_promise;
 
 mod results;
 
-use crate::index::persist::{load, CommitPlan, LoadedIndex};
+use crate::index::load::{load, LoadedIndex};
+use crate::index::persist::CommitPlan;
 #[cfg(feature = "conformance")]
 use crate::storage::conformance;
 use crate::storage::js::JsStorage;
@@ -180,8 +181,8 @@ impl Engine {
     /// Adds (or replaces, by `id`) one document.
     pub fn add(&mut self, doc: JsValue) -> Result<(), JsValue> {
         // One native JSON.stringify and one string copy beat reading every
-        // property through reflection (measured: the dominant cost of bulk
-        // adds with serde-wasm-bindgen).
+        // property through reflection, the dominant cost of bulk adds
+        // when they crossed the boundary field by field.
         let json = js_sys::JSON::stringify(&doc)
             .ok()
             .and_then(|s| s.as_string())
@@ -219,7 +220,7 @@ impl Engine {
 
     /// The stored document, or `undefined`.
     pub fn get(&self, id: &str) -> Result<JsValue, JsValue> {
-        match self.index.get_json(id) {
+        match self.index.snapshot().get_json(id) {
             Some(json) => js_sys::JSON::parse(&json)
                 .map_err(|_| bad_argument("result", "stored document is not valid JSON")),
             None => Ok(JsValue::UNDEFINED),
@@ -238,12 +239,12 @@ impl Engine {
     ) -> Result<JsValue, JsValue> {
         let options = cached_search_options(&mut self.last_options, &options)?;
         let results = match vector {
-            None => self.index.search(query, options),
+            None => self.index.searcher().search(query, options),
             Some(vector) => {
                 // Lent to this search only: the cached options stay those
                 // of their JSON text.
                 let given = options.vector.replace(vector);
-                let results = self.index.search(query, options);
+                let results = self.index.searcher().search(query, options);
                 options.vector = given;
                 results
             }
@@ -256,7 +257,11 @@ impl Engine {
     #[wasm_bindgen(js_name = searchJson)]
     pub fn search_json(&mut self, query: &str, options: JsValue) -> Result<String, JsValue> {
         let options = cached_search_options(&mut self.last_options, &options)?;
-        let results = self.index.search(query, options).map_err(to_js_error)?;
+        let results = self
+            .index
+            .searcher()
+            .search(query, options)
+            .map_err(to_js_error)?;
         Ok(results.to_json())
     }
 
@@ -265,7 +270,7 @@ impl Engine {
     /// limit }` or `undefined`.
     pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
         let options: ExpandOptions = from_js(options, "options", related_options)?;
-        let (hits, limited) = self.index.related(id, &options);
+        let (hits, limited) = self.index.searcher().related(id, &options);
         let results = crate::query::options::SearchResults {
             total: Some(hits.len()),
             total_exact: limited.is_empty(),
@@ -288,12 +293,17 @@ impl Engine {
     /// Live documents matching `filter` (all when undefined).
     pub fn count(&mut self, filter: JsValue) -> Result<usize, JsValue> {
         let filter: Value = from_js(filter, "filter", self::filter)?;
-        self.index.count(&filter).map_err(to_js_error)
+        // Counting everything reads the live-document total: no flush.
+        let searcher = match filter.is_null() {
+            true => self.index.snapshot(),
+            false => self.index.searcher(),
+        };
+        searcher.count(&filter).map_err(to_js_error)
     }
 
     /// Term completions for autocomplete.
     pub fn suggest(&mut self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
-        to_js(self.index.suggest(prefix, limit).as_slice())
+        to_js(self.index.searcher().suggest(prefix, limit).as_slice())
     }
 
     /// Freezes buffered writes into a segment.

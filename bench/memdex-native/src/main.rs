@@ -135,7 +135,7 @@ fn main() {
             if spec.query_budget_ms.is_some_and(|b| t.elapsed().as_secs_f64() * 1e3 > b / 4.0) {
                 break;
             }
-            let _ = index.search(q, &opts);
+            let _ = index.searcher().search(q, &opts);
         }
         let mut lat = Vec::with_capacity(queries.len());
         let mut hits = 0usize;
@@ -149,7 +149,7 @@ fn main() {
                 }
             }
             let tq = Instant::now();
-            let res = index.search(q, &opts).expect("search");
+            let res = index.searcher().search(q, &opts).expect("search");
             lat.push(tq.elapsed().as_secs_f64() * 1e3);
             hits += res.hits.len();
             if spec.task == "relevance" {
@@ -238,7 +238,7 @@ fn agent(spec: &Spec, docs: &[Value], queries: &[(String, String)], out: &mut Ma
             let q = &queries[(i / every) % queries.len()].1;
             let t = Instant::now();
             let opts = SearchOptions { mode: Mode::Or, limit: spec.k, ..Default::default() };
-            let _ = index.search(q, &opts);
+            let _ = index.searcher().search(q, &opts);
             search_lat.push(t.elapsed().as_secs_f64() * 1e3);
         }
     }

@@ -99,7 +99,7 @@ fn fingerprint(index: &mut Index) -> Vec<String> {
                 limit: 20,
                 ..Default::default()
             };
-            let hits = index.search(q, &opts).unwrap().hits;
+            let hits = index.searcher().search(q, &opts).unwrap().hits;
             let ids: Vec<String> = hits
                 .iter()
                 .map(|h| format!("{}:{:.5}", h.id, h.score))

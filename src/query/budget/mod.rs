@@ -1,16 +1,16 @@
 //! The cost budget of one search: a few bytes of query must not buy
-//! seconds of CPU. Before budgets, 1,024 one-letter prefixes (3 KB) took
-//! 51.6 s on 20k documents and `ab~2` repeated 1,024 times 24.5 s.
+//! seconds of CPU (docs/BOUNDS.md has the bounds per entrance;
+//! BENCHMARKS.md, what hostile queries cost with and without them).
 //!
 //! Repeated clauses are merged before anything is spent
-//! ([`super::merge`]); what is left is bounded by three counters, all
+//! ([`crate::query::merge`]); what is left is bounded by three counters, all
 //! deterministic (counted work, never time, so an answer does not depend
 //! on the machine's load):
 //!
 //! - **expansions**: index terms added by `prefix*` and `fuzzy~N` over the
 //!   whole query, [`MAX_EXPANSIONS`]. Each expanding term gets an equal
-//!   share (at most the [`super::plan::MAX_TERM_EXPANSIONS`] it always
-//!   had), so up to 16 expanding terms plan exactly as before;
+//!   share, at most [`MAX_TERM_EXPANSIONS`]: up to 16 expanding terms
+//!   each get that whole maximum;
 //! - **dictionary steps**: terms reached while walking the dictionaries for
 //!   those expansions, shared the same way (a short `fuzzy~2` reaches most
 //!   of a dictionary): the larger of [`MIN_DICTIONARY_STEPS`] and
@@ -34,9 +34,8 @@
 //!   its bytes / 16, up to [`RERANK_STEPS`]. MMR stops once the page is
 //!   picked. Over the limit, the rest of the pool keeps its score order
 //!   (`rerank`). The pool itself is at most
-//!   [`super::search::MAX_RERANK_POOL`] candidates: ranks past it stay in
-//!   score order (`rerank` when a page reaches them). Before these bounds,
-//!   `offset: 2900` with `diversity` took 15 s on 20k documents;
+//!   [`MAX_RERANK_POOL`] candidates: ranks past it stay in
+//!   score order (`rerank` when a page reaches them);
 //! - **expand steps**: link expansion follows at most [`EXPAND_STEPS`]
 //!   edges (`expand`), and adds at most its `limit` documents;
 //! - **answer bytes**: stored fields, snippets and explanations of the
@@ -55,6 +54,9 @@ use std::cell::Cell;
 
 use crate::error::{Error, Result};
 
+/// Expansions of one prefix/fuzzy term kept (highest df first), when the
+/// query's budget allows ([`MAX_EXPANSIONS`] shared by all).
+pub const MAX_TERM_EXPANSIONS: usize = 64;
 /// Most terms prefix and fuzzy expansions add to one query.
 pub const MAX_EXPANSIONS: usize = 1024;
 /// Dictionary terms the prefix and fuzzy expansions of every query may
@@ -75,6 +77,13 @@ pub const RERANK_STEPS: u64 = 2_000_000;
 pub const EXPAND_STEPS: u64 = 100_000;
 /// Bytes of stored fields, snippets and explanations one answer (or one
 /// rerank pool) may hold.
+/// Largest `offset + limit` a search may ask for.
+pub const MAX_RESULTS: usize = 10_000;
+/// Most candidates `diversity` and `dedupe` rerank (the top of the
+/// ranking; ranks past it stay in score order).
+pub const MAX_RERANK_POOL: usize = 1_000;
+/// Longest accepted query, in bytes.
+pub const MAX_QUERY_BYTES: usize = 64 * 1024;
 pub const MAX_ANSWER_BYTES: usize = 8 << 20;
 /// Longest `highlight.preTag` / `postTag`, in bytes.
 pub const MAX_HIGHLIGHT_TAG_BYTES: usize = 64;
@@ -295,7 +304,7 @@ impl Budget {
             Limited::Expansions,
             "query prefix/fuzzy expansions",
             self.limits.expansions,
-            expanding.saturating_mul(super::plan::MAX_TERM_EXPANSIONS),
+            expanding.saturating_mul(MAX_TERM_EXPANSIONS),
         )
     }
 
@@ -330,97 +339,4 @@ impl Budget {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::query::options::{Mode, SearchOptions, Syntax};
-    use crate::{Index, IndexConfig};
-
-    /// 300 documents, each with the words `w0`..`w69` (in order) and 20
-    /// of `w70`..`w119`.
-    fn index() -> Index {
-        let mut index = Index::new(IndexConfig::default()).unwrap();
-        for d in 0..300 {
-            let words: Vec<String> = (0..70)
-                .map(|i| format!("w{i}"))
-                .chain((0..20).map(|i| format!("w{}", 70 + (d * 7 + i * 3) % 50)))
-                .collect();
-            let doc = format!(r#"{{"id":"d{d}","text":"{}"}}"#, words.join(" "));
-            index.add_json(&doc).unwrap().unwrap();
-        }
-        index.flush();
-        index
-    }
-
-    fn opts(mode: Mode, syntax: Syntax) -> SearchOptions {
-        SearchOptions {
-            mode,
-            syntax,
-            ..SearchOptions::default()
-        }
-    }
-
-    #[test]
-    fn scoring_stops_at_its_steps_in_every_scoring_loop() {
-        let index = index();
-        let many: Vec<String> = (0..120).map(|i| format!("w{i}")).collect();
-        // (query, mode, a step limit it exceeds). MaxScore and conjunctions
-        // count only past 64 terms (below, they cannot reach a limit).
-        let cases = [
-            // MaxScore over a flat disjunction.
-            (many.join(" "), Mode::Or, 1000),
-            // The conjunction of terms: every document has `w0`..`w69`.
-            (many[..70].join(" "), Mode::And, 1000),
-            // The scorer tree: a phrase, a group, an exclusion.
-            (
-                format!("\"w0 w1\" ({}) -w119", many[70..100].join(" ")),
-                Mode::Or,
-                600,
-            ),
-        ];
-        for (query, mode, steps) in &cases {
-            let small = Limits {
-                scoring_steps: *steps,
-                ..index.query_limits()
-            };
-            let full = index
-                .search_with_limits(query, &opts(*mode, Syntax::Strict), index.query_limits())
-                .unwrap();
-            assert!(full.limited.is_empty(), "{query}");
-            assert_eq!(full.hits.len(), 10, "{query}");
-
-            let cut = index
-                .search_with_limits(query, &opts(*mode, Syntax::Lenient), small)
-                .unwrap();
-            assert_eq!(cut.limited, [Limited::Scoring], "{query}");
-            assert!(!cut.hits.is_empty(), "{query}");
-
-            match index.search_with_limits(query, &opts(*mode, Syntax::Strict), small) {
-                Err(Error::Limit { what, limit, .. }) => {
-                    assert_eq!((what, limit as u64), ("query scoring steps", *steps))
-                }
-                other => panic!("{query}: expected LIMIT, got {other:?}"),
-            }
-        }
-    }
-
-    #[test]
-    fn steps_never_go_past_the_limit() {
-        let steps = Steps::new(10);
-        assert!(steps.take(4) && steps.take(6));
-        assert!(!steps.take(1));
-        assert!(steps.ran_out());
-        // Once out, always out (scorers must not resume).
-        assert!(!steps.take(0));
-    }
-
-    #[test]
-    fn limits_grow_with_the_index() {
-        let small = Limits::for_index(1_000, 5_000);
-        assert_eq!(small.scoring_steps, MIN_SCORING_STEPS);
-        assert_eq!(small.dictionary_steps, MIN_DICTIONARY_STEPS);
-        let big = Limits::for_index(1_000_000, 2_000_000);
-        assert_eq!(big.scoring_steps, 1_000_000 * SCORING_STEPS_PER_DOC);
-        assert_eq!(big.dictionary_steps, 2_000_000 * DICTIONARY_STEPS_PER_TERM);
-        assert_eq!(big.expansions, MAX_EXPANSIONS);
-    }
-}
+mod tests;

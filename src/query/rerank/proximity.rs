@@ -24,97 +24,16 @@
 //! BENCHMARKS.md have the measured effect.
 
 use crate::index::segment::Segment;
-use crate::index::Index;
-use crate::json::Value;
-use crate::jsonopt;
 
-use super::plan::{Node, Plan};
-use super::scorer::ScoreParams;
-use super::topk::Candidate;
-
-/// Default `proximity.depth`: measured, 20 candidates give the nDCG@10 of
-/// 100 on Cranfield and CISI at half the extra query time.
-pub const DEFAULT_DEPTH: usize = 20;
-/// Most candidates a rerank may ask for (`proximity.depth`).
-pub const MAX_DEPTH: usize = 1000;
-/// At most this many distinct positive terms take part (the highest idf;
-/// pairs grow quadratically).
-pub const MAX_TERMS: usize = 16;
-
-/// Tuning of the bonus (JSON `proximity: true | { weight, window }`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ProximityOptions {
-    /// Multiplier of each pair's saturated, idf-weighted bonus.
-    pub weight: f32,
-    /// Largest distance (in positions) between two occurrences that counts.
-    pub window: u32,
-    /// Candidates of the BM25F pass reordered; the ones after them keep
-    /// their BM25F order (their scores are below every reordered one's), so
-    /// pages do not depend on `offset`.
-    pub depth: usize,
-}
-
-impl Default for ProximityOptions {
-    fn default() -> Self {
-        ProximityOptions {
-            weight: 0.25,
-            window: 5,
-            depth: DEFAULT_DEPTH,
-        }
-    }
-}
-
-const FIELDS: &[&str] = &["weight", "window", "depth"];
-
-impl ProximityOptions {
-    /// How many candidates the first pass collects for a page ending at
-    /// `page_end` (`offset + limit`).
-    pub(crate) fn collect(&self, page_end: usize) -> usize {
-        page_end.max(self.depth)
-    }
-
-    /// `true` (defaults), `false`/`null` (off), or `{ weight, window }`.
-    pub(crate) fn from_json(v: &Value) -> jsonopt::Res<Option<Self>> {
-        match jsonopt::opt(v) {
-            None | Some(Value::Bool(false)) => Ok(None),
-            Some(Value::Bool(true)) => Ok(Some(Self::default())),
-            Some(v @ Value::Object(_)) => {
-                let mut o = Self::default();
-                for (k, v) in jsonopt::entries(v, "proximity", FIELDS)? {
-                    match k {
-                        "weight" => o.weight = jsonopt::f32_(v, "proximity", k)?,
-                        "depth" => o.depth = jsonopt::usize_(v, "proximity", k)?,
-                        _ => o.window = jsonopt::uint(v, "proximity", k, 64)? as u32,
-                    }
-                }
-                Ok(Some(o))
-            }
-            Some(v) => Err(jsonopt::invalid(
-                "proximity",
-                "true, false or { weight, window }",
-                v,
-            )),
-        }
-    }
-
-    /// Whether the values are usable; the reason names the option.
-    pub(crate) fn check(&self) -> std::result::Result<(), &'static str> {
-        if !self.weight.is_finite() || self.weight < 0.0 {
-            return Err("`proximity.weight` must be a finite number >= 0");
-        }
-        if self.window == 0 {
-            return Err("`proximity.window` must be between 1 and 64");
-        }
-        if self.depth > MAX_DEPTH {
-            return Err("`proximity.depth` must be at most 1000");
-        }
-        Ok(())
-    }
-}
+use crate::query::options::{ProximityOptions, MAX_TERMS};
+use crate::query::plan::{Node, Plan};
+use crate::query::scorer::ScoreParams;
+use crate::query::searcher::Searcher;
+use crate::query::topk::Candidate;
 
 /// The plan terms proximity pairs up: distinct positive terms (not under
 /// a `must_not`), highest idf first, at most [`MAX_TERMS`].
-pub(super) fn positive_terms(plan: &Plan) -> Vec<usize> {
+pub(crate) fn positive_terms(plan: &Plan) -> Vec<usize> {
     fn walk(node: &Node, out: &mut Vec<usize>) {
         match node {
             Node::Term(t) => out.push(*t),
@@ -192,10 +111,10 @@ pub(crate) fn pair_weight(a: &[u32], b: &[u32], window: u32) -> f32 {
     acc
 }
 
-impl Index {
+impl Searcher<'_> {
     /// Adds the proximity bonus to the first `depth` of `ranked` (best
     /// first) and sorts them again; ties by id as top-k does.
-    pub(super) fn proximity_rerank<'a>(
+    pub(crate) fn proximity_rerank<'a>(
         &'a self,
         ranked: &mut [Candidate<'a>],
         plan: &Plan,
@@ -299,6 +218,7 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::options::ProximityOptions;
 
     #[test]
     fn pair_weight_counts_pairs_in_the_window_by_inverse_square_distance() {

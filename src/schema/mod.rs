@@ -1,6 +1,12 @@
 //! Index schema: which document fields exist, how they are analyzed, weighted,
 //! filtered and stored. Declared once when an index is created.
 
+mod dates;
+mod resolved;
+
+pub use dates::{parse_date, parse_iso8601, MAX_DATE_MS};
+pub use resolved::{FieldRef, FilterField, FilterKind, ResolvedSchema, TextField, VectorField};
+
 use crate::json::{Object, ToJson, Value};
 
 use crate::analysis::{AnalyzerOptions, Language};

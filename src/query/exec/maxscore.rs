@@ -1,0 +1,212 @@
+//! MaxScore over a flat disjunction of terms.
+
+use crate::postings::TERMINATED;
+use crate::query::scorer::{Scorer, TermScorer};
+use crate::query::topk::{Candidate, TopK};
+
+use super::scorers::{term_scorer, SegmentRun};
+
+/// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
+/// cumulative upper bound cannot beat the current k-th score are
+/// "non-essential" — they never generate candidates, and are only probed for
+/// candidates that might still make it. One scoring step per essential term
+/// per candidate (what choosing the candidate scans).
+pub(crate) fn maxscore<'a>(
+    run: &SegmentRun<'a, '_, impl Fn(u32) -> bool>,
+    terms: &[usize],
+    top: &mut TopK<'a>,
+) {
+    let (plan, entry, si, params, live, steps) =
+        (run.plan, run.entry, run.si, run.params, run.live, run.steps);
+    let seg = &entry.segment;
+    // (scorer, upper bound, slot in `terms`)
+    let mut scorers: Vec<(TermScorer<'_>, f32, usize)> = Vec::new();
+    for (slot, &t) in terms.iter().enumerate() {
+        if let Some(s) = term_scorer(plan, t, seg, params) {
+            let ub = s.max_score();
+            scorers.push((s, ub, slot));
+        }
+    }
+    if scorers.is_empty() {
+        return;
+    }
+    // By upper bound; equal bounds keep term order (a stable sort).
+    let order = crate::sort::order_by_key(scorers.iter().map(|s| crate::sort::f32_key(s.1)));
+    let mut scorers = crate::sort::permute(scorers, &order);
+    let mut prefix = Vec::with_capacity(scorers.len());
+    let mut acc = 0.0f32;
+    for s in &scorers {
+        acc += s.1;
+        prefix.push(acc);
+    }
+    let total = acc;
+    // Per-slot contributions of the current candidate. Up to 64 slots, a
+    // bit set says which are filled, so nothing is cleared per candidate.
+    let mut contrib = vec![0.0f32; terms.len()];
+    let wide = terms.len() > 64;
+    // Wide queries: which slots the current candidate filled, 64 a word.
+    let mut wide_filled = vec![0u64; if wide { terms.len().div_ceil(64) } else { 0 }];
+    let mut first_essential = 0;
+    let mut left = steps.left();
+    loop {
+        let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
+        while first_essential < scorers.len() && prefix[first_essential] < threshold {
+            first_essential += 1;
+        }
+        if first_essential == scorers.len() {
+            break;
+        }
+        // Each document is a candidate once: a query of at most 64 terms
+        // takes at most 64 steps a document, below every limit (at least
+        // 100 a document), so only wide ones count, off the ordinary path.
+        if wide {
+            let Some(rest) = left.checked_sub((scorers.len() - first_essential) as u64) else {
+                steps.exhaust();
+                break;
+            };
+            left = rest;
+        }
+        let candidate = scorers[first_essential..]
+            .iter()
+            .map(|s| s.0.doc())
+            .min()
+            .unwrap_or(TERMINATED);
+        if candidate == TERMINATED {
+            break;
+        }
+        if !live(candidate) {
+            for s in &mut scorers[first_essential..] {
+                if s.0.doc() == candidate {
+                    let others = total - s.1;
+                    s.0.advance_competitive(others, threshold);
+                }
+            }
+            continue;
+        }
+        // Cheap rejection before any length lookup: the essential terms'
+        // per-document bounds plus everything the non-essential ones can add.
+        if threshold > f32::NEG_INFINITY {
+            let mut bound = first_essential.checked_sub(1).map_or(0.0, |i| prefix[i]);
+            for s in &mut scorers[first_essential..] {
+                if s.0.doc() == candidate {
+                    bound += s.0.doc_bound();
+                }
+            }
+            if bound < threshold {
+                for s in &mut scorers[first_essential..] {
+                    if s.0.doc() == candidate {
+                        let others = total - s.1;
+                        s.0.advance_competitive(others, threshold);
+                    }
+                }
+                continue;
+            }
+        }
+        if wide {
+            // Only the slots the last candidate filled: clearing all of
+            // them cost a pass over every term per candidate.
+            for (w, word) in wide_filled.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    contrib[w * 64 + bits.trailing_zeros() as usize] = 0.0;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        let mut filled = 0u64;
+        let mut partial = 0.0f32;
+        // Plan terms seen at the candidate, so hits need no second lookup.
+        let mut matched = 0u64;
+        let bit = |slot: usize| 1u64.checked_shl(terms[slot] as u32).unwrap_or(0);
+        for s in &mut scorers[first_essential..] {
+            if s.0.doc() == candidate {
+                matched |= bit(s.2);
+                let v = s.0.score();
+                contrib[s.2] = v;
+                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
+                if wide {
+                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
+                }
+                partial += v;
+                let others = total - s.1;
+                s.0.advance_competitive(others, threshold);
+            }
+        }
+        let mut competitive = true;
+        // Non-essential terms left unprobed (the loop stops early).
+        let mut unprobed = 0;
+        for i in (0..first_essential).rev() {
+            if partial + prefix[i] < threshold {
+                competitive = false;
+                unprobed = i + 1;
+                break;
+            }
+            let s = &mut scorers[i];
+            if s.0.seek(candidate) == candidate {
+                matched |= bit(s.2);
+                let v = s.0.score();
+                contrib[s.2] = v;
+                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
+                if wide {
+                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
+                }
+                partial += v;
+            }
+        }
+        // The non-essential terms probed for this candidate.
+        if wide {
+            let Some(rest) = left.checked_sub((first_essential - unprobed) as u64) else {
+                steps.exhaust();
+                break;
+            };
+            left = rest;
+        }
+        if competitive {
+            // Canonical summation order (slot order; unfilled slots add
+            // exactly nothing): scores do not depend on pruning.
+            let score = if wide {
+                sum_filled_wide(&contrib, &wide_filled)
+            } else {
+                sum_filled(&contrib, filled)
+            };
+            if !top.admits(score) {
+                continue;
+            }
+            top.offer(Candidate {
+                score,
+                id: seg.docs.id(candidate),
+                segment: si,
+                doc: candidate,
+                matched: (plan.terms.len() <= 64).then_some(matched),
+            });
+        }
+    }
+    steps.settle(left);
+}
+
+/// [`sum_filled`] over any number of slots, one word of `filled` per 64.
+fn sum_filled_wide(values: &[f32], filled: &[u64]) -> f32 {
+    let mut sum = 0.0f32;
+    for (w, &word) in filled.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            sum += values[w * 64 + bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+    }
+    sum
+}
+
+/// Sum of `values[i]` for the set bits `i` of `filled`, in increasing `i`.
+#[inline]
+fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
+    let mut sum = 0.0f32;
+    while filled != 0 {
+        sum += values
+            .get(filled.trailing_zeros() as usize)
+            .copied()
+            .unwrap_or(0.0);
+        filled &= filled - 1;
+    }
+    sum
+}

@@ -1,0 +1,5 @@
+//! Scoring kernels: one segment's candidates into the top-k.
+
+pub(crate) mod conjunction;
+pub(crate) mod maxscore;
+pub(crate) mod scorers;

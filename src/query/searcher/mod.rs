@@ -1,0 +1,67 @@
+//! The read side: a [`Searcher`] is a cheap snapshot of an [`Index`]'s
+//! segments through which every read goes (search, list, related, suggest,
+//! count, get). `Index` owns writes, commits and persistence; a searcher
+//! only borrows what it reads, so the borrow checker guarantees no write
+//! happens while it lives.
+
+mod hits;
+pub(crate) mod pass;
+mod reads;
+mod search;
+mod validate;
+
+use crate::index::{DocIds, Index, SegmentEntry};
+use crate::schema::IndexConfig;
+use crate::schema::ResolvedSchema;
+
+/// A read-only view of an index at one point: its flushed segments, their
+/// statistics and the id map.
+#[derive(Clone, Copy)]
+pub struct Searcher<'a> {
+    pub(crate) config: &'a IndexConfig,
+    pub(crate) schema: &'a ResolvedSchema,
+    pub(crate) segments: &'a [SegmentEntry],
+    /// Live documents and per-field token totals over every segment (the
+    /// BM25 statistics).
+    pub(crate) live_docs: u64,
+    pub(crate) live_field_len: &'a [u64],
+    pub(crate) ids: DocIds<'a>,
+}
+
+impl Index {
+    /// A searcher over every write made so far: buffered writes are
+    /// flushed first (cheap when nothing is buffered).
+    pub fn searcher(&mut self) -> Searcher<'_> {
+        self.flush();
+        self.snapshot()
+    }
+
+    /// A searcher over the flushed segments as they are. Buffered documents
+    /// are visible to [`Searcher::get`] and [`Searcher::contains`] but not
+    /// to searches until a flush.
+    pub fn snapshot(&self) -> Searcher<'_> {
+        Searcher {
+            config: &self.config,
+            schema: &self.schema,
+            segments: &self.segments,
+            live_docs: self.live_docs,
+            live_field_len: &self.live_field_len,
+            ids: self.doc_ids(),
+        }
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn config(&self) -> &'a IndexConfig {
+        self.config
+    }
+
+    /// Number of live documents.
+    pub fn len(&self) -> usize {
+        self.live_docs as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live_docs == 0
+    }
+}

@@ -1,0 +1,55 @@
+//! Reads by id and by filter.
+
+use crate::error::Result;
+use crate::index::filter::{allowed, Filter};
+use crate::json::{self, Value};
+use crate::schema::ID_KEY;
+
+use super::Searcher;
+
+impl Searcher<'_> {
+    /// Number of live documents matching a JSON filter (`null` = all).
+    pub fn count(&self, filter: &Value) -> Result<usize> {
+        if filter.is_null() {
+            return Ok(self.len());
+        }
+        let filter = Filter::compile(filter, self.schema)?;
+        let mut n = 0;
+        for entry in self.segments {
+            let allow = filter.evaluate(&entry.segment);
+            n += (0..entry.segment.n_docs)
+                .filter(|&d| !entry.deletes.contains(d) && allowed(&allow, d))
+                .count();
+        }
+        Ok(n)
+    }
+
+    /// The stored fields of a document (plus `id`), or `None`.
+    pub fn get(&self, id: &str) -> Option<Value> {
+        let (docs, doc) = self.ids.store_of(id)?;
+        let mut fields = docs.stored(doc);
+        fields.insert(ID_KEY.to_string(), Value::String(id.to_string()));
+        Some(Value::Object(fields))
+    }
+
+    /// [`Searcher::get`] as JSON text, built from the stored text without
+    /// parsing it (the wasm boundary hands it to `JSON.parse`).
+    pub fn get_json(&self, id: &str) -> Option<String> {
+        let (docs, doc) = self.ids.store_of(id)?;
+        let stored = std::str::from_utf8(docs.stored_bytes(doc))
+            .ok()
+            .filter(|s| json::validate(s).is_ok())
+            .map(str::trim)
+            .filter(|s| s.starts_with('{') && s.ends_with('}'))
+            .unwrap_or("{}");
+        let rest = stored[1..].trim_start();
+        // An id serializes as a JSON string; the stored object never holds `id`.
+        let id = json::to_string(id);
+        let sep = if rest.starts_with('}') { "" } else { "," };
+        Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+}
