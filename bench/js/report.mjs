@@ -71,7 +71,7 @@ const LAYOUT = [
   },
   {
     title: 'Whole-request cost and the service under attack',
-    about: 'The costliest option shapes once every stage of a request is bounded (ARCHITECTURE.md, "Bounds"), in the package and against the Worker under 50 hostile request shapes. Sources: `bench/js/request-cost.mjs`, `bench/adversarial.mjs` (`make -C bench adversarial`).',
+    about: 'The costliest option shapes once every stage of a request is bounded (docs/BOUNDS.md), in the package and against the Worker under 50 hostile request shapes. Sources: `bench/js/request-cost.mjs`, `bench/adversarial.mjs` (`make -C bench adversarial`).',
     tables: ['request-cost-package', 'request-cost-worker', 'request-cost-worker-shapes'],
   },
   {
