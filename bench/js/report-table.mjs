@@ -18,7 +18,22 @@ const REQUIRED = ['kind', 'workload', 'title', 'command', 'date', 'columns', 'ro
 export function readTable(dir, name) {
   const file = path.join(dir, `${name}.json`);
   if (!fs.existsSync(file)) throw new Error(`report: LAYOUT names table "${name}" but ${file} does not exist`);
-  const t = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return checkTable(JSON.parse(fs.readFileSync(file, 'utf8')), file, name);
+}
+
+// For a benchmark script: writes DIR/<table.workload>.json with `kind` set and dated now (UTC)
+// unless `date` is given, after the checks readTable makes. Then `node bench/js/report.mjs`.
+export function writeTable(dir, table) {
+  const date = table.date ?? new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const t = { kind: 'table', ...table, date };
+  const file = path.join(dir, `${t.workload}.json`);
+  checkTable(t, file, t.workload);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(t, null, 2)}\n`);
+  return file;
+}
+
+function checkTable(t, file, name) {
   for (const k of REQUIRED) if (t[k] == null) throw new Error(`report: ${file} lacks "${k}"`);
   if (t.kind !== 'table') throw new Error(`report: ${file} has kind "${t.kind}", expected "table"`);
   if (t.workload !== name) throw new Error(`report: ${file} has workload "${t.workload}", expected "${name}"`);

@@ -6,8 +6,9 @@
 // Usage: node bench/js/report.mjs            write BENCHMARKS.md and the chart
 //        node bench/js/report.mjs --check    exit 1 unless both match the result files byte
 //                                            for byte (tests/js/benchmarks-doc.test.mjs)
-// To add a table: write bench/results/tables/NAME.json (fields in report-table.mjs) and add
-// NAME to a section's `tables` below, or a new section { title, about, tables: ['NAME'] }.
+// To add a table: write bench/results/tables/NAME.json (fields in report-table.mjs; a script
+// can call its writeTable) and add NAME to a section's `tables` below, or a new section
+// { title, about, tables: ['NAME'] }; then run this script.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -72,3 +72,28 @@ test('the check fails on a hand edit of BENCHMARKS.md and on a result file no se
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a new table is one writeTable call: dated, checked, rendered with its command and date', async () => {
+  const { writeTable, readTable, renderTable } = await import('../../bench/js/report-table.mjs');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memdex-bench-table-'));
+  try {
+    const table = {
+      workload: 'exact-total',
+      title: 'Exact totals',
+      command: 'cargo run --release --example total_cost',
+      columns: ['documents', { name: 'p50 ms before', align: 'right', digits: 3 }, { name: 'hits', align: 'right', group: true }],
+      rows: [['100k', 0.0584, 100000], ['1M', 0.298, null]],
+    };
+    writeTable(dir, table);
+    const t = readTable(dir, 'exact-total');
+    assert.match(t.date, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    const md = renderTable(t);
+    assert.match(md, /^### Exact totals\n/);
+    assert.match(md, new RegExp(`Command: \`cargo run --release --example total_cost\` — run ${t.date} UTC`));
+    assert.match(md, /\| documents \| p50 ms before \| hits \|\n\|---\|---:\|---:\|\n\| 100k \| 0\.058 \| 100,000 \|\n\| 1M \| 0\.298 \| {2}\|/);
+    assert.throws(() => writeTable(dir, { ...table, command: undefined }), /lacks "command"/);
+    assert.throws(() => writeTable(dir, { ...table, rows: [['100k', 1]] }), /row 0 has 2 cells for 3 columns/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
