@@ -1,4 +1,4 @@
-// Measures how the memdex Worker (workerd, `make worker`) holds up against hostile requests: 40+ adversarial shapes (options at their documented maxima, huge highlight tags, expand, JSON-RPC batches, thousands of namespaces, invalid keys, oversized and deeply nested bodies, odd documents) sent to a 20k-document namespace on loopback while a probe times GET /health every 20 ms; per shape the HTTP statuses, request wall time and response bytes, overall the worst request time, /health p50/p99/max, 5xx count and isolate memory (wasm memory, workerd RSS), against the goals of issue 27.
+// Measures how the memdex Worker (workerd, `make worker`) holds up against hostile requests: 40+ adversarial shapes (options at their documented maxima, huge highlight tags, expand, JSON-RPC batches, thousands of namespaces, invalid keys, oversized and deeply nested bodies, odd documents) sent to a 20k-document namespace on loopback while a probe times GET /health every 20 ms; per shape the HTTP statuses, request wall time and response bytes, overall the worst request time, /health p50/p99/max, 5xx count and isolate memory (wasm memory, workerd RSS), against the service's goals (below).
 //
 //   node bench/adversarial.mjs            (full: ~1-2 min today, bounded by --budget; per-request timeout 60 s)
 //   node bench/adversarial.mjs --quick    (~1 min: timeout 10 s, smaller batches, same 20k documents)
@@ -47,7 +47,7 @@ const MAX_BODY = 1 << 20; // MEMDEX_LIMITS.maxBodyBytes default (worker/src/conf
 const MAX_RESULTS = 10_000; // largest offset + limit (src/query/search.rs MAX_RESULTS)
 const PROBE_EVERY_MS = 20;
 const PROBE_MAX_IN_FLIGHT = 250;
-// Batch sizes: the issue's numbers in full runs, smaller in quick ones.
+// Batch sizes: full runs use the sizes the goals are stated for, quick ones smaller.
 const SIZES = QUICK
   ? { mcpBatch: 100, ghostBatches: 2, ghostPerBatch: 2000, invalidKeys: 500, ghostStats: 50, createNs: 105 }
   : { mcpBatch: 300, ghostBatches: 6, ghostPerBatch: 4500, invalidKeys: 1500, ghostStats: 50, createNs: 105 };

@@ -1,6 +1,6 @@
 // Post-processes wasm-bindgen's `--target web` glue (DIR/memdex.js, run by
 // scripts/build-pkg) so that core.js can throw a trapped wasm instance away
-// and instantiate a fresh one (issue 27). A trap (out of bounds,
+// and instantiate a fresh one. A trap (out of bounds,
 // `unreachable` from a Rust abort, out of memory) leaves the instance's
 // RefCell borrow flags and allocator in whatever state the trap found them:
 // every later call may fail ("recursive use of an object") or corrupt data.

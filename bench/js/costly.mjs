@@ -1,5 +1,5 @@
 // Measures the query cost budget: wall milliseconds of the costly query
-// shapes of issue 16 (a few KB of query that once cost seconds of CPU) on
+// shapes (a few KB of query that cost seconds of CPU without a budget) on
 // the first 20k `packages` documents (title + text), through the public
 // API (`Memdex.search`) of each package given, in every mode. Each shape
 // must answer, or fail with LIMIT, in under 100 ms. A shape is timed once

@@ -1,8 +1,8 @@
-// Measures the cost model of a whole request (issue 27): wall milliseconds
-// and answer size of the option shapes that once held a Worker isolate for
-// tens of seconds (deep diversity/dedupe pages, link expansion over a hub,
-// explain and highlight at the maximum page, 10,000 hits with stored
-// fields) on the first 20k `packages` documents (title + text, each linking
+// Measures the cost model of a whole request (docs/BOUNDS.md): wall
+// milliseconds and answer size of the option shapes that cost tens of
+// seconds without the per-stage bounds (deep diversity/dedupe pages, link
+// expansion over a hub, explain and highlight at the maximum page, 10,000
+// hits with stored fields) on the first 20k `packages` documents (title + text, each linking
 // to two others and to one hub, so expansion has a graph to walk), through
 // the public API (`Memdex.search`) of each package given. A shape is timed
 // once cold, then (when it took under a second) 4 more times: the median
