@@ -5,10 +5,18 @@
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** @param {string} s */
 export function escapeHtml(s) {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return s.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
+/**
+ * @param {string} word
+ * @param {string[]} terms
+ */
 function matches(word, terms) {
   const w = word.toLowerCase();
   return terms.some((t) => t.length > 0 && w.startsWith(t));
@@ -21,7 +29,7 @@ function matches(word, terms) {
  */
 export function highlight(text, terms, opts = {}) {
   const { pre = '<mark>', post = '</mark>', length = 160, escape = true } = opts;
-  const esc = escape ? escapeHtml : (s) => s;
+  const esc = escape ? escapeHtml : (/** @type {string} */ s) => s;
   text = String(text ?? '');
   terms = (terms ?? []).map((t) => String(t).toLowerCase());
 

@@ -10,6 +10,54 @@
 // (Typo tolerance would slot in at this point when memdex grows it; nothing
 // here pretends to correct typos.)
 
+/** @typedef {import('../pkg/index.js').SearchOptions} SearchOptions */
+/** @typedef {import('../pkg/index.js').Filter} Filter */
+
+/**
+ * The search controls' values.
+ * @typedef {object} SearchState
+ * @property {string} q the query as typed
+ * @property {'or' | 'and' | 'fallback'} mode
+ * @property {string} namespace
+ * @property {string} kind
+ * @property {string} tags comma-separated
+ * @property {string} from `<input type=date>` value
+ * @property {string} to
+ * @property {string} sort `relevance`, `newest` or `oldest`
+ */
+
+/**
+ * A query with its last word made a prefix term.
+ * @typedef {{ query: string, head?: string, word?: string }} Prefixed
+ */
+
+/**
+ * A backed-off prefix: the word as typed and the prefix searched instead.
+ * @typedef {{ typed: string, as: string }} Completion
+ */
+
+/**
+ * One search as the page runs it.
+ * @typedef {object} SearchRequest
+ * @property {string} query sent to `index.search`
+ * @property {Prefixed} prefixed
+ * @property {SearchOptions & { filter: Filter }} options
+ * @property {boolean} listing a blank query: lists, unranked
+ * @property {boolean} sorted ordered by time, not score
+ * @property {Completion | null} completion set when the last word was backed off
+ * @property {string[]} notes sentences for the summary
+ */
+
+/**
+ * The search a result came from: what the detail view explains.
+ * @typedef {object} SearchContext
+ * @property {SearchState} state
+ * @property {SearchRequest} req
+ * @property {'or' | 'and'} mode the mode that answered
+ * @property {number} [total]
+ * @property {number} rank the result's 1-based position
+ */
+
 export const PAGE = 20;
 
 const WORD_END = /(^|[\s(+\-:])([\p{L}\p{N}_]+)$/u;
@@ -48,7 +96,10 @@ export function backOff(prefixed, hasTerms) {
   return null;
 }
 
-/** Start of a local calendar day (from an `<input type=date>` value), as ISO-8601. */
+/**
+ * Start of a local calendar day (from an `<input type=date>` value), as ISO-8601.
+ * @param {string} value
+ */
 function dayStart(value, plusDays = 0) {
   const [y, m, d] = value.split('-').map(Number);
   return new Date(y, m - 1, d + plusDays).toISOString();
@@ -58,11 +109,13 @@ function dayStart(value, plusDays = 0) {
  * The structural filter. memdex matches namespaces exactly (one or any of
  * several), so a namespace ending in `*` is expanded here to the known
  * namespaces with that prefix.
- * @param {object} state control values
+ * @param {SearchState} state control values
  * @param {Set<string>} namespaces known namespaces
  */
 export function buildFilter(state, namespaces) {
+  /** @type {Filter} */
   const filter = {};
+  /** @type {string[]} */
   const notes = [];
   const ns = state.namespace.trim();
   if (ns.endsWith('*')) {
@@ -80,6 +133,7 @@ export function buildFilter(state, namespaces) {
     .filter(Boolean);
   if (tags.length) filter.tags = tags;
   if (state.from || state.to) {
+    /** @type {import('../pkg/index.js').RangeFilter} */
     const range = {};
     if (state.from) range.gte = dayStart(state.from);
     if (state.to) range.lt = dayStart(state.to, 1); // the whole "to" day
@@ -89,18 +143,21 @@ export function buildFilter(state, namespaces) {
 }
 
 /**
- * @param {object} state `{ q, mode, namespace, kind, tags, from, to, sort }`
+ * @param {SearchState} state
  * @param {{ namespaces: Set<string> }} ctx
  * @param {number} offset
+ * @returns {SearchRequest}
  */
 export function buildRequest(state, ctx, offset = 0) {
   const prefixed = prefixLastWord(state.q);
   const { filter, notes } = buildFilter(state, ctx.namespaces);
   const listing = prefixed.query === '';
   // A blank query lists; relevance means nothing there, so it lists newest first.
+  /** @type {import('../pkg/index.js').SortOptions | undefined} */
   let sort;
   if (state.sort === 'newest' || (listing && state.sort !== 'oldest')) sort = { field: 'timestamp', order: 'desc' };
   else if (state.sort === 'oldest') sort = { field: 'timestamp', order: 'asc' };
+  /** @type {SearchRequest['options']} */
   const options = {
     mode: state.mode,
     limit: PAGE,
