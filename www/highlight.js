@@ -1,7 +1,8 @@
-// Highlighting used by the demo page and the terminal demo until the engine
-// returns snippets itself: marks every word that starts with one of the
-// hit's matched (analyzed, e.g. stemmed) terms, and cuts a window of text
-// around the first match. Output is HTML-escaped unless `escape` is false.
+// Highlighting where the engine returns no snippet (a field the query did
+// not match: title-only hits, listings) and in the terminal demo: marks
+// every word that starts with one of the hit's matched (analyzed, e.g.
+// stemmed) terms, and cuts a window of text around the first match. Output
+// is HTML-escaped unless `escape` is false.
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 

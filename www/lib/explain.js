@@ -1,9 +1,9 @@
 // The score explanation panel: `search(..., { explain: true })` returns one
 // entry per (query term, field) that contributed to a hit's BM25F score,
 // with the inputs of the formula. The rows add up to the score; each gets a
-// bar of its share. Only signals memdex computes are shown: BM25F today. A
-// vector or fused rank would be one more entry in `signals()` once hits
-// carry one.
+// bar of its share. The explorer's schema has no vector field, so BM25F is
+// the only signal; a hybrid search's hits also carry their lexical and
+// vector ranks (`hit.lexical`, `hit.vector`), more entries for `signals()`.
 import { h, num } from './dom.js';
 
 /** @typedef {import('./query.js').SearchContext} SearchContext */
@@ -31,7 +31,7 @@ export function explainHit(index, context, id) {
 }
 
 /**
- * Ranking signals of a hit; BM25F is the only one memdex has.
+ * Ranking signals of a hit: BM25F, the only one of a schema without vectors.
  * @param {Hit} hit
  * @param {SearchContext} context
  */
@@ -81,7 +81,8 @@ export function renderExplanation(hit, context) {
       { class: 'formula' },
       `The score is the sum of the rows below: for each query term and field, BM25F combines the term's rarity (idf), `,
       `how often it occurs in the field (tf), the field's length against the average, and the weight: the field's `,
-      `weight, halved for a term reached by expanding a prefix (the word being typed, or word*).`,
+      `weight, halved for a term reached by expanding a prefix (the word being typed, or word*) or one typo away, `,
+      `quartered two typos away.`,
     ),
     h(
       'ul',

@@ -7,8 +7,11 @@
 // stems to itself and no index term starts with it. Only when the prefix
 // query finds nothing does the page back off, up to three letters, to the
 // longest prefix some index term starts with, and it says so in the summary.
-// (Typo tolerance would slot in at this point when memdex grows it; nothing
-// here pretends to correct typos.)
+//
+// Typos: every word also matches the index's words one edit away (words of
+// 4 to 7 letters) or two (8 and more), at half or a quarter of the weight
+// (`fuzzy: 'auto'`, which leaves a word the index contains alone), so the
+// back-off runs only when neither finds anything.
 
 /** @typedef {import('../pkg/index.js').SearchOptions} SearchOptions */
 /** @typedef {import('../pkg/index.js').Filter} Filter */
@@ -106,9 +109,9 @@ function dayStart(value, plusDays = 0) {
 }
 
 /**
- * The structural filter. memdex matches namespaces exactly (one or any of
- * several), so a namespace ending in `*` is expanded here to the known
- * namespaces with that prefix.
+ * The structural filter. A namespace ending in `*` is a prefix, which
+ * memdex filters itself; the summary says how many of the namespaces the
+ * page knows it covers.
  * @param {SearchState} state control values
  * @param {Set<string>} namespaces known namespaces
  */
@@ -120,8 +123,8 @@ export function buildFilter(state, namespaces) {
   const ns = state.namespace.trim();
   if (ns.endsWith('*')) {
     const prefix = ns.slice(0, -1);
-    const matching = [...namespaces].filter((n) => n.startsWith(prefix)).sort();
-    filter.namespace = matching;
+    const matching = [...namespaces].filter((n) => n.startsWith(prefix));
+    filter.namespace = ns;
     notes.push(`namespace ${ns}: ${matching.length} namespace${matching.length === 1 ? '' : 's'}`);
   } else if (ns) {
     filter.namespace = ns;
@@ -163,6 +166,7 @@ export function buildRequest(state, ctx, offset = 0) {
     limit: PAGE,
     offset,
     filter,
+    fuzzy: 'auto',
     highlight: { snippetLength: 200 },
   };
   if (sort) options.sort = sort;

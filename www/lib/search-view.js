@@ -1,9 +1,9 @@
 // The search column: reads the controls, runs one synchronous search per
 // keystroke, renders the hits, and says how many matched and which mode
-// answered. Ranked searches do not count their matches (the engine skips
-// documents that cannot reach the top 20), so the exact count is a second,
-// sorted search run when the page is idle after the results are painted:
-// results never wait for it.
+// answered. A ranked search skips documents that cannot reach the top 20,
+// so its `total` may be a lower bound; the exact count is a second, sorted
+// search run when the page is idle after the results are painted: results
+// never wait for it.
 import { MemdexError } from '../pkg/index.js';
 import { $, $$, errorText, h, ms, num } from './dom.js';
 import { backOff, buildRequest, PAGE } from './query.js';
@@ -123,8 +123,7 @@ export class SearchView {
       return renderHit(hit, rank, scored);
     });
     this.results.append(...items);
-    // Ranked searches now report `total` too (a lower bound past the page);
-    // the explorer keeps counting them itself (#countLater).
+    // A ranked search's `total` may be a lower bound: the page counts (#countLater).
     if (!req.listing && !req.sorted) res = { ...res, total: undefined };
     this.last = { state, req, mode: res.mode, total: res.total };
     this.#summarize(req, res, t1 - t0, state);
@@ -168,7 +167,7 @@ export class SearchView {
       if (req.sorted) parts.push(req.options.sort?.order === 'asc' ? 'oldest first' : 'newest first');
     }
     parts.push(h('span', { class: 'took' }, ms(took)));
-    // Newer engines bound every query's cost and flag a partial answer.
+    // Every query's cost is bounded; a partial answer says which budget ran out.
     if (res.limited?.length) parts.push(`partial answer: the query reached its cost budget (${res.limited.join(', ')})`);
     if (req.completion) parts.push(`no index term starts with “${req.completion.typed}”: completed as ${req.completion.as}…`);
     parts.push(...req.notes);
@@ -192,6 +191,7 @@ export class SearchView {
         const { total, limited } = this.store.index.search(req.query, {
           mode: req.options.mode,
           filter: req.options.filter,
+          fuzzy: req.options.fuzzy,
           limit: 0,
           sort: { field: 'timestamp' },
           storedFields: false,
@@ -219,7 +219,7 @@ export class SearchView {
      * @param {string} q
      * @param {import('../pkg/index.js').SearchOptions} opts
      */
-    const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, ...opts }).hits.length > 0;
+    const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, fuzzy: req.options.fuzzy, ...opts }).hits.length > 0;
     const filtered = Object.keys(req.options.filter).length > 0;
     /** @type {HintKey} */
     let key;
@@ -244,8 +244,8 @@ export class SearchView {
       and: () => ['No memory has all of these terms. ', button('Match any term', () => this.#setMode('or'))],
       empty: () => ['No memories yet: add one, or import some.'],
       nothing: () => [
-        'No memory contains these words. memdex matches words, their stems and, for the word being typed, ' +
-          'prefixes; it does not correct typos yet.',
+        'No memory contains these words. memdex matches words, their stems, the words that start with the word ' +
+          'being typed, and words a typo away (one letter for words of 4 to 7 letters, two from 8).',
       ],
     };
     hint.replaceChildren(...(key ? content[key]() : []));
