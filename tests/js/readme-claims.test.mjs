@@ -4,7 +4,8 @@
 //   size gate (scripts/check-size.mjs) and the same measure without a
 //   bundler, within a tolerance (the text says "about");
 // - the number of MCP tools, and the root README's list of them, against
-//   the package's tool definitions.
+//   the package's tool definitions;
+// - the root README's table of `make test` stages, against scripts/test-all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -92,4 +93,15 @@ test('README: the tools it lists are the package’s, in its order', () => {
     m[1].split(/,\s*/),
     memoryTools.map((t) => t.name.replace(/^memory_/, '')),
   );
+});
+
+test('README: the stage table of make test names every stage of scripts/test-all', () => {
+  const stages = [...readFileSync(join(root, 'scripts/test-all'), 'utf8').matchAll(/^\s*run_stage ([\w-]+)/gm)].map((m) => m[1]);
+  assert.ok(stages.length >= 10, stages.join(' '));
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('| stage | what |');
+  assert.ok(start >= 0, 'README.md has the stage table');
+  const table = readme.slice(start, readme.indexOf('\n\n', start));
+  const listed = [...table.matchAll(/^\| ([\w-]+(?:, [\w-]+)*) \|/gm)].flatMap((m) => m[1].split(', ')).filter((n) => n !== 'stage');
+  assert.deepEqual(listed, stages);
 });
