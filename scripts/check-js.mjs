@@ -48,5 +48,11 @@ const run = (what, cmd, args, cwd) => {
   }
 };
 run('tsc --checkJs pkg-template/', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--pretty', 'false'], stage);
+// The explorer (www/), strict: its modules against the DOM and the package
+// sources' .d.ts files (www/tsconfig.json), its service worker against the
+// service worker globals (www/tsconfig.sw.json).
+for (const config of ['tsconfig.json', 'tsconfig.sw.json']) {
+  run(`tsc --strict www/${config}`, join(root, 'node_modules/.bin/tsc'), ['-p', join('www', config), '--pretty', 'false'], root);
+}
 run('eslint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', '.'], root);
 process.exit(failed ? 1 : 0);

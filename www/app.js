@@ -8,7 +8,7 @@
 //   lib/panel.js        index statistics and keystroke latency
 //   sw.js               offline use after the first load
 import { BULK_NAMESPACES, syntheticMemories } from './synthetic.js';
-import { $, errorText, h, num } from './lib/dom.js';
+import { $, $$, errorText, h, num } from './lib/dom.js';
 import { Store } from './lib/store.js';
 import { SearchView } from './lib/search-view.js';
 import { DetailView } from './lib/detail.js';
@@ -20,6 +20,7 @@ import { enableOffline } from './lib/offline.js';
 
 // ?bulk=N changes the size of the generated set (tests use a small one for speed).
 const BULK_COUNT = Number(new URLSearchParams(location.search).get('bulk')) || 100_000;
+/** @param {string} text */
 const announce = (text) => {
   $('#announce').textContent = text;
 };
@@ -39,7 +40,7 @@ async function main() {
     const prefixes = new Set([...namespaces].map((ns) => ns.match(/^[^:]+:/)?.[0]).filter(Boolean).map((p) => `${p}*`));
     $('#namespaces').replaceChildren(...[...prefixes, ...[...namespaces].sort()].map((v) => h('option', { value: v })));
     $('#tags').replaceChildren(...[...tags].sort().map((v) => h('option', { value: v })));
-    const kind = $('#f-kind');
+    const kind = $('#f-kind', HTMLSelectElement);
     const current = kind.value;
     kind.replaceChildren(h('option', { value: '' }, 'any'), ...[...kinds].sort().map((k) => h('option', { value: k }, k)));
     kind.value = current;
@@ -69,15 +70,23 @@ async function main() {
   });
 
   // ---- bulk: JSONL files and the generated 100k set, via the worker ----
-  const progress = $('#progress');
+  const progress = $('#progress', HTMLProgressElement);
   const progressStatus = $('#progress-status');
+  /** @param {boolean} busy */
   const setBusy = (busy) => {
-    for (const id of ['jsonl', 'load-bulk', 'remove-bulk', 'export', 'snapshot-file', 'reset']) $(`#${id}`).disabled = busy;
-    $('#add-form button[type=submit]')?.toggleAttribute('disabled', busy);
-    $('#remove-bulk').disabled = busy || store.index.count({ namespace: BULK_NAMESPACES }) === 0;
+    for (const id of ['jsonl', 'load-bulk', 'remove-bulk', 'export', 'snapshot-file', 'reset']) $(`#${id}`).toggleAttribute('disabled', busy);
+    $$('#add-form button[type=submit]')[0]?.toggleAttribute('disabled', busy);
+    $('#remove-bulk', HTMLButtonElement).disabled = busy || store.index.count({ namespace: BULK_NAMESPACES }) === 0;
     document.body.dataset.busy = String(busy);
   };
-  async function runImport(label, docs, { total, bytesTotal, bytesRead }) {
+  /**
+   * @param {string} label
+   * @param {Iterable<import('./pkg/index.js').MemdexDocument> | AsyncIterable<import('./pkg/index.js').MemdexDocument>} docs
+   * @param {{ total: number } | { total?: undefined, bytesTotal: number, bytesRead: () => number }} size
+   *   the count when known, else the bytes of the file and how many are read
+   */
+  async function runImport(label, docs, size) {
+    const { total } = size;
     setBusy(true);
     $('#progress-block').hidden = false;
     $('#progress-label').textContent = label;
@@ -88,7 +97,7 @@ async function main() {
       const r = await importThroughWorker(store, docs, {
         total,
         onProgress: (added) => {
-          const done = total ? added / total : bytesRead() / bytesTotal;
+          const done = 'bytesRead' in size ? size.bytesRead() / size.bytesTotal : added / size.total;
           progress.value = Math.min(1, done);
           progressStatus.textContent = `${num(added)} memories indexed${total ? ` of ${num(total)}` : ''} (${Math.round(done * 100)}%)`;
         },
@@ -103,7 +112,8 @@ async function main() {
         `loading the new commit into the page took ${Math.round(r.loadMs)} ms.`;
       document.body.dataset.imported = String(r.added);
     } catch (err) {
-      progressStatus.textContent = `Import stopped: ${errorText(err)}${Number.isInteger(err?.added) ? ` (${num(err.added)} memories before it were saved)` : ''}`;
+      const before = /** @type {import('./lib/bulk.js').ImportError | null} */ (err)?.added;
+      progressStatus.textContent = `Import stopped: ${errorText(err)}${typeof before === 'number' && Number.isInteger(before) ? ` (${num(before)} memories before it were saved)` : ''}`;
       document.body.dataset.imported = 'error';
       await store.refresh().catch(() => {});
     } finally {
@@ -113,15 +123,16 @@ async function main() {
     }
   }
 
-  $('#jsonl').addEventListener('change', async (e) => {
-    const file = e.target.files[0];
+  const jsonl = $('#jsonl', HTMLInputElement);
+  jsonl.addEventListener('change', async () => {
+    const file = jsonl.files?.[0];
     if (!file) return;
     let read = 0;
     const docs = readJsonl(file, (n) => {
       read = n;
     });
     await runImport(`Importing ${file.name}`, docs, { bytesTotal: file.size || 1, bytesRead: () => read });
-    e.target.value = '';
+    jsonl.value = '';
   });
   $('#load-bulk').addEventListener('click', () =>
     runImport(`Generating and indexing ${num(BULK_COUNT)} memories`, syntheticMemories(BULK_COUNT), { total: BULK_COUNT }),
@@ -144,8 +155,9 @@ async function main() {
     const n = downloadSnapshot(store);
     $('#data-status').textContent = `Exported ${num(store.index.size)} memories (${num(n)} bytes).`;
   });
-  $('#snapshot-file').addEventListener('change', async (e) => {
-    const file = e.target.files[0];
+  const snapshotFile = $('#snapshot-file', HTMLInputElement);
+  snapshotFile.addEventListener('change', async () => {
+    const file = snapshotFile.files?.[0];
     if (!file) return;
     setBusy(true);
     $('#data-status').textContent = `Importing ${file.name}…`;
@@ -158,7 +170,7 @@ async function main() {
       document.body.dataset.snapshot = 'error';
     } finally {
       setBusy(false);
-      e.target.value = '';
+      snapshotFile.value = '';
     }
   });
   $('#reset').addEventListener('click', () => store.reset());
@@ -170,7 +182,7 @@ async function main() {
   // "/" returns to the search box from anywhere but a text field.
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest?.('input, textarea, select, [contenteditable]') || $('#detail').open) return;
+    if ((e.target instanceof Element && e.target.closest('input, textarea, select, [contenteditable]')) || $('#detail', HTMLDialogElement).open) return;
     e.preventDefault();
     $('#q').focus();
   });
@@ -180,7 +192,7 @@ async function main() {
   renderAddForm();
   panel.update();
   setBusy(false);
-  const q = $('#q');
+  const q = $('#q', HTMLInputElement);
   q.disabled = false;
   q.focus();
   search.run();

@@ -1,14 +1,23 @@
-// Highlighting used by the demo page and the terminal demo until the engine
-// returns snippets itself: marks every word that starts with one of the
-// hit's matched (analyzed, e.g. stemmed) terms, and cuts a window of text
-// around the first match. Output is HTML-escaped unless `escape` is false.
+// Highlighting where the engine returns no snippet (a field the query did
+// not match: title-only hits, listings) and in the terminal demo: marks
+// every word that starts with one of the hit's matched (analyzed, e.g.
+// stemmed) terms, and cuts a window of text around the first match. Output
+// is HTML-escaped unless `escape` is false.
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** @param {string} s */
 export function escapeHtml(s) {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return s.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
+/**
+ * @param {string} word
+ * @param {string[]} terms
+ */
 function matches(word, terms) {
   const w = word.toLowerCase();
   return terms.some((t) => t.length > 0 && w.startsWith(t));
@@ -21,7 +30,7 @@ function matches(word, terms) {
  */
 export function highlight(text, terms, opts = {}) {
   const { pre = '<mark>', post = '</mark>', length = 160, escape = true } = opts;
-  const esc = escape ? escapeHtml : (s) => s;
+  const esc = escape ? escapeHtml : (/** @type {string} */ s) => s;
   text = String(text ?? '');
   terms = (terms ?? []).map((t) => String(t).toLowerCase());
 

@@ -6,8 +6,10 @@
 // before this worker controlled it (the page posts their URLs: the wasm
 // glue imports a snippet whose path carries a build hash, which no list
 // written here could know).
+// A classic script: `self` is this service worker's global scope.
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const CACHE = 'memdex-explorer-v1';
-const scope = self.registration.scope;
+const scope = sw.registration.scope;
 const SHELL = [
   '',
   'index.html',
@@ -42,7 +44,10 @@ const SHELL = [
   'pkg/storage/util.js',
 ].map((path) => new URL(path, scope).href);
 
-// Caches each URL on its own: one missing file must not fail the install.
+/**
+ * Caches each URL on its own: one missing file must not fail the install.
+ * @param {string[]} urls
+ */
 async function cacheAll(urls) {
   const cache = await caches.open(CACHE);
   const results = await Promise.allSettled(
@@ -55,22 +60,22 @@ async function cacheAll(urls) {
   return results.filter((r) => r.status === 'fulfilled').length;
 }
 
-self.addEventListener('install', (event) => {
-  event.waitUntil(cacheAll(SHELL).then(() => self.skipWaiting()));
+sw.addEventListener('install', (event) => {
+  event.waitUntil(cacheAll(SHELL).then(() => sw.skipWaiting()));
 });
 
-self.addEventListener('activate', (event) => {
+sw.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
-      await self.clients.claim();
+      await sw.clients.claim();
     })(),
   );
 });
 
-self.addEventListener('message', (event) => {
+sw.addEventListener('message', (event) => {
   if (event.data?.type !== 'cache') return;
-  const urls = event.data.urls.filter((u) => typeof u === 'string' && u.startsWith(scope));
+  const urls = /** @type {unknown[]} */ (event.data.urls).flatMap((u) => (typeof u === 'string' && u.startsWith(scope) ? [u] : []));
   event.waitUntil(
     cacheAll(urls).then(async (n) => {
       const cached = (await (await caches.open(CACHE)).keys()).length;
@@ -79,7 +84,7 @@ self.addEventListener('message', (event) => {
   );
 });
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || !request.url.startsWith(scope)) return;
   event.respondWith(

@@ -19,6 +19,7 @@ const TAGS = (
 // Word lists by role; order matters: earlier words are drawn more often
 // (skewed picks below), which gives the long-tailed term frequencies of
 // real text instead of a flat distribution.
+/** @param {string} s */
 const W = (s) => s.trim().split(/\s+/);
 const VERBS = W(`deploy rotate review migrate cache retry index rebuild archive backup restore
   monitor profile benchmark refactor document escalate approve reject schedule throttle
@@ -35,6 +36,7 @@ const OBJECTS = W(`database credentials token queue cache index schema dashboard
   feature flag experiment cohort funnel search query ranking filter namespace tenant
   document page form button modal theme layout font icon translation locale timezone`);
 // Phrases, comma-separated.
+/** @param {string} s */
 const P = (s) => s.split(',').map((x) => x.trim().replace(/\s+/g, ' '));
 const QUALIFIERS = P(`before friday, after lunch, every night, weekly, monthly, on call, in staging,
   in production, for the demo, for customers, for the team, by hand, with a script, under load,
@@ -50,6 +52,7 @@ const NAMES = W(`alex dana kim ravi mei jonas lea omar sofia yuki tariq ines noa
   lucas amara felix hana diego zoe`);
 
 // mulberry32: tiny, fast, good enough for test data.
+/** @param {number} seed */
 function prng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -73,7 +76,9 @@ const SPAN = Date.UTC(2026, 10, 1) - START;
  */
 export function* syntheticMemories(count, seed = 2026) {
   const rnd = prng(seed);
+  /** @param {string[]} list */
   const any = (list) => list[Math.floor(rnd() * list.length)];
+  /** @param {string[]} list */
   const skewed = (list) => list[Math.floor(rnd() * rnd() * list.length)];
   const width = String(count).length < 6 ? 6 : String(count).length;
   for (let i = 1; i <= count; i++) {
@@ -100,6 +105,7 @@ export function* syntheticMemories(count, seed = 2026) {
   }
 }
 
+/** @param {string} s */
 function cap(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -77,10 +77,22 @@ test('search as you type: the last word is a prefix, results and counts update o
   const ranked = reference.search('s*', { limit: 40 }).hits.map((h) => h.fields.title);
   assert.deepEqual(await titles(page), ranked.slice(0, Math.min(40, total)));
 
-  // Mid-word after the stem ("deployi"): no index term starts with it; the page says how it completed it.
+  // Mid-word after the stem ("deployi"): no index term starts with it, but
+  // "deploy" is one letter away, which typo tolerance finds.
   await typeQuery(page, 'deployi');
-  assert.match(await page.textContent('#summary'), /no index term starts with “deployi”: completed as deploy…/);
+  assert.doesNotMatch(await page.textContent('#summary'), /completed as/);
   assert.ok((await titles(page)).includes('Never deploy on Fridays'));
+  // Mid-word with no index word a typo away ("immutab", of "immutable",
+  // whose stem is "immut"): the page backs off to the longest prefix an
+  // index term starts with and says how it completed it.
+  await typeQuery(page, 'immutab');
+  assert.match(await page.textContent('#summary'), /no index term starts with “immutab”: completed as immut…/);
+  assert.ok((await titles(page)).includes('Segments are immutable after commit'));
+
+  // A misspelt finished word finds the word it misspells, at half the weight.
+  await typeQuery(page, 'fridya ');
+  assert.equal(await page.locator('#results li.hit .title').first().textContent(), 'Never deploy on Fridays');
+  assert.equal(await page.locator('#results li.hit .terms').first().textContent(), 'friday');
 
   // A finished word (space typed) is matched as a whole word; highlights mark what matched.
   await typeQuery(page, 'deploying on friday ');
@@ -115,10 +127,10 @@ test('modes: any, all and fallback, each saying which mode answered; a hint when
   assert.match(await page.textContent('#summary'), /fallback: all terms \(AND\) answered/);
   assert.deepEqual(await titles(page), ['Never deploy on Fridays']);
 
-  // Nothing matches at all: say what memdex does and does not do.
+  // Nothing matches at all: say what memdex matches.
   await page.check('input[name=mode][value=or]');
   await typeQuery(page, 'qwxzy ');
-  assert.match(await page.textContent('#hint'), /No memory contains these words.*does not correct typos yet/);
+  assert.match(await page.textContent('#hint'), /No memory contains these words\. memdex matches words, their stems, .* and words a typo away/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -150,7 +162,7 @@ test('filters: namespace (exact and prefix), kind, tags, time range; sort by tim
   assert.ok(list.every((h) => h.namespace === 'user:alex'));
   assert.match(await page.textContent('#summary'), new RegExp(`^${list.length} memories, newest first`));
 
-  // Namespace prefix: expanded to the known namespaces that start with it.
+  // Namespace prefix: filtered by memdex; the summary counts the known namespaces it covers.
   await setFilter('namespace', 'agent:*');
   const agents = count((m) => m.namespace.startsWith('agent:'));
   assert.match(await page.textContent('#summary'), new RegExp(`^${agents} memories, newest first.*namespace agent:\\*: 4 namespaces`));

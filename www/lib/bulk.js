@@ -6,11 +6,18 @@
 import { Memdex } from '../pkg/index.js';
 import { DATABASE } from './store.js';
 
+/** @typedef {import('../pkg/index.js').MemdexDocument} MemdexDocument */
+/**
+ * An import's error, with how many documents before it were committed.
+ * @typedef {Error & { added?: number }} ImportError
+ */
+
 /**
  * Streams a JSONL file: one memory per line, blank lines skipped. `_id`
  * (the BEIR / shared-data spelling) is read as `id`. Reports bytes read.
  * @param {File} file
  * @param {(bytes: number) => void} onBytes
+ * @returns {AsyncGenerator<MemdexDocument>}
  */
 export async function* readJsonl(file, onBytes) {
   const reader = file.stream().getReader();
@@ -18,6 +25,12 @@ export async function* readJsonl(file, onBytes) {
   let rest = '';
   let bytes = 0;
   let line = 0;
+  /**
+   * A line's document, or null for a blank line. Not checked here: the
+   * engine refuses a document that is not one, naming what is wrong.
+   * @param {string} text
+   * @returns {MemdexDocument | null}
+   */
   const parse = (text) => {
     line++;
     if (!text.trim()) return null;
@@ -25,7 +38,7 @@ export async function* readJsonl(file, onBytes) {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new Error(`line ${line} is not JSON: ${err.message}`);
+      throw new Error(`line ${line} is not JSON: ${/** @type {Error} */ (err).message}`);
     }
     if (doc && typeof doc === 'object' && doc.id === undefined && doc._id !== undefined) {
       const { _id, ...restOfDoc } = doc;
@@ -39,7 +52,7 @@ export async function* readJsonl(file, onBytes) {
     bytes += value.byteLength;
     onBytes(bytes);
     const lines = (rest + decoder.decode(value, { stream: true })).split('\n');
-    rest = lines.pop();
+    rest = lines.pop() ?? '';
     for (const text of lines) {
       const doc = parse(text);
       if (doc) yield doc;
@@ -52,12 +65,15 @@ export async function* readJsonl(file, onBytes) {
 /**
  * Longest gap between animation frames while `fn` runs: the page's own
  * measure of whether it stayed responsive.
+ * @template T
+ * @param {() => Promise<T>} fn
  */
 async function watchFrames(fn) {
   let last = performance.now();
   let longest = 0;
   let frames = 0;
   let on = true;
+  /** @param {number} t */
   const tick = (t) => {
     longest = Math.max(longest, t - last);
     last = t;
@@ -78,20 +94,20 @@ async function watchFrames(fn) {
  * A rejected document stops the import: the ones before it are committed
  * (memdex keeps them), and the error says which one and why.
  * @param {import('./store.js').Store} store
- * @param {Iterable<object> | AsyncIterable<object>} docs
+ * @param {Iterable<MemdexDocument> | AsyncIterable<MemdexDocument>} docs
  * @param {{ total?: number, onProgress: (added: number) => void, onPhase: (text: string) => void }} ui
  */
 export async function importThroughWorker(store, docs, { total, onProgress, onPhase }) {
   await store.settle(); // the page's own writes first, so the worker starts from them
   store.busy = true;
   let added = 0;
-  let failure = null;
   let watched;
   try {
     const remote = await Memdex.openInWorker({ name: store.name, storage: 'indexeddb', database: DATABASE, autoCommit: false });
     // A source that fails (a line that is not JSON) ends the stream instead
     // of the import: the documents before it still reach the worker and
     // are committed, like those before a document the engine rejects.
+    /** @type {ImportError | null} */
     let sourceError = null;
     async function* noted() {
       try {
@@ -100,11 +116,13 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
           yield doc;
         }
       } catch (err) {
-        sourceError = err;
+        sourceError = /** @type {ImportError} */ (err);
       }
     }
     try {
       watched = await watchFrames(async () => {
+        /** @type {ImportError | null} */
+        let failure = null;
         try {
           added = await remote.addMany(noted(), {
             total, // batches of 500 (the worker client's default): short main-thread slices
@@ -114,8 +132,9 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
             },
           });
         } catch (err) {
-          failure = err;
-          if (Number.isInteger(err?.added)) added = err.added;
+          failure = /** @type {ImportError} */ (err);
+          const before = failure?.added;
+          if (typeof before === 'number' && Number.isInteger(before)) added = before;
         }
         failure ??= sourceError;
         if (added >= 10_000) {
@@ -124,6 +143,7 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
         }
         onPhase('Saving to IndexedDB…');
         await remote.commit();
+        return failure;
       });
     } finally {
       await remote.close().catch(() => {});
@@ -135,6 +155,7 @@ export async function importThroughWorker(store, docs, { total, onProgress, onPh
   const t0 = performance.now();
   await store.afterImport();
   const loadMs = performance.now() - t0;
+  const failure = watched.result;
   if (failure) {
     failure.added = added;
     throw failure;

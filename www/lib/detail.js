@@ -1,14 +1,22 @@
 // The detail view of one memory, in a modal <dialog> (focus stays inside,
 // Escape closes, focus returns to the result that opened it): every stored
 // field, its links, why it ranked where it did, and edit / delete.
-import { $, errorText, h, timeEl, toDate } from './dom.js';
+import { $, $$, errorText, h, timeEl, toDate } from './dom.js';
 import { memoryForm } from './editor.js';
 import { explainHit, renderExplanation } from './explain.js';
+
+/** @typedef {import('../pkg/index.js').MemdexDocument} MemdexDocument */
+/** @typedef {import('./dom.js').Child} Child */
 
 const SHOWN = new Set(['id', 'title', 'text', 'namespace', 'kind', 'tags', 'timestamp', 'links']);
 
 export class DetailView {
+  /** @type {HTMLElement | null} the element focus returns to */
   #opener = null;
+  /** The memory shown. */
+  id = '';
+  /** @type {import('./query.js').SearchContext | null} the search it was opened from */
+  context = null;
 
   /**
    * @param {import('./store.js').Store} store
@@ -17,11 +25,11 @@ export class DetailView {
   constructor(store, hooks) {
     this.store = store;
     this.hooks = hooks;
-    this.dialog = $('#detail');
+    this.dialog = $('#detail', HTMLDialogElement);
     this.body = $('#detail-body');
     $('#detail-close').addEventListener('click', () => this.dialog.close());
     this.dialog.addEventListener('close', () => {
-      const back = this.#opener?.isConnected ? this.#opener : $(`#results li.hit[data-id="${CSS.escape(this.id ?? '')}"] button.open`) ?? $('#q');
+      const back = this.#opener?.isConnected ? this.#opener : ($$(`#results li.hit[data-id="${CSS.escape(this.id)}"] button.open`)[0] ?? $('#q'));
       back?.focus();
     });
     // A click on the backdrop (outside the dialog box) closes it.
@@ -30,9 +38,13 @@ export class DetailView {
     });
   }
 
-  /** Opens memory `id`; `context` is the search it came from (null: opened from a link). */
+  /**
+   * Opens memory `id`; `context` is the search it came from (null: opened from a link).
+   * @param {string} id
+   * @param {import('./query.js').SearchContext | null} context
+   */
   open(id, context) {
-    if (!this.dialog.open) this.#opener = document.activeElement;
+    if (!this.dialog.open) this.#opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.id = id;
     this.context = context;
     this.#view();
@@ -47,6 +59,10 @@ export class DetailView {
       this.body.replaceChildren(h('p', {}, `No memory with id ${this.id} (deleted in another tab?).`));
       return;
     }
+    /**
+     * @param {string} label
+     * @param {...(Child | Child[])} value
+     */
     const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
     const tags = Array.isArray(doc.tags) ? doc.tags : doc.tags ? [doc.tags] : [];
     const when = toDate(doc.timestamp);
@@ -69,13 +85,16 @@ export class DetailView {
         'div',
         { class: 'actions' },
         h('button', { type: 'button', class: 'primary', onclick: () => this.#edit(doc), disabled: this.store.busy }, 'Edit'),
-        h('button', { type: 'button', class: 'danger', onclick: (e) => this.#confirmDelete(e.currentTarget), disabled: this.store.busy }, 'Delete'),
+        h('button', { type: 'button', class: 'danger', onclick: (/** @type {MouseEvent} */ e) => this.#confirmDelete(/** @type {HTMLElement} */ (e.currentTarget)), disabled: this.store.busy }, 'Delete'),
       ),
       h('p', { class: 'form-status', role: 'status' }, status),
     );
   }
 
-  // Typed edges to other memories; a link to a memory that is gone says so.
+  /**
+   * Typed edges to other memories; a link to a memory that is gone says so.
+   * @param {({ type?: unknown, to?: unknown } | null | undefined)[]} links
+   */
   #links(links) {
     return h(
       'ul',
@@ -109,6 +128,7 @@ export class DetailView {
     return renderExplanation(hit, ctx);
   }
 
+  /** @param {MemdexDocument} doc */
   #edit(doc) {
     const form = memoryForm({
       doc,
@@ -123,9 +143,10 @@ export class DetailView {
       },
     });
     this.body.replaceChildren(form);
-    form.elements.title.focus();
+    $$('[name=title]', form)[0]?.focus();
   }
 
+  /** @param {HTMLElement} button the Delete button, replaced by the question */
   #confirmDelete(button) {
     const keep = h('button', { type: 'button', onclick: () => this.#view() }, 'Keep it');
     const confirm = h(

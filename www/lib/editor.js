@@ -1,12 +1,18 @@
 // The memory form, used both to add (side panel) and to edit (detail
 // dialog): title, text, kind, namespace, tags, time. Fields the form does
 // not show (links, or any field of an imported schema) are kept on edit.
-import { h, toDate } from './dom.js';
+import { errorText, h, toDate } from './dom.js';
+
+/** @typedef {import('../pkg/index.js').MemdexDocument} MemdexDocument */
 
 let uid = 0;
 
-/** `datetime-local` value (local time, minutes) for a Date. */
+/**
+ * `datetime-local` value (local time, minutes) for a Date.
+ * @param {Date} d
+ */
 function localInput(d) {
+  /** @param {number} n */
   const pad = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
@@ -17,16 +23,25 @@ export function newId() {
 
 /**
  * @param {object} opts
- * @param {object} [opts.doc] the memory to edit (absent: a new one)
- * @param {{ kinds: Set<string>, namespaces: Set<string>, tags: Set<string> }} opts.facets
- * @param {(doc: object) => Promise<void>} opts.onSubmit
+ * @param {MemdexDocument} [opts.doc] the memory to edit (absent: a new one)
+ * @param {import('./store.js').Facets} opts.facets
+ * @param {(doc: MemdexDocument) => Promise<void>} opts.onSubmit
  * @param {() => void} [opts.onCancel]
  * @param {string} [opts.id] form element id
  */
 export function memoryForm({ doc, facets, onSubmit, onCancel, id }) {
   const n = ++uid;
+  /**
+   * @param {string} label
+   * @param {HTMLElement} control
+   * @param {string} [hint]
+   */
   const field = (label, control, hint) =>
     h('label', { class: 'field' }, h('span', { class: 'label' }, label), control, hint ? h('span', { class: 'field-hint' }, hint) : null);
+  /**
+   * @param {string} name
+   * @param {Set<string>} values
+   */
   const list = (name, values) => h('datalist', { id: `${name}-${n}` }, [...values].sort().map((v) => h('option', { value: v })));
   const when = toDate(doc?.timestamp) ?? new Date();
   const tags = Array.isArray(doc?.tags) ? doc.tags.join(', ') : (doc?.tags ?? '');
@@ -37,7 +52,7 @@ export function memoryForm({ doc, facets, onSubmit, onCancel, id }) {
     'form',
     { class: 'memory-form', id },
     field('Title', h('input', { name: 'title', required: true, maxlength: '200', autocomplete: 'off', value: doc?.title ?? '' })),
-    field('Text', h('textarea', { name: 'text', rows: '4', required: true }, doc?.text ?? '')),
+    field('Text', h('textarea', { name: 'text', rows: '4', required: true }, String(doc?.text ?? ''))),
     h(
       'div',
       { class: 'row' },
@@ -60,7 +75,9 @@ export function memoryForm({ doc, facets, onSubmit, onCancel, id }) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = new FormData(form);
+    /** @param {string} k */
     const value = (k) => String(f.get(k) ?? '').trim();
+    /** @type {MemdexDocument} */
     const next = {
       ...(doc ?? {}),
       id: doc?.id ?? newId(),
@@ -78,9 +95,9 @@ export function memoryForm({ doc, facets, onSubmit, onCancel, id }) {
     submit.disabled = true;
     status.textContent = 'Saving…';
     try {
-      await onSubmit(next, status);
+      await onSubmit(next);
     } catch (err) {
-      status.textContent = `Not saved: ${err?.code ? `${err.code}: ` : ''}${err?.message ?? err}`;
+      status.textContent = `Not saved: ${errorText(err)}`;
     } finally {
       submit.disabled = false;
     }

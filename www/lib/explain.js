@@ -1,16 +1,22 @@
 // The score explanation panel: `search(..., { explain: true })` returns one
 // entry per (query term, field) that contributed to a hit's BM25F score,
 // with the inputs of the formula. The rows add up to the score; each gets a
-// bar of its share. Only signals memdex computes are shown: BM25F today. A
-// vector or fused rank would be one more entry in `signals()` once hits
-// carry one.
+// bar of its share. The explorer's schema has no vector field, so BM25F is
+// the only signal; a hybrid search's hits also carry their lexical and
+// vector ranks (`hit.lexical`, `hit.vector`), more entries for `signals()`.
 import { h, num } from './dom.js';
+
+/** @typedef {import('./query.js').SearchContext} SearchContext */
+/** @typedef {import('../pkg/index.js').Hit} Hit */
 
 /**
  * Re-runs the search that produced a hit, for that hit alone, with
  * `explain: true`: same query, mode, filter and sort, offset at its rank.
  * Explanations are not fetched per keystroke because only this panel needs
  * them. Falls back to a wider page if the index changed in between.
+ * @param {import('../pkg/index.js').Memdex} index
+ * @param {SearchContext} context
+ * @param {string} id
  */
 export function explainHit(index, context, id) {
   const { req, rank } = context;
@@ -24,22 +30,28 @@ export function explainHit(index, context, id) {
   return hit ?? null;
 }
 
-/** Ranking signals of a hit; BM25F is the only one memdex has. */
+/**
+ * Ranking signals of a hit: BM25F, the only one of a schema without vectors.
+ * @param {Hit} hit
+ * @param {SearchContext} context
+ */
 function signals(hit, context) {
   const list = [{ name: 'BM25F (lexical)', value: `score ${hit.score.toFixed(3)}` }];
   if (!context.req.sorted) list[0].value = `rank #${context.rank} · ${list[0].value}`;
   return list;
 }
 
+/** @param {number} v */
 const fmt = (v, digits = 2) => (Number.isInteger(v) ? num(v) : v.toFixed(digits));
 
 /**
- * @param {object} hit a hit with `explanation`
- * @param {object} context `{ req, rank, state }` of the search it came from
+ * @param {Hit} hit a hit with `explanation`
+ * @param {SearchContext} context the search it came from
  */
 export function renderExplanation(hit, context) {
   const rows = [...(hit.explanation ?? [])].sort((a, b) => b.score - a.score);
   const total = rows.reduce((s, r) => s + r.score, 0) || hit.score || 1;
+  /** @type {Map<string, number>} */
   const byTerm = new Map();
   for (const r of rows) byTerm.set(r.term, (byTerm.get(r.term) ?? 0) + r.score);
 
@@ -48,6 +60,10 @@ export function renderExplanation(hit, context) {
   const heading = context.req.sorted
     ? `Score breakdown for “${typed}”${sent}, results sorted by time`
     : `Why #${context.rank} for “${typed}”${sent}`;
+  /**
+   * @param {number} share
+   * @param {string} label
+   */
   const bar = (share, label) =>
     h('span', { class: 'bar', role: 'img', 'aria-label': label }, h('span', { style: `width:${(share * 100).toFixed(1)}%` }));
 
@@ -65,7 +81,8 @@ export function renderExplanation(hit, context) {
       { class: 'formula' },
       `The score is the sum of the rows below: for each query term and field, BM25F combines the term's rarity (idf), `,
       `how often it occurs in the field (tf), the field's length against the average, and the weight: the field's `,
-      `weight, halved for a term reached by expanding a prefix (the word being typed, or word*).`,
+      `weight, halved for a term reached by expanding a prefix (the word being typed, or word*) or one typo away, `,
+      `quartered two typos away.`,
     ),
     h(
       'ul',

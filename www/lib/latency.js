@@ -6,20 +6,34 @@
 // paints them). `memdex:search` entries are the engine call alone.
 
 const keep = 500;
+/** @type {{ keystroke: number[], search: number[] }} */
 const samples = { keystroke: [], search: [] };
 
+/**
+ * @param {number[]} list
+ * @param {number} v
+ */
 function push(list, v) {
   list.push(v);
   if (list.length > keep) list.shift();
 }
 
+/**
+ * @param {number[]} values
+ * @param {number} p percent
+ */
 export function percentile(values, p) {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** Records one engine call. */
+/**
+ * Records one engine call.
+ * @param {number} start
+ * @param {number} end
+ * @param {object} detail
+ */
 export function recordSearch(start, end, detail) {
   performance.measure('memdex:search', { start, end, detail });
   push(samples.search, end - start);
@@ -29,6 +43,9 @@ export function recordSearch(start, end, detail) {
  * Records a keystroke once its results are on screen (at the next frame);
  * calls `done(ms)`. A keystroke whose frame is shared with a later one
  * still counts: its user waited that long.
+ * @param {number} eventTime
+ * @param {object} detail
+ * @param {(ms: number) => void} [done]
  */
 export function recordKeystroke(eventTime, detail, done) {
   requestAnimationFrame(() => {

@@ -10,19 +10,57 @@
 // segments' chunk and tombstone keys, the generation and the commit id,
 // whose first 12 hex digits are the commit time in ms.
 
-/** @param {import('../pkg/storage.js').StorageAdapter} inner */
+/** @typedef {import('../pkg/storage.js').StorageAdapter} StorageAdapter */
+
+/**
+ * What a committed index occupies, as this adapter saw it.
+ * @typedef {object} Usage
+ * @property {number} bytes
+ * @property {boolean} complete
+ * @property {number} generation
+ * @property {number} segments
+ * @property {Date | null} committedAt
+ */
+
+/**
+ * The fields of a manifest's JSON payload this page reads.
+ * @typedef {object} Manifest
+ * @property {number} generation
+ * @property {string} [commit]
+ * @property {{ chunks?: string[], deletes?: string | null }[]} [segments]
+ */
+
+/**
+ * @typedef {StorageAdapter & {
+ *   usage(name: string): Usage | null,
+ *   forget(name: string): void,
+ * }} MeteredStorage
+ */
+
+/**
+ * @param {StorageAdapter} inner
+ * @returns {MeteredStorage}
+ */
 export function meteredStorage(inner) {
-  const sizes = new Map(); // key -> bytes, of values this adapter saw
-  const manifests = new Map(); // manifest key -> its decoded JSON
+  /** @type {Map<string, number>} key -> bytes, of values this adapter saw */
+  const sizes = new Map();
+  /** @type {Map<string, Manifest>} manifest key -> its decoded JSON */
+  const manifests = new Map();
+  /**
+   * @template {Uint8Array | ArrayBuffer | null | undefined} V
+   * @param {string} key
+   * @param {V} value
+   */
   const track = (key, value) => {
     if (!value) return value;
     sizes.set(key, value.byteLength);
     if (key.endsWith('/manifest')) {
-      const parsed = parseManifest(value);
+      const parsed = parseManifest(value instanceof Uint8Array ? value : new Uint8Array(value));
       if (parsed) manifests.set(key, parsed);
     }
     return value;
   };
+  /** @type {MeteredStorage} */
   const adapter = {
     get: async (key) => track(key, await inner.get(key)),
     put: async (key, value) => {
@@ -52,7 +90,8 @@ export function meteredStorage(inner) {
       let total = sizes.get(manifestKey) ?? 0;
       let complete = true;
       for (const seg of manifest.segments ?? []) {
-        for (const key of [...(seg.chunks ?? []), seg.deletes].filter(Boolean)) {
+        for (const key of [...(seg.chunks ?? []), seg.deletes]) {
+          if (!key) continue;
           const n = sizes.get(key);
           if (n === undefined) complete = false;
           else total += n;
@@ -79,7 +118,11 @@ export function meteredStorage(inner) {
   return adapter;
 }
 
-/** The JSON payload of a manifest blob, or null if it is not one. */
+/**
+ * The JSON payload of a manifest blob, or null if it is not one.
+ * @param {Uint8Array} bytes
+ * @returns {Manifest | null}
+ */
 export function parseManifest(bytes) {
   if (bytes.byteLength < 13) return null;
   const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);

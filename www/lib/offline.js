@@ -15,6 +15,7 @@ export async function enableOffline() {
   const reply = new Promise((resolve) => {
     channel.port1.onmessage = ({ data }) => resolve(data.cached);
   });
+  if (!registration.active) throw new Error('the service worker is not active');
   registration.active.postMessage({ type: 'cache', urls: [...new Set(urls)] }, [channel.port2]);
   return reply;
 }

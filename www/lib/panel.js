@@ -10,9 +10,13 @@ export class IndexPanel {
     $('#compact').addEventListener('click', () => this.#compact());
   }
 
+  /**
+   * @param {string} name a `data-stat` cell
+   * @param {string} text
+   * @param {string} [title]
+   */
   #set(name, text, title) {
     const el = $(`[data-stat="${name}"]`);
-    if (!el) return;
     el.textContent = text;
     if (title !== undefined) el.title = title;
   }
@@ -53,12 +57,13 @@ export class IndexPanel {
   async #estimate() {
     if (!navigator.storage?.estimate) return this.#set('origin', 'not available');
     const e = await navigator.storage.estimate();
-    const idb = e.usageDetails?.indexedDB;
+    // usageDetails: Chromium only, so not in the DOM typings.
+    const idb = /** @type {{ usageDetails?: { indexedDB?: number } }} */ (e).usageDetails?.indexedDB;
     this.#set('origin', `${bytes(e.usage)}${idb !== undefined ? ` (IndexedDB ${bytes(idb)})` : ''} of ${bytes(e.quota)}`);
   }
 
   async #compact() {
-    const button = $('#compact');
+    const button = $('#compact', HTMLButtonElement);
     button.disabled = true;
     try {
       await this.store.compact(); // emits change: the panel updates

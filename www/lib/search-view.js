@@ -1,37 +1,47 @@
 // The search column: reads the controls, runs one synchronous search per
 // keystroke, renders the hits, and says how many matched and which mode
-// answered. Ranked searches do not count their matches (the engine skips
-// documents that cannot reach the top 20), so the exact count is a second,
-// sorted search run when the page is idle after the results are painted:
-// results never wait for it.
+// answered. A ranked search skips documents that cannot reach the top 20,
+// so its `total` may be a lower bound; the exact count is a second, sorted
+// search run when the page is idle after the results are painted: results
+// never wait for it.
 import { MemdexError } from '../pkg/index.js';
 import { $, $$, errorText, h, ms, num } from './dom.js';
 import { backOff, buildRequest, PAGE } from './query.js';
 import { recordKeystroke, recordSearch } from './latency.js';
 import { renderHit } from './results.js';
 
+/** @typedef {import('./query.js').SearchState} SearchState */
+/** @typedef {import('./query.js').SearchRequest} SearchRequest */
+/** @typedef {import('./query.js').SearchContext} SearchContext */
+/** @typedef {import('../pkg/index.js').Hit} Hit */
+/** @typedef {import('../pkg/index.js').SearchResults} SearchResults */
+
 const MAX_WINDOW = 10_000; // the engine's offset + limit ceiling
-const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 400 }) : setTimeout(fn, 30));
+/** @param {() => void} fn */
+const idle = (fn) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 400 }) : setTimeout(fn, 30));
 const MODE_TEXT = { or: 'any term (OR)', and: 'all terms (AND)' };
+/** @typedef {'filters' | 'and' | 'empty' | 'nothing'} HintKey */
 
 export class SearchView {
   seq = 0;
-  /** What the visible results came from, for the detail view. */
+  /** @type {Omit<SearchContext, 'rank'> | null} what the visible results came from, for the detail view */
   last = null;
+  /** @type {Map<string, { hit: Hit, rank: number }>} */
   #hits = new Map();
   #offset = 0;
   #listSeq = 0; // the search whose first page heads the current list ("Show more" appends to it)
-  #count = null; // its number of matches (text), once counted
+  /** @type {string | null} its number of matches (text), once counted */
+  #count = null;
 
   /**
    * @param {import('./store.js').Store} store
-   * @param {{ onOpen: (hit: object, context: object) => void, onMeasured: () => void }} hooks
+   * @param {{ onOpen: (hit: Hit, context: SearchContext) => void, onMeasured: () => void }} hooks
    */
   constructor(store, hooks) {
     this.store = store;
     this.hooks = hooks;
-    this.q = $('#q');
-    this.form = $('#search-form');
+    this.q = $('#q', HTMLInputElement);
+    this.form = $('#search-form', HTMLFormElement);
     this.results = $('#results');
     this.more = $('#more');
     this.q.addEventListener('input', (e) => this.run({ eventTime: e.timeStamp }));
@@ -45,17 +55,20 @@ export class SearchView {
     this.form.addEventListener('reset', () => setTimeout(() => this.run()));
     this.more.addEventListener('click', () => this.run({ append: true }));
     this.results.addEventListener('click', (e) => {
+      if (!(e.target instanceof Element)) return;
       const li = e.target.closest('li.hit');
-      if (li && e.target.closest('button.open')) this.#open(li.dataset.id);
+      if (li instanceof HTMLElement && e.target.closest('button.open')) this.#open(li.dataset.id ?? '');
     });
     this.#wireKeys();
   }
 
+  /** @returns {SearchState} */
   state() {
     const f = new FormData(this.form);
+    const mode = f.get('mode');
     return {
       q: this.q.value,
-      mode: f.get('mode') ?? 'or',
+      mode: mode === 'and' || mode === 'fallback' ? mode : 'or',
       namespace: String(f.get('namespace') ?? ''),
       kind: String(f.get('kind') ?? ''),
       tags: String(f.get('tags') ?? ''),
@@ -65,7 +78,10 @@ export class SearchView {
     };
   }
 
-  /** Runs the search; `eventTime` marks a keystroke to measure; `append` loads the next page. */
+  /**
+   * Runs the search; `eventTime` marks a keystroke to measure; `append` loads the next page.
+   * @param {{ eventTime?: number, append?: boolean }} [how]
+   */
   run({ eventTime, append = false } = {}) {
     const index = this.store.index;
     const seq = ++this.seq;
@@ -74,6 +90,7 @@ export class SearchView {
     let req = buildRequest(state, { namespaces: this.store.facets.namespaces }, this.#offset);
     // The next page of a backed-off query continues that query.
     if (append && this.last?.req.completion) req = { ...req, query: this.last.req.query, completion: this.last.req.completion };
+    /** @type {SearchResults} */
     let res;
     const t0 = performance.now();
     try {
@@ -106,8 +123,7 @@ export class SearchView {
       return renderHit(hit, rank, scored);
     });
     this.results.append(...items);
-    // Ranked searches now report `total` too (a lower bound past the page);
-    // the explorer keeps counting them itself (#countLater).
+    // A ranked search's `total` may be a lower bound: the page counts (#countLater).
     if (!req.listing && !req.sorted) res = { ...res, total: undefined };
     this.last = { state, req, mode: res.mode, total: res.total };
     this.#summarize(req, res, t1 - t0, state);
@@ -121,7 +137,14 @@ export class SearchView {
     else this.hooks.onMeasured();
   }
 
+  /**
+   * @param {SearchRequest} req
+   * @param {SearchResults} res
+   * @param {number} took ms
+   * @param {SearchState} state
+   */
   #summarize(req, res, took, state) {
+    /** @type {(string | HTMLElement)[]} */
     const parts = [];
     const n = res.hits.length + this.#offset;
     if (req.listing) {
@@ -141,10 +164,10 @@ export class SearchView {
       if (state.mode !== 'fallback') parts.push(answered);
       else if (res.mode === 'and') parts.push(`fallback: ${answered} answered`);
       else parts.push(`fallback: no memory has all terms, ${answered} answered`);
-      if (req.sorted) parts.push(req.options.sort.order === 'asc' ? 'oldest first' : 'newest first');
+      if (req.sorted) parts.push(req.options.sort?.order === 'asc' ? 'oldest first' : 'newest first');
     }
     parts.push(h('span', { class: 'took' }, ms(took)));
-    // Newer engines bound every query's cost and flag a partial answer.
+    // Every query's cost is bounded; a partial answer says which budget ran out.
     if (res.limited?.length) parts.push(`partial answer: the query reached its cost budget (${res.limited.join(', ')})`);
     if (req.completion) parts.push(`no index term starts with “${req.completion.typed}”: completed as ${req.completion.as}…`);
     parts.push(...req.notes);
@@ -155,20 +178,26 @@ export class SearchView {
 
   // The exact number of matches: a sorted search visits every match, and
   // with limit 0 and no stored fields it only counts.
+  /**
+   * @param {number} seq
+   * @param {SearchRequest} req
+   */
   #countLater(seq, req) {
     idle(() => {
       if (seq !== this.#listSeq) return; // a newer search replaced these results
-      const el = $('#count');
+      const el = $$('#count')[0];
       if (!el) return;
       try {
         const { total, limited } = this.store.index.search(req.query, {
           mode: req.options.mode,
           filter: req.options.filter,
+          fuzzy: req.options.fuzzy,
           limit: 0,
           sort: { field: 'timestamp' },
           storedFields: false,
         });
-        this.#count = limited?.length ? `${num(total)}+` : num(total); // a partial count is a lower bound
+        const n = total ?? 0; // a sorted search always counts
+        this.#count = limited?.length ? `${num(n)}+` : num(n); // a partial count is a lower bound
         el.textContent = this.#count;
         document.body.dataset.counted = String(seq);
       } catch {
@@ -180,10 +209,19 @@ export class SearchView {
   // Why nothing matched, with the one action that would help. The same
   // hint is not rebuilt: a search re-run by the `change` event of the field
   // the user is leaving must not replace the button being clicked.
+  /**
+   * @param {SearchRequest} req
+   * @param {SearchState} state
+   */
   #hint(req, state) {
     const index = this.store.index;
-    const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, ...opts }).hits.length > 0;
+    /**
+     * @param {string} q
+     * @param {import('../pkg/index.js').SearchOptions} opts
+     */
+    const any = (q, opts) => index.search(q, { limit: 1, storedFields: false, fuzzy: req.options.fuzzy, ...opts }).hits.length > 0;
     const filtered = Object.keys(req.options.filter).length > 0;
+    /** @type {HintKey} */
     let key;
     if (filtered && any(req.query, { mode: req.options.mode, sort: req.options.sort ?? undefined })) key = 'filters';
     else if (state.mode === 'and' && any(req.query, { mode: 'or', filter: req.options.filter })) key = 'and';
@@ -191,36 +229,43 @@ export class SearchView {
     this.#showHint(key);
   }
 
+  /** @param {HintKey | null} key */
   #showHint(key) {
     const hint = $('#hint');
     if (hint.dataset.key === (key ?? '')) return;
     hint.dataset.key = key ?? '';
+    /**
+     * @param {string} label
+     * @param {() => void} fn
+     */
     const button = (label, fn) => h('button', { type: 'button', class: 'link', onclick: fn }, label);
     const content = {
       filters: () => ['Your filters hide every match. ', button('Clear the filters', () => this.#clearFilters())],
       and: () => ['No memory has all of these terms. ', button('Match any term', () => this.#setMode('or'))],
       empty: () => ['No memories yet: add one, or import some.'],
       nothing: () => [
-        'No memory contains these words. memdex matches words, their stems and, for the word being typed, ' +
-          'prefixes; it does not correct typos yet.',
+        'No memory contains these words. memdex matches words, their stems, the words that start with the word ' +
+          'being typed, and words a typo away (one letter for words of 4 to 7 letters, two from 8).',
       ],
     };
     hint.replaceChildren(...(key ? content[key]() : []));
   }
 
   #clearFilters() {
-    for (const name of ['namespace', 'tags', 'from', 'to']) this.form.elements[name].value = '';
-    this.form.elements.kind.value = '';
+    for (const name of ['namespace', 'tags', 'from', 'to']) $(`#search-form [name=${name}]`, HTMLInputElement).value = '';
+    $('#search-form [name=kind]', HTMLSelectElement).value = '';
     this.run();
     this.q.focus();
   }
 
+  /** @param {'or' | 'and' | 'fallback'} mode */
   #setMode(mode) {
-    $(`input[name=mode][value=${mode}]`).checked = true;
+    $(`input[name=mode][value=${mode}]`, HTMLInputElement).checked = true;
     this.run();
     this.q.focus();
   }
 
+  /** @param {unknown} err */
   #fail(err) {
     this.results.replaceChildren();
     this.#showHint(null);
@@ -228,9 +273,10 @@ export class SearchView {
     this.more.hidden = true;
   }
 
+  /** @param {string} id */
   #open(id) {
     const entry = this.#hits.get(id);
-    if (entry) this.hooks.onOpen(entry.hit, { ...this.last, rank: entry.rank });
+    if (entry && this.last) this.hooks.onOpen(entry.hit, { ...this.last, rank: entry.rank });
   }
 
   // Arrow keys: from the search box to the results and between them.
@@ -245,7 +291,7 @@ export class SearchView {
     this.results.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
       const list = buttons();
-      const i = list.indexOf(document.activeElement);
+      const i = list.findIndex((b) => b === document.activeElement);
       if (i < 0) return;
       e.preventDefault();
       if (e.key === 'ArrowUp' && i === 0) this.q.focus();

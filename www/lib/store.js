@@ -15,18 +15,23 @@ import { indexedDBStorage } from '../pkg/storage/indexeddb.js';
 import { meteredStorage } from './metered.js';
 import { BULK_NAMESPACES } from '../synthetic.js';
 
+/** @typedef {import('../pkg/index.js').MemdexDocument} MemdexDocument */
+/** @typedef {{ namespaces: Set<string>, kinds: Set<string>, tags: Set<string> }} Facets */
+
 export const DATABASE = 'memdex-explorer';
 export const KINDS = ['note', 'decision', 'rule', 'observation', 'code', 'summary'];
 const POINTER_KEY = 'memdex-explorer:index'; // name of the current index
+/** @param {string} name */
 const facetKey = (name) => `memdex-explorer:facets:${name}`;
 const CHANNEL = 'memdex-explorer';
 
 export class Store extends EventTarget {
-  /** @type {import('../pkg/index.js').Memdex} */
-  index;
-  name;
+  // Set by open(), which the page awaits before it uses the store.
+  index = /** @type {Memdex} */ (/** @type {unknown} */ (undefined));
+  name = '';
   raw = indexedDBStorage({ database: DATABASE });
   storage = meteredStorage(this.raw);
+  /** @type {Facets} */
   facets = { namespaces: new Set(), kinds: new Set(KINDS), tags: new Set() };
   /** Set while a bulk import or a snapshot swap owns the index: the page does not write then. */
   busy = false;
@@ -68,7 +73,10 @@ export class Store extends EventTarget {
     if (this.busy) throw new Error('an import is running; try again when it has finished');
   }
 
-  /** Adds or replaces a memory; resolves once it is durable in IndexedDB. */
+  /**
+   * Adds or replaces a memory; resolves once it is durable in IndexedDB.
+   * @param {MemdexDocument} doc
+   */
   async save(doc) {
     this.#checkIdle();
     await this.index.update((ix) => ix.add(doc));
@@ -77,7 +85,10 @@ export class Store extends EventTarget {
     this.#committed();
   }
 
-  /** Deletes a memory; resolves to whether it existed, once durable. */
+  /**
+   * Deletes a memory; resolves to whether it existed, once durable.
+   * @param {string} id
+   */
   async remove(id) {
     this.#checkIdle();
     const existed = await this.index.update((ix) => ix.remove(id));
@@ -126,6 +137,7 @@ export class Store extends EventTarget {
    * Replaces the index with a snapshot: imports it under a new name and
    * commits it, and only then points the page at it and deletes the old
    * index's keys. A snapshot that fails to import leaves everything as it was.
+   * @param {Uint8Array} bytes
    */
   async replaceWith(bytes) {
     const name = `explorer-${Date.now().toString(36)}`;
@@ -160,7 +172,10 @@ export class Store extends EventTarget {
     location.reload();
   }
 
-  /** Remembers the facet values of a document. */
+  /**
+   * Remembers the facet values of a document.
+   * @param {{ namespace?: string, kind?: unknown, tags?: unknown }} doc
+   */
   noteDoc(doc) {
     if (doc.namespace) this.facets.namespaces.add(doc.namespace);
     if (typeof doc.kind === 'string' && doc.kind) this.facets.kinds.add(doc.kind);
@@ -174,6 +189,7 @@ export class Store extends EventTarget {
    * imported snapshot). The generated set's namespaces are known up front.
    */
   scanFacets() {
+    /** @param {boolean | string[]} storedFields */
     const list = (storedFields) => this.index.search('', { filter: {}, limit: 10_000, storedFields }).hits;
     let hits;
     try {
@@ -190,6 +206,7 @@ export class Store extends EventTarget {
   #pruneFacets() {
     const { namespaces, kinds, tags } = this.facets;
     // count() throws SCHEMA for a field the schema lacks: then no value is live.
+    /** @param {import('../pkg/index.js').Filter} filter */
     const live = (filter) => {
       try {
         return this.index.count(filter) > 0;
@@ -205,6 +222,7 @@ export class Store extends EventTarget {
 
   #loadFacets() {
     try {
+      /** @type {{ namespaces: string[], kinds: string[], tags: string[] } | null} */
       const saved = JSON.parse(localStorage.getItem(facetKey(this.name)) ?? 'null');
       if (!saved) return false;
       saved.namespaces.forEach((v) => this.facets.namespaces.add(v));
