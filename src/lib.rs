@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod codec;
 pub mod error;
+pub mod filter;
 pub mod host;
 pub mod index;
 /// memdex's JSON (the `memdex-json` crate, crates/memdex-json).

@@ -9,7 +9,6 @@
 
 pub mod deletes;
 pub mod document;
-pub mod filter;
 pub mod lengths;
 pub mod load;
 pub mod manifest;
@@ -276,12 +275,12 @@ impl Index {
     /// namespace); returns how many were deleted.
     pub fn delete_where(&mut self, filter: &Value) -> Result<usize> {
         self.flush();
-        let filter = filter::Filter::compile(filter, &self.schema)?;
+        let filter = crate::filter::Filter::compile(filter, &self.schema)?;
         let mut ids = Vec::new();
         for entry in &self.segments {
             let allow = filter.evaluate(&entry.segment);
             for doc in 0..entry.segment.n_docs {
-                if !entry.deletes.contains(doc) && filter::allowed(&allow, doc) {
+                if !entry.deletes.contains(doc) && crate::filter::allowed(&allow, doc) {
                     ids.push(entry.segment.docs.id(doc).to_string());
                 }
             }

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::Result;
-use crate::index::filter::Filter;
+use crate::filter::Filter;
 use crate::schema::FilterKind;
 use crate::store::{Column, StoredFields};
 

@@ -16,7 +16,7 @@
 //! as in every ranking, so results do not depend on segmentation.
 
 use crate::error::{Error, Result};
-use crate::index::filter::{allowed, Filter};
+use crate::filter::{allowed, Filter};
 use crate::schema::FieldRef;
 use crate::vector::fusion::fuse;
 use crate::vector::Metric;

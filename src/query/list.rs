@@ -28,7 +28,7 @@ use super::options::{Mode, Page, SearchOptions, SearchResults, SortSpec};
 use super::plan::Plan;
 use super::searcher::Searcher;
 use super::topk::{Candidate, TopK};
-use crate::index::filter::{allowed, Filter};
+use crate::filter::{allowed, Filter};
 
 /// The filter column a sort reads, and how its values compare.
 #[derive(Debug, Clone, Copy)]

@@ -7,7 +7,7 @@
 //! 2. Stages: `parser`/`ast`/`merge` (text to query), `plan` (query to
 //!    scored terms), `bm25`/`scorer`/`topk` and the kernels of `exec`,
 //!    the `rerank` stages, `expand`, `hybrid`, `list`, `snippet`,
-//!    `strategy`, `suggest`, `fieldfilter`.
+//!    `strategy`, `suggest` (filters: `crate::filter`).
 //! 3. `searcher`: [`Searcher`], a read snapshot of an index, runs a search
 //!    through the stages. Query code never writes to the index.
 pub mod ast;
@@ -15,7 +15,6 @@ pub mod bm25;
 pub mod budget;
 pub(crate) mod exec;
 pub mod expand;
-pub(crate) mod fieldfilter;
 pub mod hybrid;
 pub mod list;
 pub mod merge;

@@ -84,7 +84,7 @@ pub struct SearchOptions {
     pub min_hits: usize,
     /// Restrict to these text fields, with optional weight overrides.
     pub fields: Option<FieldMap<f32>>,
-    /// Structural filter (see [`crate::index::filter`]); a JSON object keyed
+    /// Structural filter (see [`crate::filter`]); a JSON object keyed
     /// by field name.
     pub filter: Option<Value>,
     /// Treat every bare term as a prefix as well (search-as-you-type).

@@ -2,7 +2,7 @@
 //! bounds of the raw scores stay valid and the answer is exact.
 
 use crate::error::{Error, Result};
-use crate::index::filter::{allowed, Filter};
+use crate::filter::{allowed, Filter};
 use crate::query::options::RecencyOptions;
 use crate::query::searcher::Searcher;
 use crate::schema::{FieldRef, FilterKind};

@@ -1,6 +1,6 @@
 //! What one scoring pass takes and gives.
 
-use crate::index::filter::Filter;
+use crate::filter::Filter;
 use crate::query::ast::Query;
 use crate::query::budget::{Limited, Limits};
 use crate::query::options::{Page, ProximityOptions, SearchOptions};

@@ -1,7 +1,7 @@
 //! Reads by id and by filter.
 
 use crate::error::Result;
-use crate::index::filter::{allowed, Filter};
+use crate::filter::{allowed, Filter};
 use crate::json::{self, Value};
 use crate::schema::ID_KEY;
 

@@ -2,7 +2,7 @@
 //! -> the rerank stages -> hits (see [`crate::query::hits`]).
 
 use crate::error::{Error, Result};
-use crate::index::filter::{allowed, Filter};
+use crate::filter::{allowed, Filter};
 use crate::query::ast::Query;
 use crate::query::bm25::FieldNorm;
 use crate::query::budget::{Budget, Limited, Limits, Steps, MAX_RERANK_POOL};
@@ -207,7 +207,7 @@ impl Searcher<'_> {
         let mut ast = self.parse_query(query, opts.syntax)?;
         // Lenient `kind:rule` on a keyword/boolean field is that filter.
         let words = match opts.syntax {
-            Syntax::Lenient => crate::query::fieldfilter::extract(&mut ast, self.schema),
+            Syntax::Lenient => crate::filter::words::extract(&mut ast, self.schema),
             Syntax::Strict => Default::default(),
         };
         crate::query::merge::merge_repeats(&mut ast);
@@ -291,7 +291,7 @@ impl Searcher<'_> {
             Syntax::Strict => parser::parse_strict(query, &fields).map_err(|e| match e {
                 Error::InvalidQuery { position, reason } => Error::InvalidQuery {
                     position,
-                    reason: crate::query::fieldfilter::strict_hint(&reason, self.schema)
+                    reason: crate::filter::words::strict_hint(&reason, self.schema)
                         .unwrap_or(reason),
                 },
                 e => e,

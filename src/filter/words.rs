@@ -12,11 +12,11 @@
 //! those stay words, with a warning.
 //! Each `field:value` is its own condition: `tags:a tags:b` needs both.
 
-use crate::index::filter::Condition;
+use super::Condition;
 use crate::schema::{FieldRef, FilterKind, ResolvedSchema};
 
-use super::ast::{Occur, Query};
-use super::parser::is_identifier;
+use crate::query::ast::{Occur, Query};
+use crate::query::parser::is_identifier;
 
 /// What a query's `field:value` words became.
 #[derive(Debug, Default)]
