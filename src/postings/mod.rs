@@ -16,6 +16,7 @@
 //! increase within a term; at most 32 text fields (the mask is a u32).
 
 mod cursor;
+mod docs;
 pub mod encoder;
 
 pub use cursor::PostingsCursor;

@@ -37,7 +37,49 @@ fn to_js_error(err: Error) -> JsValue {
     {
         let _ = js_sys::Reflect::set(&js, &"reason".into(), &reason.as_str().into());
     }
+    let _ = js_sys::Reflect::set(&js, &"data".into(), &error_data(&err));
     js.into()
+}
+
+/// The error's fields as a plain object (`err.data`): what a caller
+/// switches on instead of the message (`data.field` of a SCHEMA error,
+/// `data.limit` of a LIMIT error, ...).
+fn error_data(err: &Error) -> JsValue {
+    let data = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&data, &key.into(), &value);
+    };
+    let num = |n: f64| JsValue::from_f64(n);
+    match err {
+        Error::InvalidQuery { position, reason } => {
+            set("position", num(*position as f64));
+            set("reason", reason.into());
+        }
+        Error::Schema { field, reason } => {
+            set("field", field.into());
+            set("reason", reason.into());
+        }
+        Error::NotFound { id } => set("id", id.into()),
+        Error::Storage { key, reason, .. } | Error::Corrupt { key, reason } => {
+            set("key", key.into());
+            set("reason", reason.into());
+        }
+        Error::Conflict { expected, found } => {
+            set("expected", num(*expected as f64));
+            set("found", num(*found as f64));
+        }
+        Error::Version { expected, got } => {
+            set("expected", num(*expected as f64));
+            set("got", num(*got as f64));
+        }
+        Error::Usage { reason } => set("reason", reason.into()),
+        Error::Limit { what, limit, got } => {
+            set("what", (*what).into());
+            set("limit", num(*limit as f64));
+            set("got", num(*got as f64));
+        }
+    }
+    data.into()
 }
 
 fn bad_argument(what: &str, err: impl std::fmt::Display) -> JsValue {

@@ -58,6 +58,9 @@ pub(crate) fn conjunction_of_terms<'a>(
             }
         }
         if live(candidate) {
+            if run.count.open() {
+                run.count.add();
+            }
             // Canonical (query) order, as the generic intersection sums.
             let score: f32 = scorers.iter_mut().map(|s| s.score()).sum();
             if top.admits(score) {
@@ -70,7 +73,10 @@ pub(crate) fn conjunction_of_terms<'a>(
                 });
             }
         }
-        let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
+        let threshold = match run.count.open() {
+            true => f32::NEG_INFINITY,
+            false => top.threshold().unwrap_or(f32::NEG_INFINITY),
+        };
         candidate = scorers[lead].advance_competitive(others, threshold);
     }
     steps.settle(left);

@@ -48,9 +48,27 @@ pub(crate) fn maxscore<'a>(
     let mut wide_filled = vec![0u64; if wide { terms.len().div_ceil(64) } else { 0 }];
     let mut first_essential = 0;
     let mut left = steps.left();
+    // While matches are counted (see `super::count`), each term dropped
+    // from candidate generation is walked afterwards from the document it
+    // was dropped at, past the candidates marked since the first drop
+    // (every earlier candidate lies before that document).
+    let mut marked: Vec<u64> = Vec::new();
+    let mut walks: Vec<(usize, u32)> = Vec::new();
     loop {
         let threshold = top.threshold().unwrap_or(f32::NEG_INFINITY);
+        // No block is skipped while counting.
+        let skipping = match run.count.open() {
+            true => f32::NEG_INFINITY,
+            false => threshold,
+        };
         while first_essential < scorers.len() && prefix[first_essential] < threshold {
+            if run.count.open() {
+                let s = &scorers[first_essential];
+                walks.push((terms[s.2], s.0.doc()));
+                if marked.is_empty() {
+                    marked = vec![0u64; (seg.n_docs as usize).div_ceil(64)];
+                }
+            }
             first_essential += 1;
         }
         if first_essential == scorers.len() {
@@ -78,10 +96,16 @@ pub(crate) fn maxscore<'a>(
             for s in &mut scorers[first_essential..] {
                 if s.0.doc() == candidate {
                     let others = total - s.1;
-                    s.0.advance_competitive(others, threshold);
+                    s.0.advance_competitive(others, skipping);
                 }
             }
             continue;
+        }
+        if run.count.open() {
+            if let Some(word) = marked.get_mut((candidate / 64) as usize) {
+                *word |= 1u64 << (candidate % 64);
+            }
+            run.count.add();
         }
         // Cheap rejection before any length lookup: the essential terms'
         // per-document bounds plus everything the non-essential ones can add.
@@ -96,7 +120,7 @@ pub(crate) fn maxscore<'a>(
                 for s in &mut scorers[first_essential..] {
                     if s.0.doc() == candidate {
                         let others = total - s.1;
-                        s.0.advance_competitive(others, threshold);
+                        s.0.advance_competitive(others, skipping);
                     }
                 }
                 continue;
@@ -129,7 +153,7 @@ pub(crate) fn maxscore<'a>(
                 }
                 partial += v;
                 let others = total - s.1;
-                s.0.advance_competitive(others, threshold);
+                s.0.advance_competitive(others, skipping);
             }
         }
         let mut competitive = true;
@@ -182,6 +206,9 @@ pub(crate) fn maxscore<'a>(
         }
     }
     steps.settle(left);
+    if run.count.open() && !walks.is_empty() {
+        count_unvisited(run, &walks, &mut marked);
+    }
 }
 
 /// [`sum_filled`] over any number of slots, one word of `filled` per 64.
@@ -209,4 +236,39 @@ fn sum_filled(values: &[f32], mut filled: u64) -> f32 {
         filled &= filled - 1;
     }
     sum
+}
+
+/// Counts the live matches MaxScore's loop never visited: for each
+/// `(plan term, doc)` in `walks`, that term's postings from `doc` on (it
+/// stopped generating candidates there), skipping and marking the
+/// documents `marked` holds. Out of steps, counting stops undecided.
+fn count_unvisited(
+    run: &SegmentRun<'_, '_, impl Fn(u32) -> bool>,
+    walks: &[(usize, u32)],
+    marked: &mut [u64],
+) {
+    let (seg, count) = (&run.entry.segment, run.count);
+    for &(t, from) in walks {
+        let qt = &run.plan.terms[t];
+        let Some(info) = seg.term(&qt.term) else {
+            continue;
+        };
+        seg.postings.for_each_doc(info, from, |doc, mask| {
+            if !count.open() {
+                return false;
+            }
+            if !count.take_step() {
+                return false;
+            }
+            let (word, bit) = ((doc / 64) as usize, 1u64 << (doc % 64));
+            let unseen = marked.get(word).is_some_and(|w| w & bit == 0);
+            if unseen && mask & qt.fields != 0 {
+                marked[word] |= bit;
+                if (run.live)(doc) {
+                    count.add();
+                }
+            }
+            true
+        });
+    }
 }

@@ -12,6 +12,8 @@ use crate::query::scorer::{
 };
 use crate::query::topk::{Candidate, TopK};
 
+use super::count::MatchCount;
+
 /// One segment's scoring pass: what every kernel reads.
 pub(crate) struct SegmentRun<'a, 'p, L> {
     pub plan: &'p Plan,
@@ -22,6 +24,8 @@ pub(crate) struct SegmentRun<'a, 'p, L> {
     /// Whether a document is live and passes the filter.
     pub live: &'p L,
     pub steps: &'p Steps,
+    /// Matches counted for an exact total (no pruning while it is open).
+    pub count: &'p MatchCount,
 }
 
 pub(crate) fn term_scorer<'a>(
@@ -142,6 +146,9 @@ pub(crate) fn collect<'a>(
             return;
         }
         if live(doc) {
+            if run.count.open() {
+                run.count.add();
+            }
             let score = scorer.score();
             if !top.admits(score) {
                 doc = scorer.advance();

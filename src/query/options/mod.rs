@@ -11,7 +11,8 @@ pub use parse::SEARCH_FIELDS;
 pub use results::{Choice, Found, Hit, Reason, SearchResults, TermExplanation, Via};
 pub(crate) use search::Page;
 pub use search::{
-    HighlightOptions, Mode, SearchOptions, StoredSelection, Strategy, Syntax, FUZZY_AUTO,
+    HighlightOptions, Mode, SearchOptions, StoredSelection, Strategy, Syntax, DEFAULT_TRACK_TOTAL,
+    FUZZY_AUTO,
 };
 pub use stages::{
     Direction, ExpandOptions, ProximityOptions, RecencyOptions, SortSpec, DEFAULT_DEPTH, MAX_DEPTH,

@@ -37,6 +37,7 @@ pub const SEARCH_FIELDS: &[&str] = &[
     "recency",
     "diversity",
     "dedupe",
+    "trackTotal",
 ];
 
 impl HighlightOptions {
@@ -194,6 +195,13 @@ impl SearchOptions {
                     }
                 }
                 "dedupe" => o.dedupe = jsonopt::boolean(v, "", k)?,
+                "trackTotal" => {
+                    o.track_total = match v {
+                        Value::Bool(true) => usize::MAX,
+                        Value::Bool(false) => 0,
+                        _ => jsonopt::usize_(v, "", k)?,
+                    }
+                }
                 "k1" => {
                     o.k1 = jsonopt::opt(v)
                         .map(|v| jsonopt::f32_(v, "", k))

@@ -124,7 +124,14 @@ pub struct SearchOptions {
     pub diversity: Option<f32>,
     /// Collapse hits with the same normalized title+text.
     pub dedupe: bool,
+    /// Count matches exactly up to this many (JSON `trackTotal`: a number,
+    /// `true` for every match, `false` for none); past it `total` is a
+    /// lower bound with `total_exact` false.
+    pub track_total: usize,
 }
+
+/// Default `trackTotal`: Elasticsearch's `track_total_hits`.
+pub const DEFAULT_TRACK_TOTAL: usize = 10_000;
 
 /// Stored fields returned with each hit.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -173,6 +180,7 @@ impl Default for SearchOptions {
             recency: None,
             diversity: None,
             dedupe: false,
+            track_total: DEFAULT_TRACK_TOTAL,
         }
     }
 }

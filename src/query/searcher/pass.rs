@@ -19,6 +19,9 @@ pub(crate) struct Pass<'a> {
     /// Every term required (the first pass of `and` and `fallback`).
     pub and_mode: bool,
     pub limits: Limits,
+    /// Matches counted exactly up to this many (`opts.track_total`, or 0
+    /// where no total is reported).
+    pub track_total: usize,
 }
 
 /// A ranked page of candidates with what it takes to turn them into hits.

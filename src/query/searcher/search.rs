@@ -7,13 +7,14 @@ use crate::query::ast::Query;
 use crate::query::bm25::FieldNorm;
 use crate::query::budget::{Budget, Limited, Limits, Steps, MAX_RERANK_POOL};
 use crate::query::exec::conjunction::conjunction_of_terms;
+use crate::query::exec::count::MatchCount;
 use crate::query::exec::maxscore::maxscore;
 use crate::query::exec::scorers::{build_scorer, collect, SegmentRun};
 use crate::query::options::{
     Hit, Mode, Page, SearchOptions, SearchResults, StoredSelection, Strategy, Syntax,
 };
 use crate::query::parser;
-use crate::query::plan::{PlanOptions, Planner};
+use crate::query::plan::{Plan, PlanOptions, Planner};
 use crate::query::scorer::ScoreParams;
 use crate::query::topk::TopK;
 use crate::store::StoredFields;
@@ -233,6 +234,8 @@ impl Searcher<'_> {
                 filter: filter.as_ref(),
                 and_mode: false,
                 limits,
+                // Fused answers carry no total.
+                track_total: 0,
             };
             let mut results = self.hybrid(query, mode, &pass)?;
             results.warnings = words.warnings;
@@ -259,6 +262,7 @@ impl Searcher<'_> {
                 filter: filter.as_ref(),
                 and_mode,
                 limits,
+                track_total: opts.track_total,
             })
         };
         let (mut hits, mut total, mut limited) = pass(and_first)?;
@@ -326,6 +330,7 @@ impl Searcher<'_> {
             filter,
             and_mode,
             limits,
+            track_total,
         } = *pass;
         let mut budget = Budget::new(limits, opts.syntax == Syntax::Strict);
         let plan = Planner::new(
@@ -364,13 +369,18 @@ impl Searcher<'_> {
         }
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
+        let known_total = self.known_total(&plan, filter, track_total);
+        let count_cap = (track_total > 0 && known_total.is_none()).then_some(track_total);
+        let count = MatchCount::new(count_cap, limits.scoring_steps);
         let steps = &budget.scoring;
+        let mut allows = Vec::with_capacity(self.segments.len());
         for (si, entry) in self.segments.iter().enumerate() {
             if steps.ran_out() {
                 break;
             }
-            let allow = filter.and_then(|f| f.evaluate(&entry.segment));
-            let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
+            allows.push(filter.and_then(|f| f.evaluate(&entry.segment)));
+            let allow = &allows[si];
+            let live = |d: u32| !entry.deletes.contains(d) && allowed(allow, d);
             let run = SegmentRun {
                 plan: &plan,
                 entry,
@@ -378,6 +388,7 @@ impl Searcher<'_> {
                 params: &params,
                 live: &live,
                 steps,
+                count: &count,
             };
             match (&flat, &conjunction) {
                 (Some(terms), _) => maxscore(&run, terms, &mut top),
@@ -391,12 +402,16 @@ impl Searcher<'_> {
         if steps.ran_out() {
             budget.scoring_cut()?;
         }
-        // The heap never filled: nothing was pruned, every match was offered.
-        let offered = match top.len() < k {
-            true => Total::Exact(top.offered()),
-            false => Total::AtLeast(top.offered()),
+        // Counted while nothing pruned; else the heap never filled (every
+        // match was offered); else `offered` is a lower bound.
+        let total = match (known_total, count.exact()) {
+            (Some(known), _) => known,
+            (None, Some(n)) if !budget.scoring.ran_out() => Total::Exact(n),
+            _ if count.passed_cap() => Total::AtLeast(count.cap().max(top.offered())),
+            _ if top.len() < k => Total::Exact(top.offered()),
+            _ => Total::AtLeast(top.offered()),
         };
-        let (candidates, total) = match &rerank {
+        let (candidates, sorted_total) = match &rerank {
             Some(p) => {
                 let mut ranked = top.into_sorted();
                 self.proximity_rerank(&mut ranked, &plan, &params, p);
@@ -405,8 +420,7 @@ impl Searcher<'_> {
             }
             None => crate::query::list::page(self, top, page)?,
         };
-        // Pruned top-k scores only some matches: `offered` is a lower bound.
-        let total = total.map_or(offered, Total::Exact);
+        let total = sorted_total.map_or(total, Total::Exact);
         Ok(Ranked {
             candidates,
             total,
@@ -414,6 +428,29 @@ impl Searcher<'_> {
             plan,
             params,
         })
+    }
+
+    /// The total of an unfiltered query of plain terms (searched in every
+    /// field), when planning already knows it: one term's live document
+    /// frequency, or "at least" the most frequent term's when that passes
+    /// `cap`. Saves counting (or, past the cap, visiting) every match.
+    fn known_total(&self, plan: &Plan, filter: Option<&Filter>, cap: usize) -> Option<Total> {
+        let terms = plan.flat_terms().filter(|_| filter.is_none() && cap > 0)?;
+        let every_field = match self.schema.text.len() {
+            n if n >= 32 => u32::MAX,
+            n => (1u32 << n) - 1,
+        };
+        let plain = |&t: &usize| plan.terms[t].fields & every_field == every_field;
+        if !terms.iter().all(plain) {
+            return None;
+        }
+        let most = terms.iter().map(|&t| plan.terms[t].doc_freq).max()?;
+        let most = usize::try_from(most).unwrap_or(usize::MAX);
+        match (terms.len(), most > cap) {
+            (1, false) => Some(Total::Exact(most)),
+            (_, true) => Some(Total::AtLeast(most)),
+            _ => None,
+        }
     }
 
     pub(crate) fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
