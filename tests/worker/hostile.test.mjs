@@ -16,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorker, tempDir, useTestWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker, tempDir, useTestWorker } from './support/helpers.mjs';
 
 let w;
 let call;
@@ -112,7 +112,7 @@ export default {
 };`;
 
 describe('rate-limit buckets', () => {
-  const rate = useTestWorker(RATE_WORKER, 'ratelimit-inline');
+  const rate = useTestWorker(RATE_WORKER, 'ratelimit-inline', {}, { bundle: true });
   test('rate-limit state is bounded: 20,000 addresses keep at most MAX_BUCKETS buckets, and a key\'s empty bucket stays empty', async () => {
     const r = await rate.call('/');
     assert.equal(r.error, undefined);

@@ -4,7 +4,6 @@
 // `env` is the same object for every request of an isolate, so a WeakMap
 // keyed by it costs one lookup per request.
 
-/** @typedef {import('./env.js').Env} Env */
 
 /**
  * @typedef {object} Limits

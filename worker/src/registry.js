@@ -9,11 +9,10 @@
 
 import { DurableObject } from 'cloudflare:workers';
 
-/** @typedef {import('./env.js').DurableObjectState} DurableObjectState */
 
 // Extending DurableObject is what makes the methods callable over RPC.
 export class Registry extends DurableObject {
-  /** @param {DurableObjectState} state @param {unknown} env */
+  /** @param {DurableObjectState} state @param {Env} env */
   constructor(state, env) {
     super(state, env);
     this.storage = state.storage;

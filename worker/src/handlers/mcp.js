@@ -32,6 +32,7 @@ import { write, writerOf } from '../context.js';
 /** @typedef {import('../context.js').Context} Context */
 /** @typedef {import('../auth.js').Principal} Principal */
 /** @typedef {import('../memdex.js').ToolResult} ToolResult */
+/** @typedef {import('../writer.js').Outcome} Outcome */
 
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const READ_TOOLS = new Set(['memory_search', 'memory_list', 'memory_get']);
@@ -215,7 +216,7 @@ async function callTool(c, name, args, minGeneration) {
       if (isInternal(result)) discardCopy(nsName, index);
       return result;
     }
-    const outcome = await writerOf(c.env, nsName).readTool(nsName, name, rest, MAX_CHARS);
+    const outcome = /** @type {Outcome} */ (await writerOf(c.env, nsName).readTool(nsName, name, rest, MAX_CHARS));
     if (!outcome.ok) {
       const e = outcome.error;
       return tools.failure(e.code, e.code === 'NOT_FOUND' ? `No memories in namespace "${nsName}" yet; store some with memory_store.` : e.message);
