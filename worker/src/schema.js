@@ -64,12 +64,17 @@ export function canonical(schema) {
   return JSON.stringify(sort(Object.fromEntries(Object.entries(schema).map(([k, d]) => [k, typeof d === 'string' ? { type: d } : d]))));
 }
 
-/** The name of the schema's vector field when it has exactly one, else undefined. @param {Schema} schema */
-export function vectorFieldOf(schema) {
-  const names = Object.entries(schema)
-    .filter(([, d]) => isObject(d) && /** @type {Record<string, unknown>} */ (d).type === 'vector')
-    .map(([n]) => n);
-  return names.length === 1 ? names[0] : undefined;
+/**
+ * The memory tools' `vectorField` for a namespace: its schema's (first)
+ * vector field, where `vector` arguments go; false when it has none (the
+ * tools then refuse `vector` saying so).
+ *
+ * @param {Schema} schema
+ * @returns {string | false}
+ */
+export function toolVectorField(schema) {
+  const found = Object.entries(schema).find(([, d]) => isObject(d) && /** @type {Record<string, unknown>} */ (d).type === 'vector');
+  return found ? found[0] : false;
 }
 
 /** The custom schema of each open index (set by whoever opened it: reader.js, writer.js). */

@@ -34,7 +34,7 @@ import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { runRead } from './reads.js';
 import { applyWrite, commitInSlices, mayCreate } from './writes.js';
-import { schemaKey, setSchemaOf } from './schema.js';
+import { schemaKey, schemaOf, setSchemaOf, toolVectorField } from './schema.js';
 import { isInternal } from './reader.js';
 import { writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
@@ -182,7 +182,8 @@ export class NamespaceWriter extends DurableObject {
       await this.flushing;
       if (!this.created) return notFound(ns);
       const live = await this.#open(ns);
-      const result = await tools.handleToolCall(live, name, args, { namespace: ns, readOnly: true, maxChars });
+      const options = { namespace: ns, readOnly: true, maxChars, vectorField: toolVectorField(schemaOf(live)) };
+      const result = await tools.handleToolCall(live, name, args, options);
       if (isInternal(result)) this.#discard(live);
       return { ok: true, value: result, generation: live.generation };
     } catch (err) {

@@ -5,7 +5,7 @@ import { errorRecord } from './errors.js';
 import { engineId, namespaceCovers } from './ids.js';
 import { tools } from './memdex.js';
 import { cleanMessage, findDoc } from './reads.js';
-import { canonical, schemaOf, vectorFieldOf } from './schema.js';
+import { canonical, schemaOf, toolVectorField } from './schema.js';
 
 /** @typedef {import('./writer.js').WriteOp} WriteOp */
 /** @typedef {import('./writer.js').Outcome} Outcome */
@@ -74,7 +74,7 @@ export async function applyWrite(index, ns, op) {
         return { ok: true, value: { removed: index.removeWhere(/** @type {import('memdex').Filter} */ (filter)) }, generation: 0 };
       }
       case 'tool': {
-        const options = { namespace: ns, commit: false, maxChars: op.maxChars, vectorField: vectorFieldOf(schemaOf(index)) };
+        const options = { namespace: ns, commit: false, maxChars: op.maxChars, vectorField: toolVectorField(schemaOf(index)) };
         const result = await tools.handleToolCall(index, op.name, op.args, options);
         return { ok: true, value: result, generation: 0 };
       }
