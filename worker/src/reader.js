@@ -15,8 +15,7 @@
 // alone) or their number passes `cacheEntries`. Freed wasm memory is reused
 // by the next load. A namespace that does not exist is never kept: each
 // read of one costs a manifest get (the request rate bounds those), and
-// names made up by a caller cannot fill the isolate (issue 27: 27,000 of
-// them once stayed for good).
+// names made up by a caller cannot fill the isolate.
 //
 // A copy whose engine failed with INTERNAL (a wasm trap) is dropped, so
 // the next read loads a new one instead of asking a broken engine again.

@@ -6,7 +6,7 @@
 // - A request with `x-memdex-test-hook: exhaust-memory` (or the writer's
 //   testHook('exhaust-memory')) leaves the isolate's engine no memory, so
 //   its next allocation traps (a WebAssembly.RuntimeError, as a real
-//   out-of-memory or a huge highlight tag did, issue 27).
+//   out-of-memory or a huge highlight tag would).
 // - The writer's testHook('fail:<step>') makes the next commit step of
 //   that kind fail: `blob` (a segment put to KV), `marker` (the pending
 //   marker), `manifest` (the swap, before it stores) or `manifest-after`

@@ -67,7 +67,7 @@ export async function applyWrite(index, ns, op) {
       case 'removeWhere': {
         // The filter's namespace is intersected with the URL's, never
         // replaced by it: a filter naming only other namespaces removes
-        // nothing here (issue 27: it removed all of this one).
+        // nothing here.
         const covers = op.filter.namespace === undefined || namespaceCovers(op.filter.namespace, ns);
         if (covers === false) return { ok: true, value: { removed: 0 }, generation: 0 };
         const filter = covers ? { ...op.filter, namespace: ns } : op.filter; // undefined: a shape for the engine to refuse
