@@ -4,7 +4,7 @@
 //   node bench/adversarial.mjs --quick    (~1 min: timeout 10 s, smaller batches, same 20k documents)
 //   options: --docs N  --timeout S (per request)  --budget S (all shapes together)  --out FILE
 //
-// It starts `make worker` itself (worker/test-support/helpers.mjs, as
+// It starts `make worker` itself (tests/worker/support/helpers.mjs, as
 // bench/worker-load.mjs does) on a free loopback port with a temporary state
 // folder and its own keys: admin (loading, diagnostics), write and read keys
 // on `team-a:*`, and a read key limited to 5 requests a minute (the rate
@@ -29,7 +29,7 @@ import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync, statSyn
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { cpus, totalmem } from 'node:os';
-import { freePort, makeKeys, startMakeWorker, tempDir } from '../worker/test-support/helpers.mjs';
+import { freePort, makeKeys, startMakeWorker, tempDir } from '../tests/worker/support/helpers.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name, fallback) => {

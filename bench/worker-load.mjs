@@ -16,7 +16,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { Memdex } from '../pkg/node.js';
-import { client, freePort, makeKeys, startMakeWorker, tempDir } from '../worker/test-support/helpers.mjs';
+import { client, freePort, makeKeys, startMakeWorker, tempDir } from '../tests/worker/support/helpers.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -20,7 +20,7 @@ import WebSocket from 'ws';
 import { Memdex } from '../pkg/node.js';
 import { kvStorage } from '../pkg/storage/kv.js';
 import { miniflareOptions, workerOptions } from '../worker/scripts/miniflare-options.mjs';
-import { client, freePort, makeKeys } from '../worker/test-support/helpers.mjs';
+import { client, freePort, makeKeys } from '../tests/worker/support/helpers.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

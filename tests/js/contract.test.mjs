@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Memdex } from '../../pkg/node.js';
 import { defineOpenInWorker } from '../../pkg/worker-client.js';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from '../worker/support/helpers.mjs';
 import { startServer, tempDir } from './mcp-helpers.mjs';
 import { NodeWebWorker } from './support/node-web-worker.mjs';
 

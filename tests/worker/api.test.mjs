@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Memdex } from '../../pkg/node.js';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 const memories = readFileSync(new URL('../../www/memories.jsonl', import.meta.url), 'utf8')
   .split('\n')

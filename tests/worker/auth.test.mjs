@@ -5,7 +5,7 @@
 // (REST CORS and the /mcp Origin check).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 let w;
 let as; // label -> client

@@ -10,7 +10,7 @@
 //   the blobs no manifest references, and only those.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { client, startWorker } from '../../worker/test-support/helpers.mjs';
+import { client, startWorker } from './support/helpers.mjs';
 
 let w;
 let a; // isolate A: revalidates on every read

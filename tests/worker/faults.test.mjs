@@ -11,7 +11,7 @@
 //   after a restart of the whole service from its persisted state.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { client, makeKeys, startWorker, tempDir } from '../../worker/test-support/helpers.mjs';
+import { client, makeKeys, startWorker, tempDir } from './support/helpers.mjs';
 
 const HOOKS = { MEMDEX_TEST_HOOKS: '1', MEMDEX_PUBLISH_MS: '0', MEMDEX_REVALIDATE_MS: '0' };
 

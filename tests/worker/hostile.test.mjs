@@ -10,13 +10,13 @@
 //   namespace's Durable Object: fifty reads of made-up names leave fifty
 //   objects without state (checked in the objects' SQLite files);
 // - a delete filter naming another namespace deletes nothing (its namespace
-//   is intersected with the URL's), and /mcp says plainly that it takes no
-//   namespace prefix.
+//   is intersected with the URL's), and /mcp takes a namespace prefix only
+//   for search and list, within the key's grant.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorker, tempDir, useTestWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker, tempDir, useTestWorker } from './support/helpers.mjs';
 
 let w;
 let call;
@@ -112,7 +112,7 @@ export default {
 };`;
 
 describe('rate-limit buckets', () => {
-  const rate = useTestWorker(RATE_WORKER, 'ratelimit-inline');
+  const rate = useTestWorker(RATE_WORKER, 'ratelimit-inline', {}, { bundle: true });
   test('rate-limit state is bounded: 20,000 addresses keep at most MAX_BUCKETS buckets, and a key\'s empty bucket stays empty', async () => {
     const r = await rate.call('/');
     assert.equal(r.error, undefined);
@@ -176,16 +176,23 @@ test('a delete filter naming another namespace deletes nothing; one covering thi
   assert.equal(await count('t:other', w2.body.generation), 1);
 });
 
-test('/mcp refuses a namespace prefix with a message that says so', async () => {
+test('/mcp: a prefix is for search and list only, never past the key\'s grant; a missing or malformed namespace says what to pass', async () => {
   const teamA = w.client(w.keys.teamA);
-  const r = await rpc(teamA, [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'memory_search', arguments: { namespace: 'team-a:*', query: 'x' } } }]);
-  const result = r.body[0].result;
-  assert.equal(result.isError, true);
-  assert.match(result.content[0].text, /^USAGE: .*prefix/);
-  assert.doesNotMatch(result.content[0].text, /is required/);
+  const callTool = async (name, args) => (await rpc(teamA, [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }])).body[0].result;
+  const get = await callTool('memory_get', { namespace: 'team-a:*', id: 'x' });
+  assert.equal(get.isError, true);
+  assert.match(get.content[0].text, /^USAGE: "namespace": "team-a:\*" is a prefix; memory_get works on one namespace/);
+  // A prefix wider than the grant reads only what the key may use: here nothing exists.
+  const wide = await callTool('memory_search', { namespace: '*', query: 'x' });
+  assert.match(wide.content[0].text, /^NOT_FOUND: No namespace starting with "" that this key may use/);
+  const missing = await callTool('memory_search', { query: 'x' });
+  assert.match(missing.content[0].text, /^USAGE: .*"namespace" is missing; pass the namespace to use \(this key may use team-a:\*/);
+  assert.doesNotMatch(missing.content[0].text, /is required/);
+  const bad = await callTool('memory_search', { namespace: 'a b', query: 'x' });
+  assert.match(bad.content[0].text, /^USAGE: .*"namespace" "a b" is not a namespace/);
   const tools = await rpc(teamA, [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
   const ns = tools.body[0].result.tools[0].inputSchema.properties.namespace.description;
-  assert.doesNotMatch(ns, /also take a prefix/);
+  assert.match(ns, /memory_search and memory_list also take a prefix ending in \*/);
 });
 
 test('reads and non-creating writes of namespaces that do not exist store nothing in their Durable Objects', async () => {

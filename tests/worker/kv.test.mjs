@@ -5,7 +5,7 @@
 // test worker below is not part of the product worker; it only exists here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from './support/helpers.mjs';
 
 const CONFORMANCE_CHECKS = 11;
 

@@ -5,7 +5,7 @@
 // length, result limit, namespaces per key, requests per minute.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 const LIMITS = { maxBodyBytes: 2000, maxDocsPerRequest: 5, maxDocBytes: 600, maxQueryBytes: 50, maxLimit: 20, maxNamespacesPerKey: 2, requestsPerMinute: 100000 };
 

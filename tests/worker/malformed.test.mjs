@@ -5,7 +5,7 @@
 // methods. After all of it the namespace is exactly as before.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 let w;
 let call;

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { client, freePort, makeKeys, startMakeWorker, tempDir } from '../../worker/test-support/helpers.mjs';
+import { client, freePort, makeKeys, startMakeWorker, tempDir } from './support/helpers.mjs';
 
 let server;
 let keys;

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 let w;
 let call;
@@ -103,6 +103,15 @@ test('every route\'s real responses validate against the document', async () => 
   assert.equal(exp.headers.get('content-type'), 'application/octet-stream');
   check('GET', '/v1/ns/{ns}/export', exp);
   check('GET', '/v1/ns/{ns}/export', await call('GET', '/v1/ns/api/export', { key: w.keys.reader })); // 403
+  const schema = { userId: 'keyword', embedding: { type: 'vector', dimensions: 2 } };
+  const created = await call('PUT', '/v1/ns/api-schema', { json: { schema } });
+  check('PUT', '/v1/ns/{ns}', created); // 201
+  check('PUT', '/v1/ns/{ns}', await call('PUT', '/v1/ns/api-schema', { json: { schema } })); // 200
+  check('PUT', '/v1/ns/{ns}', await call('PUT', '/v1/ns/api-schema', { json: { schema: { other: 'number' } } })); // 409
+  check('PUT', '/v1/ns/{ns}', await call('PUT', '/v1/ns/api-schema2', { json: { schema: { title: 'keyword' } } })); // 400 SCHEMA
+  check('GET', '/v1/ns/{ns}', await call('GET', `/v1/ns/api-schema?minGeneration=${created.body.generation}`));
+  check('GET', '/v1/ns/{ns}', await call('GET', '/v1/ns/nope')); // 404
+  check('POST', '/v1/ns/{ns}/search', await call('POST', '/v1/ns/api-schema/search', { json: { query: '', vector: [1, 0], minGeneration: created.body.generation } }));
   check('GET', '/v1/namespaces', await call('GET', '/v1/namespaces'));
   check('GET', '/v1/namespaces', await call('GET', '/v1/namespaces', { key: w.keys.reader }));
   // A method the path does not take: 405, documented with the path's operations.

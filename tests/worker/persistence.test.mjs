@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Memdex } from '../../pkg/node.js';
-import { client, freePort, makeKeys, startMakeWorker, tempDir } from '../../worker/test-support/helpers.mjs';
+import { client, freePort, makeKeys, startMakeWorker, tempDir } from './support/helpers.mjs';
 
 const NS = 'persist:a';
 const SEP = '\u001f';

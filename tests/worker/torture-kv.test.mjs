@@ -7,7 +7,7 @@
 // error. Bounded (TORTURE_SECONDS, default 8).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from './support/helpers.mjs';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 8);
 

@@ -7,7 +7,7 @@
 // re-published by reconcile(), and a manifest only KV has is adopted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useTestWorker } from '../../worker/test-support/helpers.mjs';
+import { useTestWorker } from './support/helpers.mjs';
 
 const WORKER = /* js */ `
 import { DurableObject } from 'cloudflare:workers';

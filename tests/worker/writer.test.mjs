@@ -4,7 +4,7 @@
 // commits, and every one of them answers with a generation that holds it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from './support/helpers.mjs';
 
 let w;
 let call;

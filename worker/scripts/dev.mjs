@@ -2,6 +2,8 @@
 // Miniflare, the engine of `wrangler dev --local`), with KV and Durable
 // Object state persisted under .worker-state/ (MEMDEX_STATE_DIR), so a
 // restart keeps the data. No Cloudflare account, no login, no network.
+// The Worker is built against the packed package (install-memdex.mjs, run
+// by miniflare-options.mjs's bundle), as wrangler would deploy it.
 //
 // Keys and settings come from worker/.dev.vars (MEMDEX_DEV_VARS); when it
 // does not exist, one is written with a new random admin key for every

@@ -5,9 +5,10 @@
 //
 // No network: `cf: false` stops Miniflare fetching its request.cf fixture
 // from workers.cloudflare.com; telemetry is off.
-import { fileURLToPath } from 'node:url';
+import { workerModules, BUNDLE_ROOT } from './bundle.mjs';
+import { ROOT } from './paths.mjs';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { ROOT };
 export const COMPATIBILITY_DATE = '2026-04-01';
 
 /**
@@ -22,14 +23,9 @@ export function workerOptions({ name = 'memdex', vars = {}, writerScript } = {})
   const durable = (className) => (writerScript ? { className, scriptName: writerScript, useSQLite: true } : { className, useSQLite: true });
   return {
     name,
-    modules: true,
-    scriptPath: `${ROOT}/worker/src/index.js`,
-    modulesRoot: ROOT,
-    // As wrangler: .js files are ES modules, .wasm imports compiled modules.
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
+    // As wrangler deploys it: bundled, the wasm a compiled module (bundle.mjs).
+    modules: workerModules(),
+    modulesRoot: BUNDLE_ROOT,
     compatibilityDate: COMPATIBILITY_DATE,
     kvNamespaces: { MEMDEX_KV: 'memdex-kv' },
     durableObjects: { MEMDEX_WRITER: durable('NamespaceWriter'), MEMDEX_REGISTRY: durable('Registry') },

@@ -4,7 +4,6 @@
 // `env` is the same object for every request of an isolate, so a WeakMap
 // keyed by it costs one lookup per request.
 
-/** @typedef {import('./env.js').Env} Env */
 
 /**
  * @typedef {object} Limits
@@ -77,7 +76,7 @@ function parse(env) {
     limits,
     corsOrigins: origins === '*' ? '*' : origins.split(/[\s,]+/).filter(Boolean),
     revalidateMs: int(env.MEMDEX_REVALIDATE_MS, 1000, 0, 3_600_000, 'MEMDEX_REVALIDATE_MS'),
-    // The issue's bound: no write waits more than 50 ms for company.
+    // No write waits more than 50 ms for company.
     groupCommitMs: int(env.MEMDEX_GROUP_COMMIT_MS, 20, 0, 50, 'MEMDEX_GROUP_COMMIT_MS'),
     // Longer than KV's propagation (~60 s): a reader elsewhere that still
     // sees the previous manifest can load all of its blobs.

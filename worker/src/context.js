@@ -7,8 +7,6 @@ import { json } from './http.js';
 import { runRead } from './reads.js';
 import { discardCopy, isInternal, readCopy } from './reader.js';
 
-/** @typedef {import('./env.js').Env} Env */
-/** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
 /** @typedef {import('./auth.js').Principal} Principal */
 /** @typedef {import('./config.js').Settings} Settings */
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
@@ -88,7 +86,8 @@ export async function read(c, ns, op, minGeneration) {
       throw err;
     }
   }
-  const outcome = await writerOf(c.env, ns).read(ns, op);
+  // The RPC stub types results as serialized; the writer answers an Outcome.
+  const outcome = /** @type {Outcome} */ (await writerOf(c.env, ns).read(ns, op));
   if (!outcome.ok) throw outcomeError(outcome);
   if (outcome.generation < minGeneration) {
     throw new ApiError('NOT_FOUND', `namespace "${ns}" has no generation ${minGeneration} (it is at ${outcome.generation})`);

@@ -5,11 +5,11 @@
 // The HTTP status is derived from the code; a few codes (LIMIT) take the
 // status of the limit that was hit.
 
-/** @typedef {import('../../pkg-template/index.js').MemdexErrorCode} MemdexErrorCode */
+/** @typedef {import('memdex').MemdexErrorCode} MemdexErrorCode */
 
 // Statuses come from the package's error table (pkg-template/errors.js),
 // the one source of codes, statuses and meanings.
-import { ERRORS } from '../../pkg/errors.js';
+import { ERRORS } from 'memdex/errors';
 
 /** @type {Record<string, number>} */
 const STATUS = Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e.status]));

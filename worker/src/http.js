@@ -68,7 +68,7 @@ export async function readBytes(request, max) {
   return out;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
  * The body as text (UTF-8, invalid sequences refused).

@@ -21,8 +21,6 @@ import { matchRoute } from './routes.js';
 export { NamespaceWriter } from './writer.js';
 export { Registry } from './registry.js';
 
-/** @typedef {import('./env.js').Env} Env */
-/** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
 
 export default {
   /**

@@ -5,7 +5,7 @@
 // the routing table, so it cannot drift from the code.
 import { json } from './http.js';
 import { DEFAULT_LIMITS } from './config.js';
-import { ERRORS } from '../../pkg/errors.js';
+import { ERRORS } from 'memdex/errors';
 
 // The codes an HTTP error can carry: the error table's, less the agent
 // tools' own (those come back inside MCP tool results).
@@ -98,7 +98,7 @@ const schemas = {
   Document: {
     type: 'object',
     required: ['id'],
-    description: 'A document of the default schema: title, text (text fields), kind, tags (keywords), timestamp (date), links (stored)',
+    description: 'A document: the base fields title, text (text fields), kind, tags (keywords), timestamp (date), links, plus the fields of the namespace\'s schema (PUT /v1/ns/{ns}); a vector field takes an array of its dimensions\' numbers',
     properties: {
       id: { type: 'string' },
       namespace: { type: 'string' },
@@ -151,6 +151,40 @@ const schemas = {
       recency: { type: 'object' },
       diversity: { type: ['boolean', 'number', 'object'] },
       dedupe: { type: 'boolean' },
+      vector: { type: 'array', items: { type: 'number' }, description: 'Query embedding of the vector field\'s dimensions: alone (blank query) a vector search, with a query a hybrid search' },
+      vectorField: { type: 'string', description: 'The vector field to search; may be left out when the schema has exactly one' },
+      hybrid: { type: 'object', description: 'How a hybrid search fuses its lexical and vector lists, e.g. {"method":"rrf"}' },
+    },
+  },
+  Schema: {
+    type: 'object',
+    maxProperties: 32,
+    description:
+      'Fields added to the base fields (title, text, kind, tags, timestamp, links; id and namespace are reserved, and none of these can be redefined: SCHEMA). ' +
+      'Each is a type name ("text", "keyword", "number", "date", "boolean", "stored") or a definition such as {"type": "vector", "dimensions": 384, "metric": "cosine"} (dimensions at most 4096) ' +
+      'or {"type": "text", "weight": 2}. At most 32 fields, names of letters, digits and _ up to 64 characters (else LIMIT or SCHEMA).',
+    propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+    additionalProperties: { oneOf: [{ type: 'string', enum: ['text', 'keyword', 'number', 'date', 'boolean', 'stored'] }, { type: 'object', required: ['type'] }] },
+  },
+  Namespace: {
+    type: 'object',
+    required: ['namespace', 'schema', 'baseFields', 'documents', 'generation'],
+    properties: {
+      namespace: { type: 'string' },
+      schema: ref('Schema'),
+      baseFields: { type: 'array', items: { type: 'string' }, description: 'The fields every namespace has' },
+      documents: { type: 'integer' },
+      generation: { type: 'integer' },
+    },
+  },
+  Created: {
+    type: 'object',
+    required: ['namespace', 'schema', 'created', 'generation'],
+    properties: {
+      namespace: { type: 'string' },
+      schema: ref('Schema'),
+      created: { type: 'boolean', description: 'false: it existed already with this same schema' },
+      generation: { type: 'integer' },
     },
   },
   Hit: {
@@ -241,6 +275,24 @@ const paths = {
   '/health': { get: { summary: 'Liveness (public)', responses: { 200: ok('Up', ref('Health')) } } },
   '/v1/openapi.json': { get: { summary: 'This document (public)', responses: { 200: ok('OpenAPI 3.1', { type: 'object' }) } } },
   '/v1/namespaces': { get: op('Namespaces this key may access', { responses: { 200: ok('The list', ref('Namespaces')), ...COMMON_ERRORS } }) },
+  '/v1/ns/{ns}': {
+    put: op(
+      'Create the namespace with a schema (write key): its fields are added to the base fields and used by every REST and MCP write and search of the namespace (vector fields: vector and hybrid search). ' +
+        'A schema cannot change: the same schema again is 200 (created: false), another one 409 CONFLICT. A namespace created by its first write has the base fields only.',
+      {
+        parameters: [NS],
+        requestBody: { required: true, content: jsonBody({ type: 'object', additionalProperties: false, properties: { schema: ref('Schema') } }) },
+        responses: {
+          200: { ...ok('It existed with this schema', ref('Created')), headers: generationHeader },
+          201: { ...ok('Created (durable)', ref('Created')), headers: generationHeader },
+          409: err('The namespace exists with another schema (CONFLICT)'),
+          ...COMMON_ERRORS,
+          ...BODY_ERRORS,
+        },
+      },
+    ),
+    get: op('The namespace: its schema, base fields and size', { parameters: [NS, MIN_GEN], responses: { 200: { ...ok('The namespace', ref('Namespace')), headers: generationHeader }, ...COMMON_ERRORS } }),
+  },
   '/v1/ns/{ns}/docs': {
     post: op('Add or replace documents (bulk upsert); creates the namespace (write key)', {
       parameters: [NS],

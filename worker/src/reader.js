@@ -15,8 +15,7 @@
 // alone) or their number passes `cacheEntries`. Freed wasm memory is reused
 // by the next load. A namespace that does not exist is never kept: each
 // read of one costs a manifest get (the request rate bounds those), and
-// names made up by a caller cannot fill the isolate (issue 27: 27,000 of
-// them once stayed for good).
+// names made up by a caller cannot fill the isolate.
 //
 // A copy whose engine failed with INTERNAL (a wasm trap) is dropped, so
 // the next read loads a new one instead of asking a broken engine again.
@@ -24,11 +23,10 @@ import { settings } from './config.js';
 import { ApiError } from './errors.js';
 import { Memdex, tools } from './memdex.js';
 import { INDEX_NAME, kvPrefix } from './ids.js';
-import { kvStorage } from '../../pkg/storage/kv.js';
+import { kvStorage } from 'memdex/storage/kv';
 import { wasmMemoryBytes } from './wasm-memory.js';
+import { schemaKey, setSchemaOf } from './schema.js';
 
-/** @typedef {import('./env.js').Env} Env */
-/** @typedef {import('./env.js').ExecutionContext} ExecutionContext */
 
 /**
  * @typedef {object} Copy
@@ -150,7 +148,15 @@ function check(env, ctx, ns, copy) {
  */
 async function load(env, ns, copy, manifest, keepOld) {
   if (!keepOld) drop(copy);
-  const index = await Memdex.open({ storage: kvStorage(/** @type {any} */ (env.MEMDEX_KV), { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false });
+  const index = await Memdex.open({ storage: kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false });
+  try {
+    // The custom schema (none for a namespace created by a write); the engine has the whole one.
+    const text = await env.MEMDEX_KV.get(schemaKey(kvPrefix(ns)), 'text');
+    setSchemaOf(index, text === null ? {} : JSON.parse(text));
+  } catch (err) {
+    index.free();
+    throw err;
+  }
   loads++;
   drop(copy);
   copy.index = index;

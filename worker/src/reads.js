@@ -3,6 +3,7 @@
 // isolate's cached copy (most reads) or the writer's own index (reads
 // forwarded for read-your-writes). One implementation, so both answer alike.
 import { engineId, publicId, publicLinks, SEP } from './ids.js';
+import { BASE_FIELDS, schemaOf } from './schema.js';
 
 /** @typedef {import('./memdex.js').Memdex} Memdex */
 
@@ -11,6 +12,7 @@ import { engineId, publicId, publicLinks, SEP } from './ids.js';
  *   | { kind: 'get', id: string }
  *   | { kind: 'suggest', prefix: string, limit: number }
  *   | { kind: 'stats' }
+ *   | { kind: 'describe' }
  *   | { kind: 'export' }} ReadOp
  */
 
@@ -27,7 +29,8 @@ export function runRead(index, ns, op) {
   switch (op.kind) {
     case 'search': {
       const started = Date.now();
-      const result = /** @type {any} */ (index.search(op.query, /** @type {any} */ (op.options)));
+      // The engine checks the options (names, types, values) as it does for the package.
+      const result = /** @type {{ hits: Record<string, any>[] }} */ (index.search(op.query, /** @type {import('memdex').SearchOptions} */ (op.options)));
       for (const hit of result.hits) {
         hit.id = publicId(ns, hit.id);
         if (hit.fields?.links !== undefined) hit.fields.links = publicLinks(ns, hit.fields.links);
@@ -52,6 +55,8 @@ export function runRead(index, ns, op) {
     }
     case 'export':
       return index.export();
+    case 'describe':
+      return { namespace: ns, schema: schemaOf(index), baseFields: BASE_FIELDS.slice(2), documents: index.size, generation: index.generation };
   }
 }
 

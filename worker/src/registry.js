@@ -9,11 +9,10 @@
 
 import { DurableObject } from 'cloudflare:workers';
 
-/** @typedef {import('./env.js').DurableObjectState} DurableObjectState */
 
 // Extending DurableObject is what makes the methods callable over RPC.
 export class Registry extends DurableObject {
-  /** @param {DurableObjectState} state @param {unknown} env */
+  /** @param {DurableObjectState} state @param {Env} env */
   constructor(state, env) {
     super(state, env);
     this.storage = state.storage;
@@ -45,13 +44,15 @@ export class Registry extends DurableObject {
   }
 
   /**
-   * Every namespace, sorted by name, with when it was created.
+   * Every namespace (starting with `prefix`, if given), sorted by name,
+   * with when it was created.
    *
+   * @param {string} [prefix]
    * @returns {Promise<{ name: string, createdAt: string }[]>}
    */
-  async list() {
+  async list(prefix = '') {
     const out = [];
-    for (const [k, v] of await this.storage.list({ prefix: 'ns:' })) {
+    for (const [k, v] of await this.storage.list({ prefix: `ns:${prefix}` })) {
       out.push({ name: k.slice(3), createdAt: /** @type {any} */ (v).createdAt });
     }
     return out;

@@ -6,6 +6,7 @@ import { ApiError, badRequest } from './errors.js';
 import { deleteDoc, deleteWhere, getDoc, postDocs, putDoc } from './handlers/docs.js';
 import { exportSnapshot, health, namespaces, search, stats, suggest } from './handlers/read.js';
 import { mcp } from './handlers/mcp.js';
+import { createNamespace, describeNamespace } from './handlers/ns.js';
 import { openapiResponse } from './openapi.js';
 
 /** @typedef {import('./context.js').Context} Context */
@@ -24,6 +25,8 @@ export const ROUTES = [
   { method: 'GET', path: '/health', handler: health, role: null },
   { method: 'GET', path: '/v1/openapi.json', handler: openapiResponse, role: null },
   { method: 'GET', path: '/v1/namespaces', handler: namespaces, role: 'read' },
+  { method: 'PUT', path: '/v1/ns/:ns', handler: createNamespace, role: 'write' },
+  { method: 'GET', path: '/v1/ns/:ns', handler: describeNamespace, role: 'read' },
   { method: 'POST', path: '/v1/ns/:ns/docs', handler: postDocs, role: 'write' },
   { method: 'PUT', path: '/v1/ns/:ns/docs/:id', handler: putDoc, role: 'write' },
   { method: 'GET', path: '/v1/ns/:ns/docs/:id', handler: getDoc, role: 'read' },

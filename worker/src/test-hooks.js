@@ -6,13 +6,13 @@
 // - A request with `x-memdex-test-hook: exhaust-memory` (or the writer's
 //   testHook('exhaust-memory')) leaves the isolate's engine no memory, so
 //   its next allocation traps (a WebAssembly.RuntimeError, as a real
-//   out-of-memory or a huge highlight tag did, issue 27).
+//   out-of-memory or a huge highlight tag would).
 // - The writer's testHook('fail:<step>') makes the next commit step of
 //   that kind fail: `blob` (a segment put to KV), `marker` (the pending
 //   marker), `manifest` (the swap, before it stores) or `manifest-after`
 //   (the swap stored, then the call fails: an outcome the writer cannot
 //   see, as a dropped connection would leave it).
-import { initSync } from '../../pkg/memdex.js';
+import { engineExports } from './wasm-memory.js';
 
 /** @typedef {ReturnType<typeof import('./writer-storage.js').writerStorage>} WriterStorage */
 
@@ -47,7 +47,8 @@ export function writerHook(on, action, failing) {
  * caught (they leave the allocator consistent: it returned null first).
  */
 export function exhaustWasmMemory() {
-  const wasm = /** @type {any} */ (initSync)();
+  const wasm = engineExports();
+  if (!wasm) return; // no engine loaded in this isolate: nothing to exhaust
   for (let pages = 1 << 16; pages >= 1; pages >>= 1) {
     try {
       for (;;) wasm.memory.grow(pages);

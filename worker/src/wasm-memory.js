@@ -1,14 +1,19 @@
 // @ts-check
-// The engine's wasm linear memory in this isolate (it grows and never
-// shrinks: its size is the high-water mark of the engine's heap), for the
-// diagnostics of GET /v1/namespaces and the writer's info().
-import { initSync } from '../../pkg/memdex.js';
+// The engine's wasm instance in this isolate: its linear memory (it grows
+// and never shrinks: its size is the high-water mark of the engine's heap)
+// for the diagnostics of GET /v1/namespaces and the writer's info(), and
+// its exports for the test hooks.
+import { initSync } from 'memdex/wasm';
 
-export function wasmMemoryBytes() {
+/** The engine's exports once the package loaded it in this isolate, else null. */
+export function engineExports() {
   try {
-    // initSync() returns the instance's exports once the package loaded it.
-    return /** @type {any} */ (initSync)().memory.buffer.byteLength;
+    // Once loaded, initSync returns the instance's exports without loading
+    // again (its argument is then unused); before, it throws.
+    return initSync(/** @type {WebAssembly.Module} */ (/** @type {unknown} */ (undefined)));
   } catch {
-    return 0; // not loaded yet in this isolate
+    return null;
   }
 }
+
+export const wasmMemoryBytes = () => engineExports()?.memory.buffer.byteLength ?? 0;

@@ -22,8 +22,6 @@
 //   reader could find a blob gone under a manifest that has not changed,
 //   which the package rightly reports as CORRUPT.
 
-/** @typedef {import('./env.js').DurableObjectStorage} DurableObjectStorage */
-/** @typedef {import('./env.js').KVNamespace} KVNamespace */
 
 /** @param {Uint8Array | null | undefined} a @param {Uint8Array | null | undefined} b */
 function same(a, b) {

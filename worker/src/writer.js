@@ -34,17 +34,17 @@ import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { runRead } from './reads.js';
 import { applyWrite, commitInSlices, mayCreate } from './writes.js';
+import { schemaKey, schemaOf, setSchemaOf, toolVectorField } from './schema.js';
 import { isInternal } from './reader.js';
-import { faultyStorage, writerHook } from './test-hooks.js';
+import { writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
-import { writerStorage } from './writer-storage.js';
+import { namespaceStorage, storedSchema } from './writer-setup.js';
 
-/** @typedef {import('./env.js').Env} Env */
-/** @typedef {import('./env.js').DurableObjectState} DurableObjectState */
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
 
 /**
- * @typedef {{ kind: 'add', docs: Record<string, unknown>[], bytes: number }
+ * @typedef {{ kind: 'create', schema: import('./schema.js').Schema, creating?: boolean }
+ *   | { kind: 'add', docs: Record<string, unknown>[], bytes: number }
  *   | { kind: 'remove', ids: string[] }
  *   | { kind: 'removeWhere', filter: Record<string, unknown> }
  *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp
@@ -65,9 +65,11 @@ export class NamespaceWriter extends DurableObject {
     this.index = null;
     /** @type {Promise<import('./memdex.js').Memdex> | null} */
     this.opening = null;
-    /** @type {ReturnType<typeof writerStorage> | null} */
+    /** @type {ReturnType<typeof namespaceStorage> | null} */
     this.storage = null;
     this.created = false;
+    /** @type {import('./schema.js').Schema | null} the namespace's custom schema (null: not read yet) */
+    this.schema = null;
     /** @type {{ op: WriteOp, resolve: (o: Outcome) => void, at: number }[]} */
     this.queue = [];
     /** @type {Promise<void> | null} */
@@ -114,10 +116,18 @@ export class NamespaceWriter extends DurableObject {
           const message = `this API key has created ${r.count} namespaces, its limit; "${ns}" was not created`;
           return { ok: false, error: { code: 'LIMIT', message, limit: 'maxNamespacesPerKey' } };
         }
-        // The first state this object stores (the flush opens the index).
-        await this.state.storage.put({ 'meta:ns': ns, 'meta:created': new Date().toISOString() });
-        this.ns = ns;
-        this.created = true;
+        if (!this.created) {
+          // The first state this object stores (the flush opens the index
+          // with the schema and commits it). The schema goes to KV first,
+          // where read copies find it before the first manifest.
+          const schema = op.kind === 'create' ? op.schema : {};
+          this.ns = ns;
+          this.created = true;
+          this.schema = schema;
+          if (op.kind === 'create') op = { ...op, creating: true };
+          if (Object.keys(schema).length) await this.env.MEMDEX_KV.put(schemaKey(kvPrefix(ns)), JSON.stringify(schema));
+          await this.state.storage.put({ 'meta:ns': ns, 'meta:created': new Date().toISOString(), 'meta:schema': schema });
+        }
       }
     } catch (err) {
       return { ok: false, error: errorRecord(err) };
@@ -172,7 +182,8 @@ export class NamespaceWriter extends DurableObject {
       await this.flushing;
       if (!this.created) return notFound(ns);
       const live = await this.#open(ns);
-      const result = await tools.handleToolCall(live, name, args, { namespace: ns, readOnly: true, maxChars });
+      const options = { namespace: ns, readOnly: true, maxChars, vectorField: toolVectorField(schemaOf(live)) };
+      const result = await tools.handleToolCall(live, name, args, options);
       if (isInternal(result)) this.#discard(live);
       return { ok: true, value: result, generation: live.generation };
     } catch (err) {
@@ -205,31 +216,10 @@ export class NamespaceWriter extends DurableObject {
   async alarm() {
     const ns = this.ns ?? /** @type {string | undefined} */ (await this.state.storage.get('meta:ns'));
     if (ns === undefined) return;
-    this.storage ??= this.#makeStorage(ns);
+    this.storage ??= namespaceStorage(this.state, this.env, ns, this.failing);
     await this.storage.reconcile(INDEX_NAME);
     const next = await this.storage.sweep();
     if (next !== null) await this.state.storage.setAlarm(next);
-  }
-
-  /** @param {string} ns */
-  #makeStorage(ns) {
-    const s = settings(this.env);
-    const storage = writerStorage(this.state.storage, this.env.MEMDEX_KV, {
-      prefix: kvPrefix(ns),
-      graceMs: s.blobGraceMs,
-      publishMs: s.publishMs,
-      wakeAt: (time) => this.#wakeAt(time),
-    });
-    return s.testHooks ? faultyStorage(storage, this.failing) : storage;
-  }
-
-  /** The alarm at `time` at the latest. @param {number} time */
-  #wakeAt(time) {
-    const storage = this.state.storage;
-    storage
-      .getAlarm()
-      .then((at) => (at === null || at > time ? storage.setAlarm(time) : undefined))
-      .catch((err) => console.error('memdex writer: setting the alarm failed', err));
   }
 
   /**
@@ -264,10 +254,14 @@ export class NamespaceWriter extends DurableObject {
     if (this.index) return this.index;
     if (!this.opening) {
       this.opening = (async () => {
-        this.storage = this.#makeStorage(ns);
+        this.storage = namespaceStorage(this.state, this.env, ns, this.failing);
         const manifest = await this.storage.reconcile(INDEX_NAME);
         this.created = manifest !== null || (await this.state.storage.get('meta:created')) !== undefined;
-        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false });
+        this.schema ??= await storedSchema(this.state, this.env, ns);
+        // A stored index carries its schema; a new one is created with it.
+        const schema = manifest === null && Object.keys(this.schema).length ? { schema: /** @type {import('memdex').Schema} */ (this.schema) } : {};
+        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, ...schema });
+        setSchemaOf(index, this.schema);
         this.index = index;
         return index;
       })().finally(() => {
@@ -338,15 +332,17 @@ export class NamespaceWriter extends DurableObject {
     try {
       index = await this.#open(ns);
       before = index.generation;
+      let created = false; // a new namespace: its schema is committed even without documents
       for (const { op } of batch) {
         const o = await applyWrite(index, ns, op);
+        if (op.kind === 'create' && o.ok && /** @type {{ created: boolean }} */ (o.value).created) created = true;
         // A trapped engine cannot go on, nor be committed from.
         if (o.ok ? isInternal(o.value) : o.error.code === 'INTERNAL') {
           throw Object.assign(new Error(`the engine failed (${o.ok ? 'tool call' : o.error.message})`), { code: 'INTERNAL' });
         }
         outcomes.push(o);
       }
-      if (index.dirty) {
+      if (index.dirty || created) {
         await commitInSlices(index);
         this.commits++;
       }

@@ -5,6 +5,7 @@ import { errorRecord } from './errors.js';
 import { engineId, namespaceCovers } from './ids.js';
 import { tools } from './memdex.js';
 import { cleanMessage, findDoc } from './reads.js';
+import { canonical, schemaOf, toolVectorField } from './schema.js';
 
 /** @typedef {import('./writer.js').WriteOp} WriteOp */
 /** @typedef {import('./writer.js').Outcome} Outcome */
@@ -15,8 +16,8 @@ const SLICE_BYTES = 128 << 10;
 /** Tools that can add memories, and so may create a namespace. */
 const CREATING_TOOLS = new Set(['memory_store', 'memory_update']);
 
-/** Whether `op` may create its namespace (an add, a store). @param {WriteOp} op */
-export const mayCreate = (op) => op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
+/** Whether `op` may create its namespace (a create, an add, a store). @param {WriteOp} op */
+export const mayCreate = (op) => op.kind === 'create' || op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
 
 /**
  * Applies `op` to `index` of namespace `ns` (not committed); its errors are
@@ -30,11 +31,29 @@ export const mayCreate = (op) => op.kind === 'add' || (op.kind === 'tool' && CRE
 export async function applyWrite(index, ns, op) {
   try {
     switch (op.kind) {
+      case 'create': {
+        // The schema the index was opened with: this request's when it
+        // created the namespace, else the one it was created with.
+        const schema = schemaOf(index);
+        if (canonical(schema) !== canonical(op.schema)) {
+          const has = Object.keys(schema).length ? `the schema ${JSON.stringify(schema)}` : 'the base fields only (it was created by a write)';
+          const message =
+            `namespace "${ns}" exists with ${has}; a namespace's schema cannot change. ` +
+            `Write with its fields, or create a new namespace with the schema you need and copy the documents into it (GET /v1/ns/${ns}/export).`;
+          return { ok: false, error: { code: 'CONFLICT', message } };
+        }
+        return { ok: true, value: { namespace: ns, schema, created: op.creating === true }, generation: 0 };
+      }
       case 'add': {
+        // One document: the engine's own error, without addMany's "stopped at document 1".
+        if (op.docs.length === 1) {
+          index.add(/** @type {import('memdex').MemdexDocument} */ (op.docs[0]));
+          return { ok: true, value: { added: 1 }, generation: 0 };
+        }
         // Indexed in slices of about SLICE_BYTES, a yield apart (addMany):
         // see commitInSlices.
         const batchSize = Math.max(1, Math.floor((op.docs.length * SLICE_BYTES) / Math.max(op.bytes, 1)));
-        return { ok: true, value: { added: await index.addMany(/** @type {any} */ (op.docs), { batchSize }) }, generation: 0 };
+        return { ok: true, value: { added: await index.addMany(/** @type {import('memdex').MemdexDocument[]} */ (op.docs), { batchSize }) }, generation: 0 };
       }
       case 'remove': {
         let removed = 0;
@@ -48,21 +67,34 @@ export async function applyWrite(index, ns, op) {
       case 'removeWhere': {
         // The filter's namespace is intersected with the URL's, never
         // replaced by it: a filter naming only other namespaces removes
-        // nothing here (issue 27: it removed all of this one).
+        // nothing here.
         const covers = op.filter.namespace === undefined || namespaceCovers(op.filter.namespace, ns);
         if (covers === false) return { ok: true, value: { removed: 0 }, generation: 0 };
         const filter = covers ? { ...op.filter, namespace: ns } : op.filter; // undefined: a shape for the engine to refuse
-        return { ok: true, value: { removed: index.removeWhere(/** @type {any} */ (filter)) }, generation: 0 };
+        return { ok: true, value: { removed: index.removeWhere(/** @type {import('memdex').Filter} */ (filter)) }, generation: 0 };
       }
       case 'tool': {
-        const result = await tools.handleToolCall(index, op.name, op.args, { namespace: ns, commit: false, maxChars: op.maxChars });
+        const options = { namespace: ns, commit: false, maxChars: op.maxChars, vectorField: toolVectorField(schemaOf(index)) };
+        const result = await tools.handleToolCall(index, op.name, op.args, options);
         return { ok: true, value: result, generation: 0 };
       }
     }
   } catch (err) {
     const error = errorRecord(err);
-    return { ok: false, error: { ...error, message: cleanMessage(ns, error.message) } };
+    return { ok: false, error: { ...error, message: adviseSchema(ns, cleanMessage(ns, error.message)) } };
   }
+}
+
+/**
+ * The engine's message, with what declaring a field means here (the
+ * engine's advice speaks of creating the index).
+ *
+ * @param {string} ns
+ * @param {string} message
+ */
+function adviseSchema(ns, message) {
+  if (!/is not declared in the schema/.test(message)) return message;
+  return `${message} Here a namespace's fields are declared when it is created: PUT /v1/ns/${ns} with {"schema": {"<field>": "keyword"}} (GET /v1/ns/${ns} shows its schema).`;
 }
 
 /** Resolves after the event loop ran what was waiting (timers, other requests). */

@@ -5,9 +5,8 @@
 // accepted and ignored, none is issued). GET and DELETE /mcp are 405, which
 // the transport spec allows for servers without a server-to-client stream.
 //
-// Why not the SDK's WebStandardStreamableHTTPServerTransport: workerd has
-// no package resolution (this Worker runs unbundled from source), and the
-// SDK server validates with ajv, which compiles schemas with `new Function`,
+// Why not the SDK's WebStandardStreamableHTTPServerTransport: the SDK
+// server validates with ajv, which compiles schemas with `new Function`,
 // refused in workerd. The protocol surface a stateless tool server needs
 // is small: initialize, ping, tools/list, tools/call. The tests drive it
 // with the official SDK client.
@@ -15,7 +14,9 @@
 // Tools: the package's memdex/tools, scoped to the caller's key. A key of
 // exactly one namespace gets them pinned to it (no namespace argument);
 // any other key passes `namespace` (required, checked against the key's
-// grants). Read keys get the read tools only. Read tools run on the
+// grants; memory_search and memory_list also take a prefix, mcp-prefix.js).
+// The namespace's vector field (schema.js) is the tools' `vectorField`.
+// Read keys get the read tools only. Read tools run on the
 // isolate's copy, writes go to the namespace's writer like REST writes.
 // Read-your-writes: a write's result carries `_meta["memdex/generation"]`;
 // a later call in the same isolate, or any call that passes that value as
@@ -28,10 +29,13 @@ import { tools } from '../memdex.js';
 import { discardCopy, isInternal, readCopy } from '../reader.js';
 import { takeToken } from '../ratelimit.js';
 import { write, writerOf } from '../context.js';
+import { schemaOf, toolVectorField } from '../schema.js';
+import { PREFIX_RE, PREFIX_TOOLS, prefixCall } from './mcp-prefix.js';
 
 /** @typedef {import('../context.js').Context} Context */
 /** @typedef {import('../auth.js').Principal} Principal */
 /** @typedef {import('../memdex.js').ToolResult} ToolResult */
+/** @typedef {import('../writer.js').Outcome} Outcome */
 
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const READ_TOOLS = new Set(['memory_search', 'memory_list', 'memory_get']);
@@ -157,10 +161,11 @@ function definitions(key) {
         ...t.inputSchema,
         properties: {
           ...t.inputSchema.properties,
-          // The package's text offers prefixes ("repo:*"); this server takes one name per call.
           namespace: {
             ...ns,
-            description: `Namespace to use: one full name per call (no prefixes here). This key may use ${allowed} (a "*" there ends a prefix of the names it may use). Ids are unique within a namespace.`,
+            description:
+              `Namespace to use. This key may use ${allowed} (a "*" there ends a prefix of the names it may use). Ids are unique within a namespace. ` +
+              'memory_search and memory_list also take a prefix ending in * ("user:*": every namespace starting with "user:" that this key may use).',
           },
         },
         required: [...new Set([...(t.inputSchema.required ?? []), 'namespace'])],
@@ -181,52 +186,41 @@ async function callTool(c, name, args, minGeneration) {
   const sole = soleNamespace(key);
   let ns = sole;
   let rest = args;
+  const canWrite = hasRole(key, 'write');
   if (!sole) {
     const { namespace, ...others } = args;
-    if (typeof namespace === 'string' && namespace.endsWith('*')) {
-      // Each namespace is its own index here: a prefix would mean reading many.
-      return tools.failure('USAGE', `"namespace": "${namespace.slice(0, 140)}" is a prefix; this server reads and writes one namespace per call: give its full name (this key may use ${key.namespaces.join(', ')}).`);
+    const allowed = `this key may use ${key.namespaces.join(', ')}`;
+    if (typeof namespace === 'string' && PREFIX_RE.test(namespace)) {
+      if (!PREFIX_TOOLS.has(name)) {
+        return tools.failure('USAGE', `"namespace": "${namespace}" is a prefix; ${name} works on one namespace: give its full name (${allowed}; memory_search and memory_list take prefixes).`);
+      }
+      const problems = tools.validateToolArguments(name, others, { namespace: 'prefix', readOnly: !canWrite });
+      if (problems.length) return tools.failure('USAGE', `Invalid arguments for ${name}: ${problems.join('; ')}.`, { problems });
+      return prefixCall(c, name, namespace, others, (ns, a) => readTool(c, ns, name, a, seen.get(ns) ?? 0));
+    }
+    if (namespace === undefined) {
+      return tools.failure('USAGE', `Invalid arguments for ${name}: "namespace" is missing; pass the namespace to use (${allowed}; memory_search and memory_list also take a prefix ending in *).`);
     }
     if (typeof namespace !== 'string' || !NS_RE.test(namespace)) {
-      return tools.failure('USAGE', `Invalid arguments for ${name}: "namespace" is required (this key may use ${key.namespaces.join(', ')}).`);
+      return tools.failure(
+        'USAGE',
+        `Invalid arguments for ${name}: "namespace" ${JSON.stringify(namespace).slice(0, 140)} is not a namespace: 1 to 128 characters of A-Z a-z 0-9 . _ : @ -, or for memory_search and memory_list a prefix ending in * (${allowed}).`,
+      );
     }
     if (!mayAccess(key, namespace)) return tools.failure('FORBIDDEN', `This API key has no access to namespace "${namespace}".`);
     ns = namespace;
     rest = others;
   }
   const nsName = /** @type {string} */ (ns);
-  const canWrite = hasRole(key, 'write');
   const problems = tools.validateToolArguments(name, rest, { namespace: nsName, readOnly: !canWrite });
   if (problems.length) return tools.failure('USAGE', `Invalid arguments for ${name}: ${problems.join('; ')}.`, { problems });
 
-  if (READ_TOOLS.has(name)) {
-    const need = Math.max(minGeneration, seen.get(nsName) ?? 0);
-    let index;
-    try {
-      index = await readCopy(c.env, c.ctx, nsName, need);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'NOT_FOUND') {
-        return tools.failure('NOT_FOUND', `No memories in namespace "${nsName}" yet; store some with memory_store.`);
-      }
-      throw err;
-    }
-    if (index) {
-      const result = await tools.handleToolCall(index, name, rest, { namespace: nsName, readOnly: true, maxChars: MAX_CHARS });
-      if (isInternal(result)) discardCopy(nsName, index);
-      return result;
-    }
-    const outcome = await writerOf(c.env, nsName).readTool(nsName, name, rest, MAX_CHARS);
-    if (!outcome.ok) {
-      const e = outcome.error;
-      return tools.failure(e.code, e.code === 'NOT_FOUND' ? `No memories in namespace "${nsName}" yet; store some with memory_store.` : e.message);
-    }
-    return /** @type {ToolResult} */ (outcome.value);
-  }
+  if (READ_TOOLS.has(name)) return readTool(c, nsName, name, rest, Math.max(minGeneration, seen.get(nsName) ?? 0));
 
   const outcome = await write(c, nsName, { kind: 'tool', name, args: rest, maxChars: MAX_CHARS });
   if (!outcome.ok) {
     const e = outcome.error;
-    const msg = e.code === 'NOT_FOUND' ? `No memories in namespace "${nsName}" yet; store some with memory_store.` : e.message;
+    const msg = e.code === 'NOT_FOUND' ? notYet(nsName) : e.message;
     return tools.failure(e.code, msg);
   }
   const result = /** @type {ToolResult} */ (outcome.value);
@@ -235,3 +229,38 @@ async function callTool(c, name, args, minGeneration) {
   if (generation > (seen.get(nsName) ?? 0)) seen.set(nsName, generation);
   return /** @type {ToolResult} */ ({ ...result, _meta: { ...result._meta, 'memdex/generation': generation } });
 }
+
+/**
+ * A read tool call on namespace `ns`: on the isolate's copy, else (a newer
+ * generation needed) on the writer's index.
+ *
+ * @param {Context} c
+ * @param {string} ns
+ * @param {string} name
+ * @param {Record<string, unknown>} args  without `namespace`
+ * @param {number} need  minimum generation
+ * @returns {Promise<ToolResult>}
+ */
+async function readTool(c, ns, name, args, need) {
+  let index;
+  try {
+    index = await readCopy(c.env, c.ctx, ns, need);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') return tools.failure('NOT_FOUND', notYet(ns));
+    throw err;
+  }
+  if (index) {
+    const options = { namespace: ns, readOnly: true, maxChars: MAX_CHARS, vectorField: toolVectorField(schemaOf(index)) };
+    const result = await tools.handleToolCall(index, name, args, options);
+    if (isInternal(result)) discardCopy(ns, index);
+    return result;
+  }
+  const outcome = /** @type {Outcome} */ (await writerOf(c.env, ns).readTool(ns, name, args, MAX_CHARS));
+  if (!outcome.ok) {
+    const e = outcome.error;
+    return tools.failure(e.code, e.code === 'NOT_FOUND' ? notYet(ns) : e.message);
+  }
+  return /** @type {ToolResult} */ (outcome.value);
+}
+
+const notYet = (/** @type {string} */ ns) => `No memories in namespace "${ns}" yet; store some with memory_store.`;

@@ -67,5 +67,5 @@ export async function namespaces(/** @type {Context} */ c) {
 /** GET /health — public: liveness and runtime, no data. */
 export async function health() {
   // navigator.userAgent is "Cloudflare-Workers" inside workerd.
-  return json({ ok: true, service: 'memdex', version: VERSION, runtime: globalThis.navigator?.userAgent ?? 'unknown' });
+  return json({ ok: true, service: 'memdex', version: VERSION, runtime: typeof navigator === 'undefined' ? 'unknown' : navigator.userAgent });
 }

@@ -1,7 +1,6 @@
 // Shared by the worker tests: starts the memdex Worker in workerd (Miniflare,
 // the configuration `make worker` uses) with generated API keys, and calls
-// it over real HTTP. Not a test file (kept out of tests/worker/, whose every
-// .test.mjs is a suite).
+// it over real HTTP. Not a test file (node --test runs only *.test.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +8,9 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { Miniflare } from 'miniflare';
-import { ROOT, miniflareOptions, workerOptions } from '../scripts/miniflare-options.mjs';
-import { newKey } from '../scripts/key.mjs';
+import { COMPATIBILITY_DATE, ROOT, miniflareOptions, workerOptions } from '../../../worker/scripts/miniflare-options.mjs';
+import { BUNDLE_ROOT, bundleModules } from '../../../worker/scripts/bundle.mjs';
+import { newKey } from '../../../worker/scripts/key.mjs';
 
 /**
  * Makes keys: `specs` maps a label to `{ namespaces, role, ...extra }`.
@@ -132,23 +132,24 @@ export async function freePort() {
  * Starts an inline test worker (`script`, an ES module that imports package
  * files by path; `name` gives it a location beside tests/worker/ so those
  * imports resolve) in workerd with a KV namespace `KV`, plus `extra`
- * Miniflare options. Returns `{ mf, base }`; dispose `mf` when done.
+ * Miniflare options. `bundle`: bundled as the Worker is (for scripts that
+ * import worker/src modules, which import `memdex` by package name).
+ * Returns `{ mf, base }`; dispose `mf` when done.
  */
-export async function startTestWorker(script, name, extra = {}) {
-  const { COMPATIBILITY_DATE } = await import('../scripts/miniflare-options.mjs');
-  const mf = new Miniflare({
-    modules: true,
-    script,
-    scriptPath: `${ROOT}/tests/worker/${name}.js`,
-    modulesRoot: ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: COMPATIBILITY_DATE,
-    kvNamespaces: ['KV'],
-    ...extra,
-  });
+export async function startTestWorker(script, name, extra = {}, { bundle = false } = {}) {
+  const code = bundle
+    ? { modules: bundleModules({ stdin: { contents: script, resolveDir: `${ROOT}/tests/worker`, sourcefile: `${name}.js` } }), modulesRoot: BUNDLE_ROOT }
+    : {
+        modules: true,
+        script,
+        scriptPath: `${ROOT}/tests/worker/${name}.js`,
+        modulesRoot: ROOT,
+        modulesRules: [
+          { type: 'ESModule', include: ['**/*.js'] },
+          { type: 'CompiledWasm', include: ['**/*.wasm'] },
+        ],
+      };
+  const mf = new Miniflare({ ...code, compatibilityDate: COMPATIBILITY_DATE, kvNamespaces: ['KV'], ...extra });
   return { mf, base: await mf.ready };
 }
 
@@ -158,7 +159,7 @@ export async function startTestWorker(script, name, extra = {}) {
  * `url(path)` a URL on the worker, `call(path)` a GET answered 200 with
  * JSON (its body; any other status fails the test with the body).
  */
-export function useTestWorker(script, name, extra = {}) {
+export function useTestWorker(script, name, extra = {}, how = {}) {
   const worker = {
     mf: undefined,
     base: undefined,
@@ -171,7 +172,7 @@ export function useTestWorker(script, name, extra = {}) {
     },
   };
   before(async () => {
-    ({ mf: worker.mf, base: worker.base } = await startTestWorker(script, name, extra));
+    ({ mf: worker.mf, base: worker.base } = await startTestWorker(script, name, extra, how));
   });
   after(async () => {
     await worker.mf?.dispose();

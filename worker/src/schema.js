@@ -1,0 +1,90 @@
+// @ts-check
+// Namespace schemas: the fields a namespace adds to the base fields the
+// memory tools need, declared when it is created (PUT /v1/ns/:ns) and
+// fixed from then on. The engine keeps the whole schema with the index (in
+// its manifest); the writer also stores the custom part in its Durable
+// Object storage (`meta:schema`) and in KV beside the manifest, where read
+// copies find it (`GET /v1/ns/:ns` shows it; the MCP tools learn the
+// vector field from it).
+//
+// Bounds against hostile input: at most MAX_FIELDS fields, names of at
+// most MAX_NAME characters, vectors of at most the engine's 4,096
+// dimensions. Everything else about a field definition is the engine's to
+// judge (the same SCHEMA errors as the package's Memdex.open).
+import { ApiError, limitError } from './errors.js';
+import { isObject } from './http.js';
+
+/** The default schema's fields (and the engine's reserved names): the memory tools read and write them. */
+export const BASE_FIELDS = ['id', 'namespace', 'title', 'text', 'kind', 'tags', 'timestamp', 'links'];
+export const MAX_FIELDS = 32;
+export const MAX_NAME = 64;
+export const MAX_DIMENSIONS = 4096;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** @typedef {Record<string, string | Record<string, unknown>>} Schema */
+
+/**
+ * The custom schema of a create request, checked for its bounds and names
+ * (the field definitions are the engine's to check).
+ *
+ * @param {unknown} schema
+ * @returns {Schema}
+ */
+export function checkSchema(schema) {
+  if (!isObject(schema)) {
+    throw new ApiError('SCHEMA', 'schema error: "schema" must be an object of field definitions, e.g. {"userId": "keyword", "embedding": {"type": "vector", "dimensions": 384}}');
+  }
+  const fields = Object.entries(/** @type {Record<string, unknown>} */ (schema));
+  if (fields.length > MAX_FIELDS) {
+    throw limitError('maxSchemaFields', `the schema declares ${fields.length} fields; a namespace has at most ${MAX_FIELDS} besides the base fields`, 400);
+  }
+  for (const [name, def] of fields) {
+    if (name.length > MAX_NAME) throw limitError('maxFieldName', `field name "${name.slice(0, 80)}…" is longer than ${MAX_NAME} characters`, 400);
+    if (!NAME.test(name)) {
+      throw new ApiError('SCHEMA', `schema error on field \`${name}\`: a field name is letters, digits and _, not starting with a digit`);
+    }
+    if (BASE_FIELDS.includes(name)) {
+      throw new ApiError(
+        'SCHEMA',
+        `schema error on field \`${name}\`: it is a base field (${BASE_FIELDS.join(', ')}), which every namespace has and the memory tools rely on; give your field another name`,
+      );
+    }
+    const dims = isObject(def) ? /** @type {Record<string, unknown>} */ (def).dimensions : undefined;
+    if (typeof dims === 'number' && dims > MAX_DIMENSIONS) {
+      throw limitError('maxDimensions', `field \`${name}\` has ${dims} dimensions; vectors have at most ${MAX_DIMENSIONS}`, 400);
+    }
+  }
+  return /** @type {Schema} */ (schema);
+}
+
+/** The schema in a canonical form (`"keyword"` is `{ "type": "keyword" }`, keys sorted), for comparison. @param {Schema} schema */
+export function canonical(schema) {
+  /** @param {unknown} v @returns {unknown} */
+  const sort = (v) => (isObject(v) ? Object.fromEntries(Object.keys(/** @type {object} */ (v)).sort().map((k) => [k, sort(/** @type {any} */ (v)[k])])) : v);
+  return JSON.stringify(sort(Object.fromEntries(Object.entries(schema).map(([k, d]) => [k, typeof d === 'string' ? { type: d } : d]))));
+}
+
+/**
+ * The memory tools' `vectorField` for a namespace: its schema's (first)
+ * vector field, where `vector` arguments go; false when it has none (the
+ * tools then refuse `vector` saying so).
+ *
+ * @param {Schema} schema
+ * @returns {string | false}
+ */
+export function toolVectorField(schema) {
+  const found = Object.entries(schema).find(([, d]) => isObject(d) && /** @type {Record<string, unknown>} */ (d).type === 'vector');
+  return found ? found[0] : false;
+}
+
+/** The custom schema of each open index (set by whoever opened it: reader.js, writer.js). */
+const schemas = new WeakMap();
+
+/** @param {object} index @param {Schema} schema */
+export const setSchemaOf = (index, schema) => void schemas.set(index, schema);
+
+/** @param {object} index @returns {Schema} */
+export const schemaOf = (index) => schemas.get(index) ?? {};
+
+/** The KV key of a namespace's custom schema, beside its index's keys. @param {string} prefix  kvPrefix(ns) */
+export const schemaKey = (prefix) => `${prefix}schema`;
