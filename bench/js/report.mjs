@@ -62,8 +62,13 @@ const LAYOUT = [
   },
   {
     title: 'Agent retrieval: links, recency, totals',
-    about: 'The cost of link expansion, `related`, recency decay and match totals over a ranked search. Source: `bench/agent/links.rs`.',
-    tables: ['agent-links'],
+    about: 'The cost of link expansion, `related`, recency decay and match totals over a ranked search. Sources: `bench/agent/links.rs`, `examples/query_digest.rs`.',
+    tables: ['agent-links', 'exact-total'],
+  },
+  {
+    title: 'Structure changes that must change nothing',
+    about: 'Refactors of the engine checked the way every change to the query path is: the hits of the 2,000 benchmark queries (their digest) and their speed, before and after, in one run. Source: `examples/query_digest.rs`.',
+    tables: ['query-structure'],
   },
   {
     title: 'Query cost budget (hostile queries)',
