@@ -31,6 +31,7 @@ pub struct Searcher<'a> {
 impl Index {
     /// A searcher over every write made so far: buffered writes are
     /// flushed first (cheap when nothing is buffered).
+    #[inline(never)] // one call per entrance, not a copy of the fields
     pub fn searcher(&mut self) -> Searcher<'_> {
         self.flush();
         self.snapshot()
@@ -39,6 +40,7 @@ impl Index {
     /// A searcher over the flushed segments as they are. Buffered documents
     /// are visible to [`Searcher::get`] and [`Searcher::contains`] but not
     /// to searches until a flush.
+    #[inline(never)]
     pub fn snapshot(&self) -> Searcher<'_> {
         Searcher {
             config: &self.config,
