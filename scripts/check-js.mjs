@@ -31,7 +31,7 @@ writeFileSync(
       types: ['node'],
       typeRoots: [join(root, 'node_modules/@types')],
       lib: ['es2022', 'dom', 'dom.iterable'],
-      strict: false,
+      strict: true,
     },
     include: ['*.js', 'storage/*.js', 'wasm-module.d.ts'],
   }),
