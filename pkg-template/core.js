@@ -8,7 +8,7 @@
 // adapters it offers and how it locks (see `Platform` in realm.js).
 import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
-import { MemdexError, isObject, usage } from './memdex-error.js';
+import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
 import { JsonLinesBatch, checkFilter, checkId, checkJsonable, checkSearch, documentJson, yieldToEventLoop } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
@@ -18,14 +18,35 @@ export { MemdexError, toMemdexError };
 export { rejectedDocument } from './documents.js';
 
 /**
- * The `onError` callback of open options (checked: a function or nothing).
+ * One write of `update(operations)`.
+ * @typedef {{ op: 'add', doc: Doc } | { op: 'remove', id: string } | { op: 'removeWhere', filter: import('./index.js').Filter }} WriteOperation
+ */
+
+/**
+ * Checks one operation of `update(operations)` before anything runs.
+ * @param {unknown} o
+ * @param {number} i
+ * @returns {WriteOperation}
+ */
+function checkOperation(o, i) {
+  const at = `update(operations): operation ${i + 1}`;
+  if (!isObject(o)) throw usage(`${at} must be an object like { op: 'add', doc }`);
+  const keys = { add: 'doc', remove: 'id', removeWhere: 'filter' }[String(o.op)];
+  if (keys === undefined) throw usage(`${at}: \`op\` must be 'add', 'remove' or 'removeWhere', got ${describe(o.op)}`);
+  for (const key of Object.keys(o)) {
+    if (key !== 'op' && key !== keys) throw usage(`${at}: unknown key \`${key}\`; { op: '${o.op}' } takes \`${keys}\``);
+  }
+  if (o[keys] === undefined) throw usage(`${at}: { op: '${o.op}' } needs \`${keys}\``);
+  return /** @type {WriteOperation} */ (o);
+}
+
+/**
+ * The `onError` callback of open options (index.d.ts's MemdexError is the
+ * declared face of memdex-error.js's).
  * @param {OpenInput} options
  * @returns {import('./lifecycle.js').IndexInit['onError']}
  */
-function onErrorOf({ onError }) {
-  if (onError !== undefined && typeof onError !== 'function') throw usage('`onError` must be a function (error) => void');
-  return /** @type {import('./lifecycle.js').IndexInit['onError']} */ (onError);
-}
+const onErrorOf = ({ onError }) => /** @type {import('./lifecycle.js').IndexInit['onError']} */ (onError);
 
 /** @typedef {import('./realm.js').Platform} Platform */
 /** @typedef {import('./index.js').MemdexDocument} Doc */
@@ -297,6 +318,50 @@ export class MemdexBase extends IndexLifecycle {
   stats() {
     const engine = this[ENGINE];
     return { ...call(() => engine.stats()), generation: call(() => engine.generation), pendingWrites: this[PENDING] };
+  }
+
+  /**
+   * @overload
+   * @param {WriteOperation[]} fn
+   * @param {{ retries?: number }} [options]
+   * @returns {Promise<{ added: number, removed: number }>}
+   */
+  /**
+   * @template R
+   * @overload
+   * @param {(index: this) => R | Promise<R>} fn
+   * @param {{ retries?: number }} [options]
+   * @returns {Promise<R>}
+   */
+  /**
+   * `update(fn)` (see lifecycle.js), or `update(operations)`: the writes
+   * as plain data (`{ op: 'add', doc }`, `{ op: 'remove', id }`,
+   * `{ op: 'removeWhere', filter }`), applied in order and committed as
+   * one update; resolves to `{ added, removed }`. The list form is what
+   * `openInWorker` can send to its worker.
+   * @template R
+   * @param {((index: this) => R | Promise<R>) | WriteOperation[]} fn
+   * @param {{ retries?: number }} [options]
+   * @returns {Promise<R | { added: number, removed: number }>}
+   */
+  update(fn, options) {
+    if (!Array.isArray(fn)) return super.update(fn, options);
+    const ops = fn.map(checkOperation);
+    return super.update((index) => {
+      let added = 0;
+      let removed = 0;
+      for (const o of ops) {
+        if (o.op === 'add') {
+          index.add(o.doc);
+          added++;
+        } else if (o.op === 'remove') {
+          if (index.remove(o.id)) removed++;
+        } else {
+          removed += index.removeWhere(o.filter);
+        }
+      }
+      return { added, removed };
+    }, options);
   }
 
   /**

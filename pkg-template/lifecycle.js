@@ -6,7 +6,7 @@
 import { Engine } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
 import { call, dispose, engineAsync, finalizer, loadEngine, realm, toMemdexError } from './realm.js';
-import { watchPage } from './open-options.js';
+import { FLUSH_ON_HIDE, watchPage } from './open-options.js';
 
 /** Only the package's own static constructors make an index. */
 export const TOKEN = Symbol('memdex');
@@ -147,7 +147,7 @@ export class IndexLifecycle {
   }
 
   /** Commits pending writes when the page is hidden (called by the page watcher). */
-  flushOnHide() {
+  [FLUSH_ON_HIDE]() {
     if (this.#closed || this.#closing || this.#writes === 0) return;
     this.#autoCommit();
   }

@@ -4,9 +4,9 @@
 /**
  * Structured facts of an engine error: the Rust error variant's fields
  * (SCHEMA `{ field, reason }`, INVALID_QUERY `{ position, reason }`, LIMIT
- * `{ what, limit, got }`, ...). Callers switch on `code` and read these,
- * never the message text.
- * @typedef {Readonly<Record<string, unknown>>} MemdexErrorData
+ * `{ what, limit, got }`, ...; see `MemdexErrorData` in index.d.ts).
+ * Callers switch on `code` and read these, never the message text.
+ * @typedef {import('./index.js').MemdexErrorData} MemdexErrorData
  */
 
 /** An error raised by memdex, with a stable machine-readable `code`. */

@@ -10,6 +10,9 @@ import { describe, isObject, usage } from './memdex-error.js';
 
 /** @typedef {{ delayMs: number, maxDelayMs: number, maxWrites: number }} AutoCommit */
 
+/** The index method the page watcher calls: commits pending writes (not public API). */
+export const FLUSH_ON_HIDE = Symbol('flushOnHide');
+
 export const OPEN_OPTIONS = new Set([
   'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError',
 ]);
@@ -81,7 +84,7 @@ export function autoCommitSettings(value, persistent) {
  * may end the page before an IndexedDB transaction completes). The listener
  * holds the index weakly, so an index dropped without close() can still be
  * collected. Returns the function that stops watching.
- * @param {{ flushOnHide(): void }} index
+ * @param {{ [FLUSH_ON_HIDE](): void }} index
  * @returns {() => void}
  */
 export function watchPage(index) {
@@ -92,7 +95,7 @@ export function watchPage(index) {
   const onHide = (/** @type {Event} */ event) => {
     // pagehide always; visibilitychange only when the page stops being visible.
     if (event.type === 'visibilitychange' && doc.visibilityState === 'visible') return;
-    ref.deref()?.flushOnHide();
+    ref.deref()?.[FLUSH_ON_HIDE]();
   };
   target.addEventListener('pagehide', onHide);
   doc.addEventListener('visibilitychange', onHide);
