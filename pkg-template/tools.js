@@ -13,7 +13,7 @@
 // filtered by it, and ids are per namespace (see ./tools-ops.js), so no
 // result or error can name or reveal another namespace's memories.
 import { failure, runTool, SEP } from './tools-ops.js';
-import { ALL, NAMESPACE_ARG } from './tools-defs.js';
+import { ALL, LISTED_AS, NAMESPACE_ARG } from './tools-defs.js';
 
 /** @typedef {import('./tools.js').JsonSchema} JsonSchema */
 /** @typedef {import('./tools.js').ToolDefinition} ToolDefinition */
@@ -22,15 +22,14 @@ import { ALL, NAMESPACE_ARG } from './tools-defs.js';
 /** @typedef {import('./tools.js').ToolName} ToolName */
 /** @typedef {import('./tools-common.js').ToolIndex} ToolIndex */
 
-const UNPINNED_NOTE = ' Pass namespace with ids of namespaced memories.';
-
 /**
- * The tool definitions for a server: without `namespace` arguments when
- * pinned to a namespace, and only the read tools when `readOnly`.
- * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} [options]
+ * Every tool in full for a server: without `namespace` arguments when
+ * pinned to a namespace, and only the read tools when `readOnly`. Calls
+ * are checked against these.
+ * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} options
  * @returns {ToolDefinition[]}
  */
-export function toolDefinitions(options = {}) {
+function fullDefinitions(options) {
   const pinned = options.namespace !== undefined;
   return ALL.filter((t) => !options.readOnly || t.annotations.readOnlyHint).map((t) => {
     if (pinned) return t;
@@ -38,10 +37,61 @@ export function toolDefinitions(options = {}) {
     // never fill it in.
     return {
       ...t,
-      description: t.description + UNPINNED_NOTE,
       inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, namespace: NAMESPACE_ARG } },
     };
   });
+}
+
+/** Keywords only the argument check needs: a model calling a tool does not, and each listing costs its context. */
+const CHECK_ONLY = new Set(['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+
+/**
+ * `schema` without the check-only keywords, at every depth; with
+ * `shallow`, objects keep only their required properties (an output
+ * schema: what else a result may hold is in the tool's description and
+ * the package README).
+ * @param {JsonSchema} schema
+ * @param {boolean} [shallow]
+ * @param {number} [depth]
+ * @returns {JsonSchema}
+ */
+function listed(schema, shallow = false, depth = 0) {
+  const short = LISTED_AS.get(schema);
+  if (short) return short;
+  if (shallow && schema.type === 'object') {
+    const required = schema.required ?? [];
+    const properties = Object.fromEntries(required.map((k) => [k, listed(schema.properties?.[k] ?? {}, shallow, depth + 1)]));
+    return required.length ? { type: 'object', properties, required } : { type: 'object' };
+  }
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  const inner = (/** @type {JsonSchema} */ s) => listed(s, shallow, depth + 1);
+  for (const [key, value] of Object.entries(schema)) {
+    // Nested objects are checked for unknown keys either way (see check()).
+    if (CHECK_ONLY.has(key) || (shallow && (key === 'description' || key === 'enum')) || (depth > 0 && key === 'additionalProperties')) continue;
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(/** @type {Record<string, JsonSchema>} */ (value)).map(([k, v]) => [k, inner(v)]));
+    else if (key === 'items') out[key] = inner(/** @type {JsonSchema} */ (value));
+    else if (key === 'anyOf') out[key] = /** @type {JsonSchema[]} */ (value).map(inner);
+    else out[key] = value;
+  }
+  return /** @type {JsonSchema} */ (out);
+}
+
+/**
+ * The tool definitions a server lists (`tools/list`): without `namespace`
+ * arguments when pinned to a namespace, only the read tools when
+ * `readOnly`, and without the keywords only the argument check reads
+ * (lengths, item counts, patterns: a call past them gets a USAGE error
+ * naming the bound).
+ * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} [options]
+ * @returns {ToolDefinition[]}
+ */
+export function toolDefinitions(options = {}) {
+  return fullDefinitions(options).map((t) => ({
+    ...t,
+    inputSchema: /** @type {ToolDefinition['inputSchema']} */ (listed(t.inputSchema)),
+    outputSchema: /** @type {ToolDefinition['outputSchema']} */ (listed(t.outputSchema, true)),
+  }));
 }
 
 /** Every tool for a server without a pinned namespace (back-compatible export). */
@@ -55,9 +105,9 @@ export const memoryTools = toolDefinitions();
  * @returns {string[]}
  */
 export function validateToolArguments(name, args, options = {}) {
-  const tool = toolDefinitions(options).find((t) => t.name === name);
+  const tool = fullDefinitions(options).find((t) => t.name === name);
   if (!tool) {
-    const names = toolDefinitions(options).map((t) => t.name);
+    const names = fullDefinitions(options).map((t) => t.name);
     const known = ALL.some((t) => t.name === name);
     return [
       known
