@@ -9,7 +9,7 @@ import { Memdex, MemdexError } from './index.js';
 let index = null;
 
 /** The public getters a client may read (see worker-client.js). */
-const GETTERS = new Set(['size', 'generation', 'dirty', 'name', 'closed']);
+const GETTERS = new Set(['size', 'generation', 'dirty']);
 
 /** @type {Record<string, (args: any[]) => Promise<unknown>>} arguments as the client sent them (plain data) */
 const handlers = {
