@@ -76,8 +76,11 @@ export interface ToolDefinition {
 export type ToolName = 'memory_search' | 'memory_list' | 'memory_get' | 'memory_related' | 'memory_store' | 'memory_update' | 'memory_delete';
 
 /**
- * The definitions for a server's options: without the `namespace` argument
- * when `namespace` pins one, only search/list/get when `readOnly`.
+ * The definitions a server lists for its options: without the `namespace`
+ * argument when `namespace` pins one, only search/list/get/related when
+ * `readOnly`. The listed schemas leave out the bounds only the argument
+ * check reads (lengths, item counts, patterns; a call past one is a
+ * `USAGE` error naming it), and output schemas list the required fields.
  */
 export function toolDefinitions(options?: Pick<ToolCallOptions, 'namespace' | 'readOnly'>): ToolDefinition[];
 
