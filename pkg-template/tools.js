@@ -15,6 +15,8 @@
 import { failure, runTool, SEP } from './tools-ops.js';
 import { ALL, LISTED_AS, NAMESPACE_ARG } from './tools-defs.js';
 
+export { failure };
+
 /** @typedef {import('./tools.js').JsonSchema} JsonSchema */
 /** @typedef {import('./tools.js').ToolDefinition} ToolDefinition */
 /** @typedef {import('./tools.js').ToolCallOptions} ToolCallOptions */
