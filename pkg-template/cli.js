@@ -6,20 +6,26 @@
 const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>]
 
 Serves the memory index in <folder> (created when missing) to an MCP client
-over stdio: tools memory_search, memory_list, memory_get, memory_store,
-memory_update, memory_delete.
+over stdio: tools memory_search, memory_list, memory_get, memory_related,
+memory_store, memory_update, memory_delete.
 
   --dir <folder>      where the index lives (or MEMDEX_DIR)
   --namespace <ns>    pin every tool to this namespace (or MEMDEX_NAMESPACE);
                       other namespaces are invisible
-  --read-only         only the search, list and get tools; never writes
+  --read-only         only the search, list, get and related tools; never writes
   --name <index>      index name inside the folder (default memdex)
   --sync-ms <ms>      reload what other processes committed at most this often
                       before a read (default 1000; 0 = before every read)`;
 
+/**
+ * The options of `memdex mcp` from its arguments (and environment).
+ * @param {string[]} argv
+ * @returns {import('./mcp.js').StdioServerOptions}
+ */
 function parse(argv) {
+  /** @type {Omit<import('./mcp.js').StdioServerOptions, 'dir'> & { dir?: string }} */
   const opts = { dir: process.env.MEMDEX_DIR, namespace: process.env.MEMDEX_NAMESPACE || undefined };
-  const value = (i, flag) => {
+  const value = (/** @type {number} */ i, /** @type {string} */ flag) => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
     return v;
@@ -56,9 +62,10 @@ function parse(argv) {
   // One namespace: a prefix (`team*`) would read across namespaces while
   // stores went to the literal name.
   if (opts.namespace?.endsWith('*')) throw new Error(`--namespace must be one namespace, not a prefix: ${opts.namespace}`);
-  return opts;
+  return { ...opts, dir: opts.dir };
 }
 
+/** @param {string[]} argv */
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -77,13 +84,14 @@ async function main(argv) {
   try {
     opts = parse(rest);
   } catch (err) {
-    console.error(`memdex mcp: ${err.message}\n\n${USAGE}`);
+    console.error(`memdex mcp: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
     process.exit(2);
   }
   let serveStdio;
   try {
     ({ serveStdio } = await import('./mcp.js'));
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {{ code?: string, message?: string } | undefined} */ (thrown);
     const missing = /@modelcontextprotocol\/sdk|'zod'/.exec(err?.message ?? '');
     if (err?.code === 'ERR_MODULE_NOT_FOUND' && missing) {
       console.error(
@@ -97,7 +105,7 @@ async function main(argv) {
   await serveStdio(opts);
 }
 
-main(process.argv.slice(2)).catch((err) => {
+main(process.argv.slice(2)).catch((/** @type {{ code?: string, message?: string }} */ err) => {
   console.error(`memdex mcp: ${err?.code ? `${err.code}: ` : ''}${err?.message ?? err}`);
   process.exit(1);
 });

@@ -81,7 +81,41 @@ export class MemdexError extends Error {
   readonly added?: number;
   /** For `LOCKED`: the process holding the writer lock (`since`: ISO time it took it). */
   readonly holder?: { pid?: number; host?: string; since?: string };
+  /**
+   * For errors raised by the engine: the facts of the error as data, so a
+   * caller can act on them without reading `message` (see {@link MemdexErrorData}).
+   */
+  readonly data?: MemdexErrorData;
   constructor(code: MemdexErrorCode, message: string, options?: { cause?: unknown });
+}
+
+/**
+ * The structured facts of an engine error ({@link MemdexError.data}): the
+ * fields of the engine's error variant, by `code`. A field the error does
+ * not carry is absent. Switch on `code`, then read these; never parse
+ * `message`.
+ */
+export interface MemdexErrorData {
+  /** `SCHEMA`: the field (or option) at fault, e.g. `'timestamp'`. */
+  field?: string;
+  /** `SCHEMA`, `INVALID_QUERY`, `STORAGE`, `CORRUPT`, `USAGE`: why, in words. */
+  reason?: string;
+  /** `INVALID_QUERY`: byte position in the query. */
+  position?: number;
+  /** `LIMIT`: which limit (e.g. `'query bytes'`). */
+  what?: string;
+  /** `LIMIT`: the limit's value. */
+  limit?: number;
+  /** `LIMIT`: what was given; `VERSION`: the stored format version. */
+  got?: number;
+  /** `STORAGE`, `CORRUPT`: the storage key involved. */
+  key?: string;
+  /** `CONFLICT`: the manifest generation expected; `VERSION`: the version this build reads. */
+  expected?: number;
+  /** `CONFLICT`: the generation found. */
+  found?: number;
+  /** `NOT_FOUND`: the id that does not exist. */
+  id?: string;
 }
 
 /** Analyzed full-text field. */
@@ -1044,6 +1078,15 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * @example await index.update((ix) => ix.add({ id: 'm1', text: '...' }));
    */
   update<R>(fn: (index: this) => R | Promise<R>, options?: { retries?: number }): Promise<R>;
+  /**
+   * {@link Memdex.update} with the writes as plain data, applied in order
+   * and committed as one update (what {@link RemoteMemdex.update} sends to
+   * its worker, where a function cannot go). Every operation is checked
+   * before any runs (`USAGE`). Resolves to how many documents were added
+   * and removed.
+   * @example await index.update([{ op: 'add', doc: { id: 'm1', text: '...' } }, { op: 'remove', id: 'm0' }]);
+   */
+  update(operations: WriteOperation<Doc>[], options?: { retries?: number }): Promise<UpdateResult>;
   /** Replaces the in-memory state with the last commit in storage (an empty index if none), dropping uncommitted writes. Resolves to whether a commit was found. */
   reload(): Promise<boolean>;
   /**
@@ -1071,6 +1114,20 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   free(): void;
 }
 
+/** One write of {@link Memdex.update}'s list form. */
+export type WriteOperation<Doc = MemdexDocument> =
+  | { op: 'add'; doc: Doc }
+  | { op: 'remove'; id: string }
+  | { op: 'removeWhere'; filter: Filter<Doc> };
+
+/** What {@link Memdex.update} with a list of operations resolves to. */
+export interface UpdateResult {
+  /** Documents added (or replaced). */
+  added: number;
+  /** Documents removed (`remove` of an existing id, and `removeWhere` matches). */
+  removed: number;
+}
+
 /** Wraps every method's result in a Promise. */
 type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
@@ -1078,19 +1135,23 @@ type Async<T> = {
 
 /**
  * The {@link Memdex} API served by a Web Worker ({@link Memdex.openInWorker}):
- * every method async; errors arrive as {@link MemdexError} with their code.
+ * every method and getter async (`await index.size`), errors arriving as
+ * {@link MemdexError} with their code. Code that `await`s every call works
+ * with both. Two calls take plain data where `Memdex` also takes a function
+ * (functions cannot cross threads): `update` takes a list of operations,
+ * and `pack` counts tokens with the default counter (`countTokens` is refused).
  */
 export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
   extends Async<
     Pick<
       Memdex<Doc>,
       | 'add'
-      | 'addAll'
       | 'addMany'
       | 'remove'
       | 'removeWhere'
       | 'get'
       | 'search'
+      | 'related'
       | 'suggest'
       | 'count'
       | 'compact'
@@ -1098,9 +1159,32 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
       | 'export'
       | 'commit'
       | 'reload'
+      | 'refresh'
+      | 'ready'
       | 'close'
     >
   > {
   /** The index name. */
   readonly name: string;
+  /** Whether {@link RemoteMemdex.close} or {@link RemoteMemdex.free} was called. */
+  readonly closed: boolean;
+  /** Live documents (read in the worker). */
+  readonly size: Promise<number>;
+  /** Generation of the last commit written or loaded (0 = never). */
+  readonly generation: Promise<number>;
+  /** Whether there are writes not yet committed. */
+  readonly dirty: Promise<boolean>;
+  /** Same as `addMany` (the worker adds in batches either way). */
+  addAll(docs: Iterable<Doc> | AsyncIterable<Doc>): Promise<number>;
+  /** {@link Memdex.pack} in the worker, with the default token counter. */
+  pack(query: string, options: Omit<PackOptions<Doc>, 'countTokens'>): Promise<PackResult<Doc>>;
+  /**
+   * {@link Memdex.update} with a list of operations, applied and committed
+   * atomically in the worker (a function cannot be sent to it).
+   */
+  update(operations: WriteOperation<Doc>[], options?: { retries?: number }): Promise<UpdateResult>;
+  /** Drops uncommitted writes and stops the worker ({@link RemoteMemdex.close} keeps them). */
+  free(): Promise<void>;
+  /** `await using`: closes the index. */
+  [Symbol.asyncDispose](): Promise<void>;
 }

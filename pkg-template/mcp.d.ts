@@ -42,6 +42,12 @@ export interface StdioServerOptions {
   /** Protocol streams (default `process.stdin` / `process.stdout`). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
+  /**
+   * The index's vector field, filled and searched by the tools' `vector`
+   * arguments. Default `false`: the memory index has none (the default
+   * schema), and a `vector` argument is a `USAGE` error saying so.
+   */
+  vectorField?: string | false;
   /** Diagnostics (default: stderr). */
   log?: (message: string) => void;
   /** Called after shutdown with the exit code (default `process.exit`). */

@@ -19,11 +19,13 @@ const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.ur
 // see exactly the definitions. Arguments are then checked by
 // handleToolCall, whose errors name the argument and say what to do, and
 // structured outputs are checked against the same schemas by the tests.
+/** @param {import('./tools.js').JsonSchema} jsonSchema */
 function asZod(jsonSchema) {
   const { type, ...rest } = jsonSchema;
   return z.looseObject({}).meta(rest);
 }
 
+/** @param {import('./tools.js').ToolCallOptions} options */
 function instructions(options) {
   const scope = options.namespace !== undefined ? ` Everything is scoped to namespace "${options.namespace}".` : '';
   const writes = options.readOnly
@@ -37,7 +39,9 @@ function instructions(options) {
 
 /**
  * An McpServer serving the memory tools on `index`. `options` are those of
- * `handleToolCall` (namespace, readOnly, commit, beforeRead).
+ * `handleToolCall` (namespace, readOnly, commit, beforeRead, vectorField).
+ * @param {Parameters<typeof handleToolCall>[0]} index a Memdex (or a RemoteMemdex)
+ * @param {import('./tools.js').ToolCallOptions} [options]
  */
 export function createMemoryServer(index, options = {}) {
   const server = new McpServer(
@@ -65,6 +69,9 @@ export function createMemoryServer(index, options = {}) {
  * Picks up what other processes committed, before reads, at most every
  * `minMs` (`Memdex#refresh`: one read of the stored manifest, a reload only
  * when it changed).
+ * @param {{ refresh(): Promise<boolean> }} index
+ * @param {number} minMs
+ * @param {(message: string) => void} log
  */
 function followCommits(index, minMs, log) {
   let last = 0;
@@ -74,7 +81,7 @@ function followCommits(index, minMs, log) {
     try {
       await index.refresh();
     } catch (err) {
-      log(`reload failed, answering from the state loaded before: ${err?.message ?? err}`);
+      log(`reload failed, answering from the state loaded before: ${/** @type {Error} */ (err)?.message ?? err}`);
     }
   };
 }
@@ -83,6 +90,7 @@ function followCommits(index, minMs, log) {
  * Serves the memory in `dir` over stdio until stdin closes or the process
  * gets SIGINT/SIGTERM, then finishes running calls, commits and exits.
  * Every write tool call is committed before it answers.
+ * @param {import('./mcp.js').StdioServerOptions} options
  */
 export async function serveStdio({
   dir,
@@ -92,7 +100,8 @@ export async function serveStdio({
   syncMs = 1000,
   stdin = process.stdin,
   stdout = process.stdout,
-  log = (message) => process.stderr.write(`memdex mcp: ${message}\n`),
+  vectorField = false,
+  log = (message) => void process.stderr.write(`memdex mcp: ${message}\n`),
   exit = (code) => process.exit(code),
 }) {
   if (!readOnly) mkdirSync(dir, { recursive: true });
@@ -103,12 +112,18 @@ export async function serveStdio({
     readOnly,
     commit: !readOnly,
     beforeRead,
+    vectorField,
     onConflict: (tool, attempt) => log(`${tool}: another process committed first; reloaded and applied the call again (attempt ${attempt + 1})`),
   });
-  const transport = new StdioServerTransport(stdin, stdout);
+  // The SDK types its streams as node:stream's classes; any Node stream pair works.
+  const transport = new StdioServerTransport(
+    /** @type {import('node:stream').Readable} */ (stdin),
+    /** @type {import('node:stream').Writable} */ (stdout),
+  );
 
+  /** @type {Promise<void> | null} */
   let closing = null;
-  const shutdown = (why) => {
+  const shutdown = (/** @type {string} */ why) => {
     closing ??= (async () => {
       log(`shutting down (${why})`);
       let code = 0;
@@ -119,7 +134,7 @@ export async function serveStdio({
         if (readOnly) index.free();
         else await index.close();
       } catch (err) {
-        log(`final commit failed: ${err?.message ?? err}`);
+        log(`final commit failed: ${/** @type {Error} */ (err)?.message ?? err}`);
         index.free();
         code = 1;
       }

@@ -29,6 +29,7 @@ const platform = {
 export class Memdex extends MemdexBase {
   static platform = platform;
 
+  /** @returns {Promise<never>} */
   static async openInWorker() {
     throw new MemdexError('USAGE', 'openInWorker() needs a browser (Web Workers); in Node use Memdex.open() (or run it in a worker_thread yourself)');
   }

@@ -12,11 +12,15 @@
 // at least MIN_CHARS of its text fit; otherwise it is left out (`omitted`).
 
 /** Default token counter: ceil(characters / 4), a common rough estimate for English. */
-export const defaultCountTokens = (text) => Math.ceil(text.length / 4);
+export const defaultCountTokens = (/** @type {string} */ text) => Math.ceil(text.length / 4);
 
 const MIN_CHARS = 40;
 const ELLIPSIS = '…';
 
+/**
+ * @param {import('./index.js').Hit} hit
+ * @param {number} n
+ */
 function header(hit, n) {
   const f = hit.fields ?? {};
   const meta = [];
@@ -29,6 +33,7 @@ function header(hit, n) {
   return `[${n}] ${title}${meta.length ? ` (${meta.join(', ')})` : ''} id=${hit.id}`;
 }
 
+/** @param {import('./index.js').Hit} hit */
 function body(hit) {
   const f = hit.fields ?? {};
   if (typeof f.text === 'string' && f.text) return f.text;
@@ -52,7 +57,7 @@ export function pack(db, query, options, usage) {
     throw usage('pack: `budgetTokens` must be a positive integer (the most tokens the packed text may use)');
   }
   if (typeof countTokens !== 'function') throw usage('pack: `countTokens` must be a function (text) => number');
-  const count = (text) => {
+  const count = (/** @type {string} */ text) => {
     const n = countTokens(text);
     if (!(Number.isFinite(n) && n >= 0)) throw usage('pack: `countTokens` must return a finite number >= 0');
     return n;
@@ -69,7 +74,7 @@ export function pack(db, query, options, usage) {
   for (const hit of results.hits) {
     const head = header(hit, hits.length + 1);
     const full = body(hit);
-    const join = (b) => (text ? `${text}\n\n` : '') + (b ? `${head}\n${b}` : head);
+    const join = (/** @type {string} */ b) => (text ? `${text}\n\n` : '') + (b ? `${head}\n${b}` : head);
     if (count(join(full)) <= budgetTokens) {
       text = join(full);
       hits.push(hit);

@@ -11,8 +11,9 @@
  * ```
  *
  * Tools: `memory_search` (ranked full-text search with filters and a
- * character budget), `memory_list` (no query: newest first or by a field,
- * cursor paging), `memory_get` (one or several ids), `memory_store` (one or
+ * character budget; hybrid with a query `vector`), `memory_list` (no query:
+ * newest first or by a field, cursor paging), `memory_get` (one or several
+ * ids), `memory_related` (memories linked to one, up to 3 links away), `memory_store` (one or
  * several memories; an existing id is an error unless `replace`),
  * `memory_update` (given fields replaced, others kept), `memory_delete` (by
  * ids, or by filter with a preview until `confirm: true`).
@@ -72,11 +73,14 @@ export interface ToolDefinition {
 }
 
 /** Names of the memdex tools. */
-export type ToolName = 'memory_search' | 'memory_list' | 'memory_get' | 'memory_store' | 'memory_update' | 'memory_delete';
+export type ToolName = 'memory_search' | 'memory_list' | 'memory_get' | 'memory_related' | 'memory_store' | 'memory_update' | 'memory_delete';
 
 /**
- * The definitions for a server's options: without the `namespace` argument
- * when `namespace` pins one, only search/list/get when `readOnly`.
+ * The definitions a server lists for its options: without the `namespace`
+ * argument when `namespace` pins one, only search/list/get/related when
+ * `readOnly`. The listed schemas leave out the bounds only the argument
+ * check reads (lengths, item counts, patterns; a call past one is a
+ * `USAGE` error naming it), and output schemas list the required fields.
  */
 export function toolDefinitions(options?: Pick<ToolCallOptions, 'namespace' | 'readOnly'>): ToolDefinition[];
 
@@ -107,7 +111,7 @@ export interface ToolCallOptions {
    * changed, deleted, listed or learned of, errors included.
    */
   namespace?: string;
-  /** Only the read tools (search, list, get). */
+  /** Only the read tools (search, list, get, related). */
   readOnly?: boolean;
   /**
    * Commit after each write call (before it answers). On a `CONFLICT` (another
@@ -124,6 +128,14 @@ export interface ToolCallOptions {
   maxChars?: number;
   /** Clock in epoch ms, for default timestamps and `since: '7d'` (default `Date.now`). */
   now?: () => number;
+  /**
+   * The index's vector field, which `vector` arguments fill (memory_store,
+   * memory_update) and search (memory_search): its name, or `false` when
+   * the index has none (a `vector` argument is then a `USAGE` error saying
+   * so). Default: a field named `vector` for stores, the schema's only
+   * vector field for searches.
+   */
+  vectorField?: string | false;
 }
 
 /**

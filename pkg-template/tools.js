@@ -13,413 +13,25 @@
 // filtered by it, and ids are per namespace (see ./tools-ops.js), so no
 // result or error can name or reveal another namespace's memories.
 import { failure, runTool, SEP } from './tools-ops.js';
+import { ALL, LISTED_AS, NAMESPACE_ARG } from './tools-defs.js';
 
 export { failure };
 
-const str = (description, extra = {}) => ({ type: 'string', description, ...extra });
-const object = (properties, required = []) => ({ type: 'object', properties, required });
-const ID = { type: 'string', minLength: 1, maxLength: 200, pattern: `^[^\\u0000-\\u001f]+$` };
-const KIND = { type: 'string', minLength: 1, maxLength: 100 };
-const TAG = { type: 'string', minLength: 1, maxLength: 100 };
-const LINK = {
-  type: 'object',
-  properties: {
-    type: str('Relation, e.g. "SUPERSEDES", "DEPENDS_ON", "RELATES_TO".', { minLength: 1, maxLength: 100 }),
-    to: { ...ID, description: 'Id of the memory it points to.' },
-  },
-  required: ['type', 'to'],
-  additionalProperties: false,
-};
-const TIME_HELP = 'an ISO date or time (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w)';
-
-// Filters shared by search, list and delete. `namespace` is added when the
-// server is not pinned to one.
-const FILTERS = {
-  kind: {
-    description: 'Only memories of this kind, or of any of these kinds, e.g. "decision" or ["rule", "decision"].',
-    anyOf: [KIND, { type: 'array', items: KIND, minItems: 1, maxItems: 20 }],
-  },
-  tags: {
-    description: 'Only memories carrying at least one of these tags.',
-    type: 'array',
-    items: TAG,
-    minItems: 1,
-    maxItems: 20,
-  },
-  since: str(`Only memories with a timestamp at or after this: ${TIME_HELP}.`, { minLength: 1, maxLength: 40 }),
-  until: str(`Only memories with a timestamp before this (a date alone includes that whole day): ${TIME_HELP}.`, {
-    minLength: 1,
-    maxLength: 40,
-  }),
-};
-// Link traversal shared by memory_search (expand) and memory_related.
-const HOPS = { type: 'integer', minimum: 1, maximum: 3, default: 1, description: 'How many links away to go (1 = direct links only).' };
-const LINK_TYPES = {
-  type: 'array',
-  items: { type: 'string', minLength: 1, maxLength: 100 },
-  minItems: 1,
-  maxItems: 20,
-  description: 'Only follow links of these types, e.g. ["DEPENDS_ON"] (default: every type).',
-};
-const DIRECTION = {
-  type: 'string',
-  enum: ['out', 'in', 'both'],
-  default: 'out',
-  description: '"out": what the memory links to (what it depends on, supersedes); "in": memories that link to it (what depends on it); "both".',
-};
-const VIA = object(
-  {
-    from: { type: 'string', description: 'Id of the memory the link path starts from.' },
-    type: { type: 'string', description: 'Type of the last link followed.' },
-    hops: { type: 'integer' },
-  },
-  ['from', 'type', 'hops'],
-);
-const NAMESPACE_ARG = str(
-  'Namespace (agent, tenant, project) the memories belong to. Ids are unique within a namespace: pass the namespace shown with a memory along with its id. Search, list and delete by filter also take a prefix ending in * ("repo:*": every namespace starting with "repo:").',
-  { minLength: 1, maxLength: 200 },
-);
-
-// Fields of a memory as the tools return it.
-const MEMORY_OUT = {
-  id: { type: 'string' },
-  namespace: { type: 'string' },
-  title: { type: 'string' },
-  kind: { type: 'string' },
-  tags: { type: 'array', items: { type: 'string' } },
-  timestamp: { type: 'string', description: 'ISO-8601 time of the memory.' },
-  links: { type: 'array', items: LINK },
-};
-const MEMORY = {
-  type: 'object',
-  properties: { ...MEMORY_OUT, text: { type: 'string' } },
-  required: ['id', 'text'],
-};
-
-// What a stored memory may carry (memory_store, memory_update).
-const MEMORY_FIELDS = {
-  title: str('A short, specific summary line (shown in search results).', { maxLength: 500 }),
-  text: str('The memory itself: what, why, and the identifiers involved (file paths, function names, versions).', {
-    minLength: 1,
-    maxLength: 100000,
-  }),
-  kind: { ...KIND, description: 'Category, e.g. "decision", "rule", "observation", "note", "preference".' },
-  tags: { type: 'array', items: TAG, maxItems: 50, description: 'Labels to filter by later, e.g. ["billing", "database"].' },
-  timestamp: str('When it happened or was decided, ISO-8601 (e.g. 2026-05-01T09:30:00Z); defaults to now.', {
-    minLength: 1,
-    maxLength: 40,
-  }),
-  links: {
-    type: 'array',
-    items: LINK,
-    maxItems: 50,
-    description: 'Edges to other memories by id, e.g. [{ "type": "SUPERSEDES", "to": "mem-123" }] for a decision that replaces an older one.',
-  },
-};
-
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-/** Every tool, in full; `toolDefinitions` adapts them to a server's options. */
-const ALL = [
-  {
-    name: 'memory_search',
-    title: 'Search memories',
-    description:
-      'Search stored memories (decisions, rules, observations, notes) by content; best matches first. ' +
-      'Use it before answering questions about past work, decisions or preferences, and before storing something that may already exist. ' +
-      'Write several distinctive words or identifiers (e.g. getUserById, billing-service, v1.2.3); word forms and misspellings match ("deploying" finds "deploy", "postgress" finds "postgres"); ' +
-      '"quoted phrases", prefix*, -exclude and +require also work. Narrow with kind, tags and since/until; order "newest" ranks matches by time instead. ' +
-      'expand: { hops: 1 } also returns the memories linked to the hits (what they depend on, supersede, ...), marked with via; ' +
-      'budgetTokens caps the answer in tokens instead of maxChars. ' +
-      'Each hit has id, title, kind, tags, timestamp, score and a snippet around the matched words; the answer fits in maxChars characters ' +
-      'and says when it was cut: get full texts with memory_get. To browse without search words (e.g. the latest memories), use memory_list.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: str('What to look for: distinctive words, identifiers or query syntax.', { minLength: 1, maxLength: 1000 }),
-        ...FILTERS,
-        mode: {
-          type: 'string',
-          enum: ['or', 'and', 'fallback'],
-          default: 'or',
-          description:
-            '"or" (default, best for questions in plain language): any word may match and memories matching more and rarer words rank higher; ' +
-            '"and": every word must match (precise lookups of identifiers); "fallback": "and", then "or" when nothing matches all words.',
-        },
-        order: {
-          type: 'string',
-          enum: ['relevance', 'newest', 'oldest'],
-          default: 'relevance',
-          description: 'Order of the matches: by relevance (default) or by timestamp.',
-        },
-        limit: { type: 'integer', minimum: 1, maximum: 50, default: 8, description: 'Maximum number of hits.' },
-        maxChars: {
-          type: 'integer',
-          minimum: 200,
-          maximum: 20000,
-          default: 4000,
-          description: 'Character budget of the answer; snippets are sized to fit and hits beyond it are omitted (stated in the answer).',
-        },
-        budgetTokens: {
-          type: 'integer',
-          minimum: 200,
-          maximum: 5000,
-          description:
-            'Token budget of the answer instead of maxChars (tokens counted as characters / 4, rounded up): the answer never exceeds it; usedTokens says what it took.',
-        },
-        expand: {
-          ...object({ hops: HOPS, types: LINK_TYPES, direction: DIRECTION }),
-          additionalProperties: false,
-          description: 'Also return the memories linked to the hits, scored score / (1 + hops), each with via. E.g. { "hops": 2, "types": ["DEPENDS_ON"] }.',
-        },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        query: { type: 'string' },
-        mode: { type: 'string', enum: ['and', 'or'], description: 'How the words were combined.' },
-        order: { type: 'string', enum: ['relevance', 'newest', 'oldest'] },
-        hits: {
-          type: 'array',
-          items: object(
-            {
-              ...MEMORY_OUT,
-              score: { type: 'number', description: 'Relevance (BM25F); higher is better.' },
-              snippet: { type: 'string', description: 'The best passage of the text (plain text; … marks a cut).' },
-              snippetTruncated: { type: 'boolean', description: 'The snippet is only part of the text.' },
-              via: { ...VIA, description: 'Present when the memory was added by expand: the link path that reached it.' },
-            },
-            ['id', 'score', 'snippet', 'snippetTruncated'],
-          ),
-        },
-        returned: { type: 'integer' },
-        total: { type: 'integer', description: 'All matches (known when ordered by time).' },
-        truncated: { type: 'boolean', description: 'Snippets were shortened or hits omitted to fit maxChars.' },
-        omitted: { type: 'integer', description: 'Hits left out to fit maxChars.' },
-        maxChars: { type: 'integer' },
-        usedTokens: { type: 'integer', description: 'With budgetTokens: tokens (characters / 4) the answer text takes.' },
-      },
-      ['query', 'mode', 'order', 'hits', 'returned', 'truncated', 'omitted', 'maxChars'],
-    ),
-    annotations: { title: 'Search memories', ...READ },
-  },
-  {
-    name: 'memory_list',
-    title: 'List memories',
-    description:
-      'List memories without search words, newest first by default (or oldest first, or by kind). ' +
-      'Filter by kind, tags and time (since/until; since: "7d" is the last week). Use it to review recent work, see every rule, ' +
-      'or recall what happened in a period. Returns id, title, kind, tags, timestamp and a short preview of each, and total (how many match). ' +
-      'When nextCursor is present, pass it as cursor (with the same filters) for the next page.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        ...FILTERS,
-        sortBy: { type: 'string', enum: ['timestamp', 'kind'], default: 'timestamp', description: 'Field to order by.' },
-        order: {
-          type: 'string',
-          enum: ['desc', 'asc'],
-          description: '"desc" (default for timestamp: newest first) or "asc" (default for kind: a to z).',
-        },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Maximum number of memories.' },
-        cursor: str('nextCursor of the previous page.', { minLength: 1, maxLength: 200 }),
-        maxChars: {
-          type: 'integer',
-          minimum: 200,
-          maximum: 20000,
-          default: 4000,
-          description: 'Character budget of the answer; memories beyond it move to the next page.',
-        },
-      },
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        memories: {
-          type: 'array',
-          items: object({ ...MEMORY_OUT, preview: { type: 'string', description: 'Start of the text (… when cut).' } }, ['id', 'preview']),
-        },
-        returned: { type: 'integer' },
-        total: { type: 'integer', description: 'Memories matching the filters, all pages.' },
-        nextCursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last page.' },
-        sortBy: { type: 'string' },
-        order: { type: 'string', enum: ['desc', 'asc'] },
-        truncated: { type: 'boolean', description: 'The page was cut short to fit maxChars.' },
-      },
-      ['memories', 'returned', 'total', 'sortBy', 'order', 'truncated'],
-    ),
-    annotations: { title: 'List memories', ...READ },
-  },
-  {
-    name: 'memory_get',
-    title: 'Get memories',
-    description:
-      'Fetch full memories by id (id, or several in ids): title, full text, kind, tags, timestamp and links. ' +
-      'Use it when a search snippet or list preview is not enough. Ids that do not exist are listed in missing.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { ...ID, description: 'One memory id.' },
-        ids: { type: 'array', items: ID, minItems: 1, maxItems: 50, description: 'Several memory ids.' },
-      },
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        memories: { type: 'array', items: MEMORY },
-        missing: { type: 'array', items: { type: 'string' }, description: 'Ids with no memory.' },
-      },
-      ['memories', 'missing'],
-    ),
-    annotations: { title: 'Get memories', ...READ },
-  },
-  {
-    name: 'memory_related',
-    title: 'Related memories',
-    description:
-      'Memories linked to one memory, without search words: what it depends on or supersedes (direction "out"), ' +
-      'what depends on or links to it ("in"), or both, up to 3 links away; nearest first. ' +
-      'Use it for "what depends on X", "what replaced X", or to gather the context around a memory found by memory_search. ' +
-      'Each result says how it was reached (via: from, type, hops). Links to deleted memories are skipped.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { ...ID, description: 'Id of the memory to start from.' },
-        hops: HOPS,
-        types: LINK_TYPES,
-        direction: DIRECTION,
-        limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Maximum number of memories.' },
-      },
-      required: ['id'],
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        id: { type: 'string' },
-        memories: {
-          type: 'array',
-          items: object(
-            { ...MEMORY_OUT, preview: { type: 'string', description: 'Start of the text (… when cut).' }, via: VIA },
-            ['id', 'preview', 'via'],
-          ),
-        },
-        returned: { type: 'integer' },
-      },
-      ['id', 'memories', 'returned'],
-    ),
-    annotations: { title: 'Related memories', ...READ },
-  },
-  {
-    name: 'memory_store',
-    title: 'Store memories',
-    description:
-      'Save a memory (or several at once in memories) so it can be found later by content. Give a short specific title, ' +
-      'the full text (what, why, and the identifiers involved), a kind (decision, rule, observation, note, ...) and tags; ' +
-      'timestamp defaults to now. Returns the ids. An id is generated when you give none; giving an id that already exists is an error ' +
-      'unless replace is true (which overwrites the whole memory; to change some fields use memory_update). ' +
-      'When a new decision replaces an older one, store it with links: [{ "type": "SUPERSEDES", "to": "<old id>" }].',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { ...ID, description: 'Id to store under; generated when omitted.' },
-        ...MEMORY_FIELDS,
-        memories: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 50,
-          description: 'Several memories at once (instead of the single-memory fields).',
-          items: {
-            type: 'object',
-            properties: { id: { ...ID, description: 'Id; generated when omitted.' }, ...MEMORY_FIELDS },
-            required: ['text'],
-            additionalProperties: false,
-          },
-        },
-        replace: { type: 'boolean', default: false, description: 'Overwrite memories whose id already exists.' },
-      },
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        stored: {
-          type: 'array',
-          items: object({ id: { type: 'string' }, replaced: { type: 'boolean' } }, ['id', 'replaced']),
-        },
-        count: { type: 'integer' },
-      },
-      ['stored', 'count'],
-    ),
-    annotations: {
-      title: 'Store memories',
-      readOnlyHint: false,
-      // Additive unless `replace: true` is passed explicitly.
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
-  },
-  {
-    name: 'memory_update',
-    title: 'Update a memory',
-    description:
-      'Change some fields of an existing memory; fields you leave out are kept (tags and links are replaced as whole lists). ' +
-      'Use it to correct or extend a memory, or to mark an old decision as superseded (e.g. tags: ["superseded"]). Returns the memory as stored now.',
-    inputSchema: {
-      type: 'object',
-      properties: { id: { ...ID, description: 'Id of the memory to change.' }, ...MEMORY_FIELDS },
-      required: ['id'],
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        memory: MEMORY,
-        changed: { type: 'array', items: { type: 'string' }, description: 'Fields that were given.' },
-      },
-      ['memory', 'changed'],
-    ),
-    annotations: { title: 'Update a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-  {
-    name: 'memory_delete',
-    title: 'Delete memories',
-    description:
-      'Delete memories permanently, by ids, or by a filter (kind, tags, since/until). A filter without confirm deletes nothing and ' +
-      'returns how many memories match and some of their ids; call again with confirm: true to delete them. ' +
-      'Prefer memory_update to correct a memory; delete what is wrong, obsolete or unwanted.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        id: { ...ID, description: 'One memory id.' },
-        ids: { type: 'array', items: ID, minItems: 1, maxItems: 100, description: 'Several memory ids.' },
-        ...FILTERS,
-        confirm: { type: 'boolean', default: false, description: 'Required to delete by filter; without it you get a preview.' },
-      },
-      additionalProperties: false,
-    },
-    outputSchema: object(
-      {
-        deleted: { type: 'integer' },
-        ids: { type: 'array', items: { type: 'string' }, description: 'Deleted ids (or, in a preview, some that would be).' },
-        missing: { type: 'array', items: { type: 'string' }, description: 'Requested ids with no memory.' },
-        matched: { type: 'integer', description: 'Memories matching the filter.' },
-        confirmed: { type: 'boolean' },
-      },
-      ['deleted', 'ids', 'confirmed'],
-    ),
-    annotations: { title: 'Delete memories', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-];
-
-const UNPINNED_NOTE =
-  ' Memories may belong to a namespace (agent, tenant, project); ids are unique within one, so pass namespace along with ids of namespaced memories.';
+/** @typedef {import('./tools.js').JsonSchema} JsonSchema */
+/** @typedef {import('./tools.js').ToolDefinition} ToolDefinition */
+/** @typedef {import('./tools.js').ToolCallOptions} ToolCallOptions */
+/** @typedef {import('./tools.js').ToolResult} ToolResult */
+/** @typedef {import('./tools.js').ToolName} ToolName */
+/** @typedef {import('./tools-common.js').ToolIndex} ToolIndex */
 
 /**
- * The tool definitions for a server: without `namespace` arguments when
- * pinned to a namespace, and only the read tools when `readOnly`.
+ * Every tool in full for a server: without `namespace` arguments when
+ * pinned to a namespace, and only the read tools when `readOnly`. Calls
+ * are checked against these.
+ * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} options
+ * @returns {ToolDefinition[]}
  */
-export function toolDefinitions(options = {}) {
+function fullDefinitions(options) {
   const pinned = options.namespace !== undefined;
   return ALL.filter((t) => !options.readOnly || t.annotations.readOnlyHint).map((t) => {
     if (pinned) return t;
@@ -427,20 +39,77 @@ export function toolDefinitions(options = {}) {
     // never fill it in.
     return {
       ...t,
-      description: t.description + UNPINNED_NOTE,
       inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, namespace: NAMESPACE_ARG } },
     };
   });
 }
 
+/** Keywords only the argument check needs: a model calling a tool does not, and each listing costs its context. */
+const CHECK_ONLY = new Set(['pattern', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+
+/**
+ * `schema` without the check-only keywords, at every depth; with
+ * `shallow`, objects keep only their required properties (an output
+ * schema: what else a result may hold is in the tool's description and
+ * the package README).
+ * @param {JsonSchema} schema
+ * @param {boolean} [shallow]
+ * @param {number} [depth]
+ * @returns {JsonSchema}
+ */
+function listed(schema, shallow = false, depth = 0) {
+  const short = LISTED_AS.get(schema);
+  if (short) return short;
+  if (shallow && schema.type === 'object') {
+    const required = schema.required ?? [];
+    const properties = Object.fromEntries(required.map((k) => [k, listed(schema.properties?.[k] ?? {}, shallow, depth + 1)]));
+    return required.length ? { type: 'object', properties, required } : { type: 'object' };
+  }
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  const inner = (/** @type {JsonSchema} */ s) => listed(s, shallow, depth + 1);
+  for (const [key, value] of Object.entries(schema)) {
+    // Nested objects are checked for unknown keys either way (see check()).
+    if (CHECK_ONLY.has(key) || (shallow && (key === 'description' || key === 'enum')) || (depth > 0 && key === 'additionalProperties')) continue;
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(/** @type {Record<string, JsonSchema>} */ (value)).map(([k, v]) => [k, inner(v)]));
+    else if (key === 'items') out[key] = inner(/** @type {JsonSchema} */ (value));
+    else if (key === 'anyOf') out[key] = /** @type {JsonSchema[]} */ (value).map(inner);
+    else out[key] = value;
+  }
+  return /** @type {JsonSchema} */ (out);
+}
+
+/**
+ * The tool definitions a server lists (`tools/list`): without `namespace`
+ * arguments when pinned to a namespace, only the read tools when
+ * `readOnly`, and without the keywords only the argument check reads
+ * (lengths, item counts, patterns: a call past them gets a USAGE error
+ * naming the bound).
+ * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} [options]
+ * @returns {ToolDefinition[]}
+ */
+export function toolDefinitions(options = {}) {
+  return fullDefinitions(options).map((t) => ({
+    ...t,
+    inputSchema: /** @type {ToolDefinition['inputSchema']} */ (listed(t.inputSchema)),
+    outputSchema: /** @type {ToolDefinition['outputSchema']} */ (listed(t.outputSchema, true)),
+  }));
+}
+
 /** Every tool for a server without a pinned namespace (back-compatible export). */
 export const memoryTools = toolDefinitions();
 
-/** Problems with `args` for tool `name` under `options` (empty when valid). */
+/**
+ * Problems with `args` for tool `name` under `options` (empty when valid).
+ * @param {string} name
+ * @param {unknown} args
+ * @param {Pick<ToolCallOptions, 'namespace' | 'readOnly'>} [options]
+ * @returns {string[]}
+ */
 export function validateToolArguments(name, args, options = {}) {
-  const tool = toolDefinitions(options).find((t) => t.name === name);
+  const tool = fullDefinitions(options).find((t) => t.name === name);
   if (!tool) {
-    const names = toolDefinitions(options).map((t) => t.name);
+    const names = fullDefinitions(options).map((t) => t.name);
     const known = ALL.some((t) => t.name === name);
     return [
       known
@@ -452,9 +121,14 @@ export function validateToolArguments(name, args, options = {}) {
   return check(tool.inputSchema, args, '');
 }
 
-// A JSON Schema check of the subset the definitions above use, with
-// messages a model can act on (the SDK's own validation is bypassed: see
-// ./mcp.js).
+/**
+ * A JSON Schema check of the subset the definitions use, with messages a
+ * model can act on (the SDK's own validation is bypassed: see ./mcp.js).
+ * @param {JsonSchema} schema
+ * @param {unknown} value
+ * @param {string} path
+ * @returns {string[]}
+ */
 function check(schema, value, path) {
   const at = path ? `"${path}"` : 'the arguments';
   if (schema.anyOf) {
@@ -470,8 +144,11 @@ function check(schema, value, path) {
       if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) return [`${at} must not contain control characters`];
       return [];
     case 'integer':
-      if (!Number.isInteger(value)) return [`${at} must be an integer`];
-      if (value < schema.minimum || value > schema.maximum) return [`${at} must be between ${schema.minimum} and ${schema.maximum}`];
+    case 'number':
+      if (schema.type === 'integer' ? !Number.isInteger(value) : !Number.isFinite(value)) return [`${at} must be ${schema.type === 'integer' ? 'an integer' : 'a number'}`];
+      if (/** @type {number} */ (value) < (schema.minimum ?? -Infinity) || /** @type {number} */ (value) > (schema.maximum ?? Infinity)) {
+        return [`${at} must be between ${schema.minimum} and ${schema.maximum}`];
+      }
       return [];
     case 'boolean':
       return typeof value === 'boolean' ? [] : [`${at} must be true or false`];
@@ -479,18 +156,21 @@ function check(schema, value, path) {
       if (!Array.isArray(value)) return [`${at} must be a list`];
       if (schema.minItems && value.length < schema.minItems) return [`${at} must not be empty`];
       if (schema.maxItems && value.length > schema.maxItems) return [`${at} holds at most ${schema.maxItems} items`];
-      return value.flatMap((v, i) => check(schema.items, v, `${path}[${i}]`));
+      const items = schema.items ?? {};
+      return value.flatMap((v, i) => check(items, v, `${path}[${i}]`));
     }
     case 'object': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${at} must be an object`];
+      const given = /** @type {Record<string, unknown>} */ (value);
+      const properties = schema.properties ?? {};
       const problems = [];
       for (const req of schema.required ?? []) {
-        if (value[req] === undefined) problems.push(`"${join(path, req)}" is required`);
+        if (given[req] === undefined) problems.push(`"${join(path, req)}" is required`);
       }
-      for (const [key, v] of Object.entries(value)) {
-        const prop = schema.properties[key];
+      for (const [key, v] of Object.entries(given)) {
+        const prop = properties[key];
         if (!prop) {
-          problems.push(`unknown argument "${join(path, key)}"; allowed: ${Object.keys(schema.properties).join(', ')}`);
+          problems.push(`unknown argument "${join(path, key)}"; allowed: ${Object.keys(properties).join(', ')}`);
         } else if (v !== undefined) {
           problems.push(...check(prop, v, join(path, key)));
         }
@@ -502,8 +182,8 @@ function check(schema, value, path) {
   }
 }
 
-const join = (path, key) => (path ? `${path}.${key}` : key);
-const describeType = (s) => (s.type === 'array' ? `a list of ${s.items.type}s` : `a ${s.type}`);
+const join = (/** @type {string} */ path, /** @type {string} */ key) => (path ? `${path}.${key}` : key);
+const describeType = (/** @type {JsonSchema} */ s) => (s.type === 'array' ? `a list of ${s.items?.type}s` : `a ${s.type}`);
 
 /**
  * Runs tool `name` with `args` against `index` (a `Memdex`, or anything with
@@ -512,7 +192,13 @@ const describeType = (s) => (s.type === 'array' ? `a list of ${s.items.type}s` :
  *
  * options: `namespace` (pin), `readOnly`, `commit` (commit after each write,
  * re-applying it after a `CONFLICT`), `beforeRead` (awaited before read
- * tools, e.g. to reload what another process committed), `now` (clock).
+ * tools, e.g. to reload what another process committed), `now` (clock),
+ * `vectorField`.
+ * @param {ToolIndex} index
+ * @param {string} name
+ * @param {Record<string, unknown> | undefined} args
+ * @param {ToolCallOptions} [options]
+ * @returns {Promise<ToolResult>}
  */
 export function handleToolCall(index, name, args, options = {}) {
   return serialize(index, async () => {
@@ -520,45 +206,71 @@ export function handleToolCall(index, name, args, options = {}) {
     if (problems.length) {
       return failure('USAGE', `Invalid arguments for ${name}: ${problems.join('; ')}.`, { problems });
     }
+    // Valid: `name` is a tool and `args` fit its input schema.
+    const tool = /** @type {ToolName} */ (name);
     try {
-      return await runTool(index, name, args ?? {}, options);
-    } catch (err) {
+      return await runTool(index, tool, args ?? {}, options);
+    } catch (thrown) {
+      const err = /** @type {{ toolResult?: ToolResult, code?: unknown, message?: string, data?: { field?: unknown } } | null | undefined} */ (thrown);
       if (err?.toolResult) return err.toolResult;
       const code = typeof err?.code === 'string' ? err.code : 'INTERNAL';
-      return failure(code, `${name} failed: ${explain(code, err?.message ?? String(err))}`);
+      const message = (err?.message ?? String(thrown)).split(SEP).join('/');
+      return failure(code, `${name} failed: ${message}${advice(code, err?.data?.field, tool, options)}`);
     }
   });
 }
 
-// Engine messages name fields and ids the caller gave; never other
-// namespaces' (reads are filtered by namespace before they reach the
-// engine). Add the next step for the common codes. `SEP` (the namespace/id
-// separator of stored ids) is never shown.
-function explain(code, message) {
-  const msg = message.split(SEP).join('/');
-  if (code === 'SCHEMA' && /`(tags|links)`/.test(msg)) {
-    return `${msg}. This memory index was created before tags and links existed; leave them out, or use a new --dir.`;
+/**
+ * The next step for an error, from its code and the field its structured
+ * `data` names (never from the message text). Engine messages name fields
+ * and ids the caller gave, never other namespaces' (reads are filtered by
+ * namespace before they reach the engine); `SEP` is never shown.
+ * @param {string} code
+ * @param {unknown} field `err.data.field` of SCHEMA errors
+ * @param {ToolName} tool
+ * @param {ToolCallOptions} options
+ */
+function advice(code, field, tool, options) {
+  if (code === 'SCHEMA') {
+    if (field === 'tags' || field === 'links') {
+      return '. This memory index was created before tags and links existed; leave them out, or use a new --dir.';
+    }
+    if (field === 'timestamp') {
+      // Dates are the engine's to judge (one rule for every entrance); say
+      // what the tools accept besides.
+      return tool === 'memory_store' || tool === 'memory_update'
+        ? '. Give timestamp as an ISO-8601 date or time like 2026-05-01T09:30:00Z, or leave it out for now.'
+        : '. since and until take ISO dates or times (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w).';
+    }
+    if (field === 'vector' || (field !== undefined && field === options.vectorField)) {
+      return '. vector needs the memory index to have a vector field, and as many numbers as its dimensions; without one, leave vector out.';
+    }
+    return '';
   }
-  // Dates are the engine's to judge (one rule for every entrance); say
-  // what the tools accept besides.
-  if (code === 'SCHEMA' && /`timestamp`: range bounds/.test(msg)) {
-    return `${msg}. since and until take ISO dates or times (2026-05-01, 2026-05-01T09:30:00Z) or a span back from now (30m, 12h, 7d, 2w).`;
-  }
-  if (code === 'SCHEMA' && /`timestamp`: dates are/.test(msg)) {
-    return `${msg}. Give timestamp as an ISO-8601 date or time like 2026-05-01T09:30:00Z, or leave it out for now.`;
-  }
-  if (code === 'CONFLICT') return `${msg}. Another process kept writing to this memory; try the call again.`;
-  if (code === 'STORAGE') return `${msg}. Nothing was saved; try again, and check the memory directory if it persists.`;
-  if (code === 'LOCKED') return `${msg}. Nothing was saved; try again in a few seconds.`;
-  return msg;
+  if (code === 'CONFLICT') return '. Another process kept writing to this memory; try the call again.';
+  if (code === 'STORAGE') return '. Nothing was saved; try again, and check the memory directory if it persists.';
+  if (code === 'LOCKED') return '. Nothing was saved; try again in a few seconds.';
+  return '';
 }
 
-/** Resolves when every tool call already made on `index` has finished. */
-export function idle(index) {
-  return queues.get(index) ?? Promise.resolve();
-}
-
+/** @type {WeakMap<object, Promise<unknown>>} each index's last queued tool call */
 const queues = new WeakMap();
+
+/**
+ * Resolves when every tool call already made on `index` has finished.
+ * @param {object} index
+ * @returns {Promise<void>}
+ */
+export function idle(index) {
+  return /** @type {Promise<void>} */ (queues.get(index) ?? Promise.resolve());
+}
+
+/**
+ * @template T
+ * @param {object} index
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 function serialize(index, fn) {
   const prev = queues.get(index) ?? Promise.resolve();
   const run = prev.then(fn, fn);

@@ -1,11 +1,17 @@
 // The dedicated module worker behind `Memdex.openInWorker()`: imports the
 // browser entry and serves one index over postMessage. Messages are
-// `{ id, method, args }`; replies are `{ id, result }` or
-// `{ id, error: { code, message } }`.
+// `{ id, method, args }`: a method of `Memdex` (its arguments as sent), a
+// getter as `get:<name>`, or one of the handlers below; replies are
+// `{ id, result }` or `{ id, error: { code, message, ... } }`.
 import { Memdex, MemdexError } from './index.js';
 
+/** @type {Memdex | null} */
 let index = null;
 
+/** The public getters a client may read (see worker-client.js). */
+const GETTERS = new Set(['size', 'generation', 'dirty']);
+
+/** @type {Record<string, (args: any[]) => Promise<unknown>>} arguments as the client sent them (plain data) */
 const handlers = {
   async open([options]) {
     if (index) throw new MemdexError('USAGE', 'this worker already serves an index');
@@ -13,13 +19,15 @@ const handlers = {
     return null;
   },
   async addBatch([docs]) {
-    await index.ready();
+    const open = /** @type {Memdex} */ (index);
+    await open.ready();
     try {
-      return index.addAll(docs);
+      return open.addAll(docs);
     } catch (err) {
       // addAll names the document by its place in this batch; the client
       // names it by its place in the whole input, from `added`.
-      if (Number.isInteger(err?.added) && err.cause) throw Object.assign(err.cause, { added: err.added });
+      const e = /** @type {MemdexError} */ (err);
+      if (Number.isInteger(e?.added) && e.cause) throw Object.assign(/** @type {object} */ (e.cause), { added: e.added });
       throw err;
     }
   },
@@ -29,27 +37,62 @@ const handlers = {
   },
 };
 
-self.addEventListener('message', async ({ data }) => {
+/**
+ * Whether `name` is a public method of Memdex (own or inherited, string-keyed).
+ * @param {string} name
+ */
+function isMethod(name) {
+  if (name === 'constructor') return false;
+  for (let proto = Memdex.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    if (d) return typeof d.value === 'function';
+  }
+  return false;
+}
+
+/**
+ * Runs one message's call.
+ * @param {string} method
+ * @param {unknown[]} args
+ */
+async function dispatch(method, args) {
+  if (handlers[method]) {
+    if (method !== 'open' && !index) throw new MemdexError('USAGE', 'open the index first');
+    return handlers[method](args);
+  }
+  if (!index) throw new MemdexError('USAGE', 'open the index first');
+  // After an engine crash, the next call runs on the restarted engine
+  // (reloaded from storage) instead of failing too.
+  if (method.startsWith('get:') && GETTERS.has(method.slice(4))) {
+    await index.ready();
+    return /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (index))[method.slice(4)];
+  }
+  if (isMethod(method)) {
+    if (method !== 'free') await index.ready();
+    const fn = /** @type {(...args: unknown[]) => unknown} */ (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (index))[method]);
+    return fn.apply(index, args);
+  }
+  throw new MemdexError('USAGE', `unknown method ${method}()`);
+}
+
+self.addEventListener('message', async (/** @type {MessageEvent} */ { data }) => {
   const { id, method, args = [] } = data ?? {};
   try {
-    let result;
-    if (handlers[method]) {
-      if (method !== 'open' && !index) throw new MemdexError('USAGE', 'open the index first');
-      result = await handlers[method](args);
-    } else if (index && typeof Memdex.prototype[method] === 'function' && method !== 'constructor') {
-      // After an engine crash, the next call runs on the restarted engine
-      // (reloaded from storage) instead of failing too.
-      await index.ready();
-      result = await index[method](...args);
-    } else {
-      throw new MemdexError('USAGE', `unknown method ${method}()`);
-    }
+    const result = await dispatch(String(method), args);
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     self.postMessage({ id, result }, { transfer });
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {Partial<MemdexError> | undefined} */ (thrown);
     self.postMessage({
       id,
-      error: { code: err?.code ?? 'INTERNAL', message: err?.message ?? String(err), reason: err?.reason, added: err?.added },
+      error: {
+        code: err?.code ?? 'INTERNAL',
+        message: err?.message ?? String(thrown),
+        reason: err?.reason,
+        added: err?.added,
+        holder: err?.holder,
+        data: err?.data,
+      },
     });
   }
 });

@@ -23,6 +23,7 @@ const platform = {
 export class Memdex extends MemdexBase {
   static platform = platform;
 
+  /** @returns {Promise<never>} */
   static async openInWorker() {
     throw new MemdexError('USAGE', 'openInWorker() is for browsers; in a Cloudflare Worker use Memdex.open()');
   }

@@ -27,7 +27,10 @@ const FOREIGN_STALE_MS = 30_000;
 const EMPTY_STALE_MS = 2_000;
 const HOST = hostname();
 
-/** A process's start time (clock ticks since boot), or '-' where unknown. */
+/**
+ * A process's start time (clock ticks since boot), or '-' where unknown.
+ * @param {number} pid
+ */
 function startTime(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -39,11 +42,14 @@ function startTime(pid) {
   }
 }
 const START = startTime(process.pid);
-/** Contents of the locks this process holds now (a same-PID lock not here is a dead predecessor's). */
+/** @type {Set<string>} contents of the locks this process holds now (a same-PID lock not here is a dead predecessor's) */
 const held = new Set();
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** @typedef {Error & { code?: string }} SystemError */
 
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** @param {string} path */
 async function ageMs(path) {
   try {
     return Date.now() - (await stat(path)).mtimeMs;
@@ -52,17 +58,23 @@ async function ageMs(path) {
   }
 }
 
-/** Whether process `pid` is alive on this host. */
+/**
+ * Whether process `pid` is alive on this host.
+ * @param {number} pid
+ */
 export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    return /** @type {SystemError} */ (err).code === 'EPERM';
   }
 }
 
-/** A lock's holder as its file says: `{ pid, host, since }` (since: ISO time taken). */
+/**
+ * A lock's holder as its file says: `{ pid, host, since }` (since: ISO time taken).
+ * @param {string | null | undefined} content
+ */
 export function lockHolder(content) {
   const [pid, host, , ms, start] = (content ?? '').split(' ');
   const since = Number(ms);
@@ -74,6 +86,7 @@ export function lockHolder(content) {
   };
 }
 
+/** @param {string} path @param {string} content */
 async function isStale(path, content) {
   const [pid, host] = content.split(' ');
   const n = Number(pid);
@@ -86,12 +99,13 @@ async function isStale(path, content) {
   return start !== undefined && now !== '-' && now !== start;
 }
 
+/** @param {string} path @param {string} content */
 async function tryCreate(path, content) {
   let fh;
   try {
     fh = await open(path, 'wx');
   } catch (err) {
-    if (err.code === 'EEXIST') return false;
+    if (/** @type {SystemError} */ (err).code === 'EEXIST') return false;
     throw err;
   }
   try {
@@ -106,15 +120,17 @@ async function tryCreate(path, content) {
   return true;
 }
 
+/** @param {string} path */
 async function readOrNull(path) {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    if (err.code === 'ENOENT') return null;
+    if (/** @type {SystemError} */ (err).code === 'ENOENT') return null;
     throw err;
   }
 }
 
+/** @param {string} path @param {string} staleContent */
 async function breakStale(path, staleContent) {
   const guard = `${path}.break~`;
   if (!(await tryCreate(guard, `${process.pid} ${HOST}`))) {

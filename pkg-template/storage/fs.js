@@ -34,6 +34,7 @@ import { withIndexLock } from './locks.js';
 
 /**
  * @typedef {import('../storage.js').FsStorage} FsStorage
+ * @typedef {Error & { code?: string }} SystemError
  */
 
 const TMP_SUFFIX = '.tmp~';
@@ -45,16 +46,28 @@ const SWAP_WAIT_MS = 10_000;
 /** How long `lock` waits for a live writer by default. */
 const LOCK_WAIT_MS = 10_000;
 
-function wrap(err, what, key) {
+/** @type {Record<string, string>} the storage reason of each errno code */
+const REASONS = { ENOSPC: 'QUOTA_EXCEEDED', EDQUOT: 'QUOTA_EXCEEDED', EFBIG: 'QUOTA_EXCEEDED', EACCES: 'PERMISSION', EPERM: 'PERMISSION', ENOTDIR: 'INVALID_KEY', EISDIR: 'INVALID_KEY', EROFS: 'PERMISSION' };
+
+/**
+ * A filesystem failure as a storage error (one already is passes as it is).
+ * @param {unknown} thrown
+ * @param {string} what
+ * @param {string} key
+ */
+function wrap(thrown, what, key) {
+  const err = /** @type {SystemError | null | undefined} */ (thrown);
   if (err && err.code === 'STORAGE') return err;
-  const reason =
-    { ENOSPC: 'QUOTA_EXCEEDED', EDQUOT: 'QUOTA_EXCEEDED', EFBIG: 'QUOTA_EXCEEDED', EACCES: 'PERMISSION', EPERM: 'PERMISSION', ENOTDIR: 'INVALID_KEY', EISDIR: 'INVALID_KEY', EROFS: 'PERMISSION' }[
-      err?.code
-    ] ?? 'IO';
+  const reason = REASONS[err?.code ?? ''] ?? 'IO';
   return storageError(`filesystem ${what} failed: ${err?.message ?? err}`, { reason, key, cause: err });
 }
 
-/** Splits and validates a key; returns its segments. */
+/**
+ * Splits and validates a key; returns its segments.
+ * @param {unknown} key
+ * @param {string} op
+ * @returns {string[]}
+ */
 function segments(key, op) {
   if (typeof key !== 'string' || key.length === 0) {
     throw storageError(`${op}: key must be a non-empty string`, { reason: 'INVALID_KEY' });
@@ -77,6 +90,7 @@ function segments(key, op) {
   return parts;
 }
 
+/** @param {string} dir */
 async function syncDir(dir) {
   // Makes the rename durable. Not every platform can open a directory
   // (Windows cannot); there the rename is as durable as the OS makes it.
@@ -108,14 +122,21 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     throw storageError('fsStorage: a directory path is required', { reason: 'INVALID_KEY' });
   }
   const root = resolve(dir);
-  const pathOf = (parts) => join(root, ...parts);
+  const pathOf = (/** @type {string[]} */ parts) => join(root, ...parts);
 
+  /**
+   * @param {string} base
+   * @param {string} rel
+   * @param {string[]} out
+   * @returns {Promise<void>}
+   */
   async function walk(base, rel, out) {
     let entries;
     try {
       entries = await readdir(base, { withFileTypes: true });
     } catch (err) {
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return;
+      const { code } = /** @type {SystemError} */ (err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
       throw err;
     }
     for (const e of entries) {
@@ -126,7 +147,10 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     }
   }
 
-  // `<target>.<pid>-<random>.tmp~` (writeAtomic): its writer's PID.
+  /**
+   * `<target>.<pid>-<random>.tmp~` (writeAtomic): its writer's PID.
+   * @param {string} path
+   */
   async function removeIfStale(path) {
     try {
       const age = Date.now() - (await stat(path)).mtimeMs;
@@ -138,7 +162,10 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     }
   }
 
-  /** Removes stale temporary files of `target` itself (`target.*.tmp~`). */
+  /**
+   * Removes stale temporary files of `target` itself (`target.*.tmp~`).
+   * @param {string[]} parts
+   */
   async function removeStaleSiblings(parts) {
     const base = parts.at(-1);
     const parent = pathOf(parts.slice(0, -1));
@@ -151,6 +178,11 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     for (const n of names) if (n.startsWith(`${base}.`) && n.endsWith(TMP_SUFFIX)) await removeIfStale(join(parent, n));
   }
 
+  /**
+   * @param {string} key
+   * @param {string[]} parts
+   * @param {Uint8Array} bytes
+   */
   async function writeAtomic(key, parts, bytes) {
     const target = pathOf(parts);
     const parent = pathOf(parts.slice(0, -1));
@@ -172,12 +204,18 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
     await syncDir(parent);
   }
 
+  /**
+   * @param {string} key
+   * @param {string[]} parts
+   * @returns {Promise<Uint8Array | null>}
+   */
   async function read(key, parts) {
     try {
       const buf = await readFile(pathOf(parts));
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } catch (err) {
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+      const { code } = /** @type {SystemError} */ (err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw wrap(err, `get("${key}")`, key);
     }
   }
@@ -243,13 +281,14 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
             await mkdir(pathOf(parts.slice(0, -1)), { recursive: true });
             release = await acquireFileLock(path, { waitMs: ifAvailable ? 0 : waitMs, signal, onBusy: (c) => (busy = c) });
           } catch (err) {
-            if (err?.name === 'AbortError' || err === signal?.reason) throw err;
+            if ((err instanceof Error && err.name === 'AbortError') || err === signal?.reason) throw err;
             throw wrap(err, `lock("${name}")`, name);
           }
           if (!release) {
             const { start: _, ...holder } = lockHolder(busy);
             const who = `process ${holder.pid ?? '?'} on ${holder.host ?? '?'}${holder.since ? ` since ${holder.since}` : ''}`;
-            const err = /** @type {any} */ (
+            // A storage error whose code says what a caller does next.
+            const err = /** @type {Error & { code: string, holder?: object }} */ (
               storageError(
                 ifAvailable
                   ? `index "${name}" is locked by another writer process (${who})`
@@ -276,7 +315,8 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
       try {
         await unlink(pathOf(parts));
       } catch (err) {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return;
+        const { code } = /** @type {SystemError} */ (err);
+        if (code === 'ENOENT' || code === 'ENOTDIR') return;
         throw wrap(err, `delete("${key}")`, key);
       }
     },
@@ -287,6 +327,7 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
       const dirPart = cut < 0 ? '' : prefix.slice(0, cut);
       const dirParts = dirPart === '' ? [] : dirPart.split('/');
       if (dirParts.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))) return [];
+      /** @type {string[]} */
       const out = [];
       try {
         await walk(pathOf(dirParts), dirPart, out);

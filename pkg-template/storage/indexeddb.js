@@ -21,6 +21,12 @@ import { checkKey, copyBytes, sameBytes, prefixEnd, storageError } from './util.
  * @typedef {import('../storage.js').IndexedDBStorage} IndexedDBStorage
  */
 
+/**
+ * What `run` waits for: an IDBRequest, or swap's outcome shaped like one.
+ * @typedef {{ result: unknown, error: DOMException | null, onsuccess: ((ev: Event) => unknown) | null }} RequestLike
+ */
+
+/** @type {Record<string, string>} the storage reason of each DOMException name */
 const REASONS = {
   QuotaExceededError: 'QUOTA_EXCEEDED',
   AbortError: 'ABORTED',
@@ -30,22 +36,32 @@ const REASONS = {
   DataError: 'INVALID_KEY',
 };
 
-function wrap(err, what, key) {
+/**
+ * An IndexedDB failure as a storage error (one already is passes as it is).
+ * @param {unknown} thrown
+ * @param {string} what
+ * @param {string} [key]
+ */
+function wrap(thrown, what, key) {
+  const err = /** @type {{ code?: unknown, name?: string, message?: string } | null | undefined} */ (thrown);
   if (err && err.code === 'STORAGE') return err;
   const name = err?.name ?? 'Error';
   const reason = REASONS[name] ?? 'IO';
   let detail = err?.message ? `${name}: ${err.message}` : name;
   if (reason === 'QUOTA_EXCEEDED') detail = `storage quota exceeded (${detail}); free space or ask for persistent storage`;
-  return storageError(`IndexedDB ${what} failed: ${detail}`, { reason, key, cause: err });
+  return storageError(`IndexedDB ${what} failed: ${detail}`, { reason, key, cause: thrown });
 }
 
 /**
  * Opens `database`, creating `store` if missing (a version upgrade).
+ * @param {IDBFactory} factory
+ * @param {string} database
+ * @param {string} store
  * @returns {Promise<IDBDatabase>}
  */
 function openDatabase(factory, database, store) {
-  const attempt = (version) =>
-    new Promise((resolve, reject) => {
+  const attempt = (/** @type {number | undefined} */ version) =>
+    /** @type {Promise<IDBDatabase>} */ (new Promise((resolve, reject) => {
       let settled = false;
       const req = version === undefined ? factory.open(database) : factory.open(database, version);
       req.onupgradeneeded = () => {
@@ -61,7 +77,7 @@ function openDatabase(factory, database, store) {
         settled = true;
         resolve(req.result);
       };
-      req.onerror = (event) => {
+      req.onerror = (/** @type {Event} */ event) => {
         event.preventDefault?.();
         settled = true;
         reject(wrap(req.error, `open of database "${database}"`));
@@ -76,7 +92,7 @@ function openDatabase(factory, database, store) {
           ),
         );
       };
-    });
+    }));
 
   return attempt(undefined).then((db) => {
     if (db.objectStoreNames.contains(store)) return db;
@@ -93,7 +109,12 @@ function openDatabase(factory, database, store) {
   });
 }
 
-/** A stored value as bytes (`null` when absent). */
+/**
+ * A stored value as bytes (`null` when absent).
+ * @param {unknown} value
+ * @param {string} key
+ * @returns {Uint8Array | null}
+ */
 function asBytes(value, key) {
   if (value === undefined || value === null) return null;
   if (value instanceof Uint8Array) return value;
@@ -155,6 +176,12 @@ export function indexedDBStorage({
    * Runs one request in its own transaction; resolves with the request's
    * result once the transaction completes. Retries once on a connection
    * that was closed underneath us (versionchange).
+   * @param {IDBTransactionMode} mode
+   * @param {string} what
+   * @param {string} key
+   * @param {(store: IDBObjectStore) => RequestLike} makeRequest
+   * @param {boolean} [retry]
+   * @returns {Promise<unknown>}
    */
   async function run(mode, what, key, makeRequest, retry = true) {
     const db = await connect();
@@ -162,20 +189,23 @@ export function indexedDBStorage({
     try {
       tx = mode === 'readwrite' ? db.transaction(store, mode, { durability }) : db.transaction(store, mode);
     } catch (err) {
-      if (retry && err?.name === 'InvalidStateError') {
+      if (retry && err instanceof Error && err.name === 'InvalidStateError') {
         if (opening) opening = null;
         return run(mode, what, key, makeRequest, false);
       }
       throw wrap(err, what, key);
     }
+    const transaction = tx;
     return new Promise((resolve, reject) => {
+      /** @type {unknown} */
       let result;
+      /** @type {RequestLike} */
       let req;
       try {
-        req = makeRequest(tx.objectStore(store));
+        req = makeRequest(transaction.objectStore(store));
       } catch (err) {
         try {
-          tx.abort();
+          transaction.abort();
         } catch {
           // already finished
         }
@@ -185,9 +215,9 @@ export function indexedDBStorage({
       req.onsuccess = () => {
         result = req.result;
       };
-      tx.oncomplete = () => resolve(result);
-      tx.onabort = () => {
-        const err = tx.error ?? req.error;
+      transaction.oncomplete = () => resolve(result);
+      transaction.onabort = () => {
+        const err = transaction.error ?? req.error;
         reject(
           err
             ? wrap(err, what, key)
@@ -218,7 +248,8 @@ export function indexedDBStorage({
       const want = expected == null ? null : copyBytes(expected, key);
       // One readwrite transaction reads, compares and writes: IndexedDB runs
       // overlapping readwrite transactions one at a time, across tabs too.
-      return run('readwrite', `swap("${key}")`, key, (s) => {
+      const stored = run('readwrite', `swap("${key}")`, key, (s) => {
+        /** @type {{ result: boolean, error: null, onsuccess: (() => void) | null }} */
         const outcome = { result: false, error: null, onsuccess: null };
         const read = s.get(key);
         read.onsuccess = () => {
@@ -230,6 +261,7 @@ export function indexedDBStorage({
         };
         return outcome;
       });
+      return /** @type {Promise<boolean>} outcome.result */ (stored);
     },
 
     async delete(key) {
@@ -244,7 +276,7 @@ export function indexedDBStorage({
         const range = end === undefined ? KeyRange.lowerBound(prefix) : KeyRange.bound(prefix, end, false, true);
         return s.getAllKeys(range);
       });
-      return keys.filter((k) => typeof k === 'string' && k.startsWith(prefix)).sort();
+      return /** @type {IDBValidKey[]} */ (keys).filter((k) => typeof k === 'string' && k.startsWith(prefix)).map(String).sort();
     },
 
     async close() {

@@ -30,11 +30,18 @@ import { checkKey, copyBytes, sameBytes, storageError } from './util.js';
 
 const MAX_KEY_BYTES = 512;
 
-function wrap(err, what, key) {
+/**
+ * A KV failure as a storage error (one already is passes as it is).
+ * @param {unknown} thrown
+ * @param {string} what
+ * @param {string} [key]
+ */
+function wrap(thrown, what, key) {
+  const err = /** @type {{ code?: unknown, message?: string } | null | undefined} */ (thrown);
   if (err && err.code === 'STORAGE') return err;
   const msg = err?.message ?? String(err);
   const reason = /too many requests|rate limit|429/i.test(msg) ? 'RATE_LIMITED' : /too large|413/i.test(msg) ? 'TOO_LARGE' : 'IO';
-  return storageError(`Workers KV ${what} failed: ${msg}`, { reason, key, cause: err });
+  return storageError(`Workers KV ${what} failed: ${msg}`, { reason, key, cause: thrown });
 }
 
 /**
@@ -49,7 +56,7 @@ export function kvStorage(binding, { prefix = '' } = {}) {
     throw storageError('kvStorage: expected a Workers KV namespace binding (env.<BINDING>)', { reason: 'INVALID_BINDING' });
   }
   const encoder = new TextEncoder();
-  const full = (key, op) => {
+  const full = (/** @type {string} */ key, /** @type {string} */ op) => {
     checkKey(key, op);
     const k = prefix + key;
     if (encoder.encode(k).byteLength > MAX_KEY_BYTES) {

@@ -13,11 +13,12 @@ import { storageError } from './util.js';
  * @typedef {import('../storage.js').IndexLockOptions} IndexLockOptions
  */
 
-/** name -> tail of the queue (a promise settled when the last holder releases). */
+/** @type {Map<string, Promise<unknown>>} name -> tail of the queue (a promise settled when the last holder releases) */
 const queues = new Map();
-/** names currently held in this process (for `ifAvailable`). */
+/** @type {Set<string>} names currently held in this process (for `ifAvailable`) */
 const held = new Set();
 
+/** @param {AbortSignal} signal */
 function abortError(signal) {
   const reason = signal.reason;
   if (reason instanceof Error) return reason;
@@ -26,17 +27,30 @@ function abortError(signal) {
   return err;
 }
 
+/** @param {string} name */
 function lockBusy(name) {
-  const err = storageError(`index "${name}" is locked by another writer`, { reason: 'LOCKED', key: name });
-  /** @type {any} */ (err).code = 'CONFLICT';
+  // A storage error whose code says what a caller does next: CONFLICT.
+  const err = /** @type {Error & { code: string, reason: string }} */ (
+    storageError(`index "${name}" is locked by another writer`, { reason: 'LOCKED', key: name })
+  );
+  err.code = 'CONFLICT';
   return err;
 }
 
+/**
+ * @template T
+ * @param {string} lockName
+ * @param {string} name
+ * @param {() => T | Promise<T>} fn
+ * @param {IndexLockOptions} options
+ * @returns {Promise<T>}
+ */
 async function withLocalLock(lockName, name, fn, { signal, ifAvailable }) {
   if (signal?.aborted) throw abortError(signal);
   if (ifAvailable && (held.has(lockName) || queues.has(lockName))) throw lockBusy(name);
   const previous = queues.get(lockName) ?? Promise.resolve();
-  let release;
+  /** @type {(value?: unknown) => void} */
+  let release = () => {};
   const mine = new Promise((r) => (release = r));
   const tail = previous.then(() => mine);
   queues.set(lockName, tail);
@@ -45,7 +59,8 @@ async function withLocalLock(lockName, name, fn, { signal, ifAvailable }) {
     if (queues.get(lockName) === tail) queues.delete(lockName);
   };
   if (signal) {
-    let onAbort;
+    /** @type {() => void} */
+    let onAbort = () => {};
     const aborted = new Promise((_, reject) => {
       onAbort = () => reject(abortError(signal));
       signal.addEventListener('abort', onAbort, { once: true });

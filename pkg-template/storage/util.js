@@ -10,10 +10,9 @@
  * @returns {Error & { code: 'STORAGE', reason: string, key?: string }}
  */
 export function storageError(message, { reason = 'IO', key, cause } = {}) {
-  const err = /** @type {any} */ (new Error(message, cause === undefined ? undefined : { cause }));
+  /** @type {Error & { code: 'STORAGE', reason: string, key?: string }} */
+  const err = Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code: /** @type {const} */ ('STORAGE'), reason });
   err.name = 'MemdexStorageError';
-  err.code = 'STORAGE';
-  err.reason = reason;
   if (key !== undefined) err.key = key;
   return err;
 }

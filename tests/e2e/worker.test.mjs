@@ -135,3 +135,80 @@ test('openInWorker with IndexedDB: close commits; a new worker reopens the index
   assert.deepEqual(errors.map(String), []);
   await page.close();
 });
+
+test('openInWorker is the whole Memdex API: related, pack, update(operations), refresh, ready, async getters, free', async () => {
+  const { page, errors } = await harnessPage(env, PAGE);
+  await page.waitForFunction(() => window.ready);
+  const report = await page.evaluate(async () => {
+    const name = 'surface-' + Date.now().toString(36);
+    const options = { name, storage: 'indexeddb', database: 'memdex-worker-test' };
+    const a = await Memdex.openInWorker(options);
+    const out = { name: a.name, closedBefore: a.closed };
+    await a.addMany([
+      { id: 'db', title: 'Use PostgreSQL', text: 'Billing moves to PostgreSQL 16.', kind: 'decision' },
+      { id: 'api', title: 'Billing API', text: 'The billing API reads the invoices table.', links: [{ type: 'DEPENDS_ON', to: 'db' }] },
+    ]);
+    out.dirty = await a.dirty;
+    out.size = await a.size;
+    // One atomic update in the worker: added, removed, committed.
+    out.update = await a.update([
+      { op: 'add', doc: { id: 'old', text: 'Billing used MySQL.' } },
+      { op: 'remove', id: 'nope' },
+      { op: 'removeWhere', filter: { kind: 'nothing' } },
+    ]);
+    out.afterUpdate = { dirty: await a.dirty, generation: await a.generation, size: await a.size };
+    out.related = (await a.related('db', { direction: 'in' })).map((h) => [h.id, h.via.type]);
+    const packed = await a.pack('billing postgres', { budgetTokens: 40 });
+    out.pack = { fits: packed.usedTokens <= 40, hits: packed.hits.length > 0, text: packed.text.includes('id=') };
+    for (const [label, fn] of [
+      ['updateFn', () => a.update((ix) => ix.add({ id: 'x', text: 'y' }))],
+      ['countTokens', () => a.pack('billing', { budgetTokens: 40, countTokens: (t) => t.length })],
+      ['badOp', () => a.update([{ op: 'upsert', doc: {} }])],
+    ]) {
+      try {
+        await fn();
+        out[label] = 'resolved';
+      } catch (e) {
+        out[label] = e instanceof MemdexError ? e.code : String(e);
+      }
+    }
+    // Another worker on the same index commits; refresh picks it up.
+    const b = await Memdex.openInWorker(options);
+    await b.update([{ op: 'add', doc: { id: 'later', text: 'written by the second worker' } }]);
+    await b.close();
+    out.refreshed = await a.refresh();
+    out.later = (await a.get('later'))?.id ?? null;
+    await a.ready();
+    await a.add({ id: 'dropped', text: 'never committed' });
+    await a.free();
+    out.closedAfter = a.closed;
+    try {
+      await a.size;
+    } catch (e) {
+      out.afterFree = e.code;
+    }
+    const c = await Memdex.openInWorker(options);
+    out.reopened = { dropped: (await c.get('dropped')) ?? null, later: (await c.get('later'))?.id ?? null };
+    await c.close();
+    return out;
+  });
+  assert.match(report.name, /^surface-/);
+  assert.equal(report.closedBefore, false);
+  assert.equal(report.dirty, true);
+  assert.equal(report.size, 2);
+  assert.deepEqual(report.update, { added: 1, removed: 0 });
+  // The writes made before the update are committed first (generation 1), then the update's (2).
+  assert.deepEqual(report.afterUpdate, { dirty: false, generation: 2, size: 3 });
+  assert.deepEqual(report.related, [['api', 'DEPENDS_ON']]);
+  assert.deepEqual(report.pack, { fits: true, hits: true, text: true });
+  assert.equal(report.updateFn, 'USAGE');
+  assert.equal(report.countTokens, 'USAGE');
+  assert.equal(report.badOp, 'USAGE');
+  assert.equal(report.refreshed, true);
+  assert.equal(report.later, 'later');
+  assert.equal(report.closedAfter, true);
+  assert.equal(report.afterFree, 'CLOSED');
+  assert.deepEqual(report.reopened, { dropped: null, later: 'later' });
+  assert.deepEqual(errors.map(String), []);
+  await page.close();
+});

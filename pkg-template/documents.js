@@ -1,0 +1,239 @@
+// What goes into the engine: documents as JSON text (in batches for bulk
+// adds), ids, search options and filters. The engine validates shapes,
+// fields and ranges (one validator, one set of messages); this module only
+// catches what JSON cannot carry.
+import { MemdexError, describe, isObject, usage } from './memdex-error.js';
+import { toMemdexError } from './realm.js';
+
+/** @typedef {import('./memdex.js').Engine} Engine */
+
+/** @returns {Promise<unknown>} */
+export function yieldToEventLoop() {
+  // `scheduler` is not in every lib.dom (nor in Node before 22).
+  const { scheduler } = /** @type {{ scheduler?: { yield?: () => Promise<void> } }} */ (/** @type {unknown} */ (globalThis));
+  return typeof scheduler?.yield === 'function' ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * The error `addMany` and `addAll` stop with: the rejected document's own code and
+ * reason, a message naming it, and `added` (how many documents before it were
+ * added; they stay). `err` is a MemdexError or an engine error.
+ * @param {unknown} err
+ * @param {number} added
+ * @param {unknown} id
+ * @param {string} [method]
+ */
+export function rejectedDocument(err, added, id, method = 'addMany') {
+  const converted = toMemdexError(err);
+  const cause =
+    converted instanceof MemdexError ? converted : new MemdexError('INTERNAL', String(/** @type {Error} */ (converted)?.message ?? converted));
+  const e = new MemdexError(
+    cause.code,
+    `${method} stopped at document ${added + 1} (${id === undefined ? 'no id' : `id ${describe(id)}`}): ${cause.message}. ` +
+      `The ${added} documents before it were added; fix or drop this one, then add the rest.`,
+    { cause },
+  );
+  e.added = added;
+  if (cause.reason !== undefined) e.reason = cause.reason;
+  if (cause.data !== undefined) e.data = cause.data;
+  return e;
+}
+
+/**
+ * Documents on their way into the engine as JSON lines: one boundary crossing
+ * per batch instead of per document (about 20% faster bulk builds, measured
+ * on 100k documents). Stops at the first rejected document with
+ * `rejectedDocument`; the valid ones before it are added, never dropped.
+ */
+export class JsonLinesBatch {
+  #engine;
+  #wrote;
+  #size;
+  #method;
+  /** @type {string[]} */
+  #lines = [];
+  added = 0;
+
+  /**
+   * @param {string} method the API method named in errors
+   * @param {() => Engine} engine the current engine (looked up per batch)
+   * @param {(n: number) => void} wrote counts added documents
+   * @param {number} [size]
+   */
+  constructor(method, engine, wrote, size = 1000) {
+    this.#method = method;
+    this.#engine = engine;
+    this.#wrote = wrote;
+    this.#size = size;
+  }
+
+  /**
+   * Queues a document; returns true when that filled a batch and sent it.
+   * @param {unknown} doc
+   */
+  push(doc) {
+    let line;
+    try {
+      line = documentJson(doc);
+    } catch (err) {
+      this.flush();
+      throw rejectedDocument(err, this.added, /** @type {{ id?: unknown } | null} */ (doc)?.id, this.#method);
+    }
+    this.#lines.push(line);
+    if (this.#lines.length < this.#size) return false;
+    this.flush();
+    return true;
+  }
+
+  flush() {
+    if (this.#lines.length === 0) return;
+    const engine = this.#engine();
+    const lines = this.#lines;
+    this.#lines = [];
+    let ok;
+    try {
+      ok = engine.addJsonLines(lines.join('\n'));
+    } catch (thrown) {
+      // The engine stops at the first rejected line and says how many
+      // before it went in; anything else (a trap) is not about a document.
+      const err = /** @type {import('./realm.js').EngineError | undefined} */ (thrown);
+      const before = err?.added;
+      if (before === undefined || !Number.isInteger(before)) throw toMemdexError(thrown);
+      this.added += before;
+      if (before > 0) this.#wrote(before);
+      throw rejectedDocument(thrown, this.added, JSON.parse(lines[before]).id, this.#method);
+    }
+    this.added += ok;
+    if (ok > 0) this.#wrote(ok);
+  }
+}
+
+/**
+ * A document as the JSON text the engine reads (it validates everything
+ * else: shape, id, namespace, fields; one validator, one set of messages).
+ * JSON cannot say a few things a JS object can: `undefined`, a function or
+ * a symbol as the whole document (JSON.stringify returns undefined); JSON.stringify writes
+ * NaN and ±Infinity as null (the engine would then drop the field), and
+ * past its own stack depth it throws a plain RangeError (cycles and BigInt
+ * a TypeError). Those become MemdexErrors naming the field or the limit
+ * (127 levels: the engine's JSON parser stops there with LIMIT too).
+ * @param {unknown} doc
+ * @returns {string}
+ */
+export function documentJson(doc) {
+  let json;
+  try {
+    json = JSON.stringify(plainVectors(doc));
+  } catch (err) {
+    const deep = err instanceof RangeError;
+    throw new MemdexError(
+      deep ? 'LIMIT' : 'SCHEMA',
+      `${deep ? 'the document nests arrays and objects deeper than 127 levels' : 'the document is not JSON'} (${/** @type {Error} */ (err)?.message})`,
+      { cause: err },
+    );
+  }
+  if (json === undefined) {
+    throw new MemdexError('SCHEMA', `schema error on field \`document\`: must be a JSON object like {"id": "m1", "text": "..."}, got ${describe(doc)}`);
+  }
+  // A `null` value (the word in a string rarely matches) may be a NaN.
+  const bad = /[:,[]null[,\]}]/.test(json) && nonFinite(doc, '');
+  if (bad) throw new MemdexError('SCHEMA', `schema error on field \`${bad[0]}\`: ${bad[1]}`);
+  return json;
+}
+
+/**
+ * A document whose typed-array fields (a `Float32Array` embedding) are
+ * number arrays: JSON.stringify would write a typed array as an object.
+ * @param {unknown} doc
+ * @returns {unknown}
+ */
+function plainVectors(doc) {
+  if (!isObject(doc)) return doc;
+  let out = doc;
+  for (const key of Object.keys(doc)) {
+    const v = doc[key];
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      if (out === doc) out = { ...doc };
+      out[key] = Array.from(/** @type {Float32Array} */ (v));
+    }
+  }
+  return out;
+}
+
+/**
+ * The first NaN, ±Infinity or invalid Date JSON.stringify would write as null: [path, what is wrong].
+ * @param {unknown} value
+ * @param {string} path
+ * @returns {[string, string] | false}
+ */
+function nonFinite(value, path) {
+  // A Date is sent as its ISO string (toJSON); an invalid one would be null.
+  if (value instanceof Date && Number.isNaN(value.getTime())) return [path, 'an invalid Date is not a date'];
+  const withJson = /** @type {{ toJSON?: unknown } | null | undefined} */ (value);
+  if (typeof withJson?.toJSON === 'function') value = withJson.toJSON();
+  if (value instanceof Number) value = value.valueOf();
+  if (typeof value === 'number') return !Number.isFinite(value) && [path, `${value} is not a finite number`];
+  if (value === null || typeof value !== 'object') return false;
+  const array = Array.isArray(value);
+  const entries = /** @type {Record<string, unknown>} */ (value);
+  for (const key of Object.keys(entries)) {
+    const bad = nonFinite(entries[key], array ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (bad) return bad;
+  }
+  return false;
+}
+
+/**
+ * @param {unknown} id
+ * @returns {asserts id is string}
+ */
+export function checkId(id) {
+  if (typeof id !== 'string' || id === '') throw usage(`an id must be a non-empty string, got ${describe(id)}`);
+}
+
+/**
+ * The search options as the engine gets them (undefined: none).
+ * @param {unknown} query
+ * @param {unknown} options
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function checkSearch(query, options) {
+  if (typeof query !== 'string') throw new MemdexError('INVALID_QUERY', `the query must be a string, got ${describe(query)}`);
+  if (options === undefined || options === null) return undefined;
+  if (!isObject(options)) throw usage('search options must be an object');
+  checkJsonable(options, 'search option');
+  return options;
+}
+
+/**
+ * Catches what JSON cannot carry to the engine, which validates everything
+ * else (names, types, ranges: one validator, one set of messages): NaN and
+ * ±Infinity (JSON would turn them into null, read as "not given"),
+ * functions, bigints and symbols.
+ * @param {unknown} value
+ * @param {string} what
+ * @param {string} [path]
+ * @param {number} [depth]
+ */
+export function checkJsonable(value, what, path = '', depth = 0) {
+  if (value instanceof Date && Number.isNaN(value.getTime())) {
+    throw usage(`${what} \`${path}\` is an invalid Date`);
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw usage(`${what} \`${path}\` must be a finite number, got ${value}`);
+  } else if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') {
+    throw usage(`${what} \`${path}\` cannot be a ${typeof value}`);
+  } else if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !(value instanceof Date)) {
+    if (depth > 32) throw usage(`${what} \`${path}\` is nested too deeply`);
+    for (const [k, v] of Object.entries(value)) checkJsonable(v, what, path ? `${path}.${k}` : k, depth + 1);
+  }
+}
+
+/**
+ * @param {unknown} filter
+ * @param {string} what
+ */
+export function checkFilter(filter, what) {
+  if (filter === undefined || filter === null) return undefined;
+  checkJsonable(filter, `${what} filter`);
+  return filter;
+}

@@ -1,0 +1,248 @@
+// The wasm instance of this realm (a page, a worker, a Node process): its
+// loading, its restart after a trap, the freeing of wasm objects, and the
+// mapping of everything the engine throws to `MemdexError`.
+import { Engine, loadIndex, __memdexReset } from './memdex.js';
+import { MemdexError, usage } from './memdex-error.js';
+
+/**
+ * The engine of one open index, shared by the index, the realm and the
+ * finalizer. `engine` is undefined once freed or after a trap.
+ * @typedef {{ engine: Engine | undefined, epoch: number, crashed: boolean, wake: () => void }} EngineBox
+ */
+
+/**
+ * What an environment gives memdex: how to load the wasm glue, which storage
+ * adapters it offers by name, and the in-process (or cross-tab) writer lock.
+ * Each entry point (index.js for browsers, node.js, workerd.js) makes one
+ * and exports `class Memdex extends MemdexBase { static platform = ... }`.
+ *
+ * @typedef {object} Platform
+ * @property {(source?: any) => unknown} loadWasm initialises the glue once (`source`: whatever `Memdex.open({ wasm })` was given)
+ * @property {Record<string, (options: StorageOptions) => import('./storage.js').StorageAdapter>} storages named adapters ('memory', 'fs', 'indexeddb', ...)
+ * @property {<T>(name: string, fn: () => Promise<T>) => Promise<T>} withIndexLock
+ */
+
+/**
+ * The open options a named storage reads.
+ * @typedef {{ dir?: string, database?: string }} StorageOptions
+ */
+
+/**
+ * What the wasm layer throws: an Error carrying a code and the engine
+ * error's fields, or anything else (a trap, a glue error).
+ * @typedef {Error & { code?: unknown, reason?: string, added?: number, holder?: MemdexError['holder'], data?: MemdexError['data'] }} EngineError
+ */
+
+/**
+ * The one wasm instance of this realm. A trap (a Rust panic or allocation
+ * failure, compiled with panic=abort; out-of-bounds access) leaves it
+ * unusable: borrow flags stuck, allocator state unknown. The trapping call
+ * answers INTERNAL; every open index of the realm then drops its engine,
+ * and the next call re-instantiates the wasm (once, from the compiled
+ * module) and reloads that index from storage. `inflight` counts async
+ * engine calls (commits, loads): they resume inside the old instance, so it
+ * is reset only once they have settled.
+ */
+export const realm = {
+  epoch: 0, // bumped by each trap: wasm objects of an older epoch are never freed into the new instance
+  dead: false,
+  inflight: 0,
+  /** @type {(() => void) | null} */ drained: null,
+  /** @type {Promise<unknown> | null} */ reviving: null,
+  /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
+  /** @type {Set<EngineBox>} engine boxes of the open indexes */
+  boxes: new Set(),
+};
+
+function trapped() {
+  if (realm.dead) return;
+  realm.dead = true;
+  realm.epoch++;
+  for (const box of realm.boxes) {
+    box.engine = undefined; // its memory dies with the instance; never free() it into the next one
+    box.crashed = true;
+  }
+  for (const box of realm.boxes) box.wake?.();
+}
+
+/**
+ * Runs an async engine call, counted so a dead instance is reset only after it.
+ * @template T
+ * @param {() => Promise<T>} start
+ * @returns {Promise<T>}
+ */
+export async function engineAsync(start) {
+  realm.inflight++;
+  try {
+    return await start(); // a trap may also throw before the promise exists
+  } catch (err) {
+    throw toMemdexError(err);
+  } finally {
+    if (--realm.inflight === 0) realm.drained?.();
+  }
+}
+
+/**
+ * A fresh wasm instance after a trap (shared by every index of the realm).
+ * @param {Platform} platform
+ */
+function revive(platform) {
+  realm.reviving ??= (async () => {
+    if (realm.inflight > 0) await new Promise((resolve) => (realm.drained = () => resolve(undefined)));
+    realm.drained = null;
+    realm.module = __memdexReset() ?? realm.module; // kept if this load fails and is retried
+    await platform.loadWasm(realm.module);
+    realm.dead = false;
+  })().finally(() => {
+    realm.reviving = null;
+  });
+  return realm.reviving;
+}
+
+/**
+ * Frees a wasm object of epoch `epoch` unless its instance is gone.
+ * @param {{ free?: () => void, __destroy_into_raw?: () => unknown } | undefined | null} obj
+ * @param {number} epoch
+ */
+export function dispose(obj, epoch) {
+  if (!obj) return;
+  if (epoch === realm.epoch && !realm.dead) obj.free?.();
+  else obj.__destroy_into_raw?.();
+}
+
+/**
+ * Errors thrown by the wasm layer are JS Errors carrying `code`; a wasm trap
+ * (a Rust panic, compiled with panic=abort) surfaces as a WebAssembly.RuntimeError.
+ * @param {unknown} thrown
+ * @returns {unknown} a MemdexError, or `thrown` itself when it is not memdex's
+ */
+export function toMemdexError(thrown) {
+  if (thrown instanceof MemdexError) return thrown;
+  const err = /** @type {EngineError} */ (thrown);
+  if (err && typeof err.code === 'string') {
+    // The engine's own error (named MemdexError by the wasm layer) carries
+    // nothing more than its code, message and fields, and its stack is glue
+    // code: no `cause` for it, so an uncaught one prints short.
+    const e = new MemdexError(err.code, err.message, err.name === 'MemdexError' ? undefined : { cause: err });
+    if (err.reason !== undefined) e.reason = err.reason;
+    if (err.holder !== undefined) e.holder = err.holder;
+    if (err.data !== undefined) e.data = err.data;
+    return e;
+  }
+  if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
+    trapped();
+    return new MemdexError(
+      'INTERNAL',
+      `memdex engine crashed: ${thrown.message}; it restarts on the next call, reloading the index from storage (writes not yet committed are lost)`,
+      { cause: thrown },
+    );
+  }
+  return thrown;
+}
+
+/**
+ * `fn()` with engine errors as MemdexErrors.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
+ */
+export function call(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    throw toMemdexError(err);
+  }
+}
+
+/**
+ * `call(fn)` for a search, with the wall time it took as `tookMs`.
+ * @template {{ tookMs?: number }} T
+ * @param {() => T} fn
+ * @returns {T}
+ */
+export function timed(fn) {
+  const started = performance.now();
+  const results = call(fn);
+  results.tookMs = performance.now() - started;
+  return results;
+}
+
+// Backs up close(): engines of indexes dropped without close() are freed
+// when the wrapper is garbage-collected (the engine itself holds no reference
+// back to the wrapper).
+export const finalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((/** @type {EngineBox} */ box) => {
+        realm.boxes.delete(box);
+        if (box.engine) {
+          try {
+            dispose(box.engine, box.epoch);
+          } catch {
+            /* already freed */
+          }
+          box.engine = undefined;
+        }
+      })
+    : null;
+
+/** @type {WeakMap<Platform, Promise<unknown>>} the glue's loading, once per platform */
+const loading = new WeakMap();
+
+/**
+ * Loads the glue of `platform` once (again after a trap).
+ * @param {Platform} platform
+ * @param {unknown} source
+ */
+export function ensureLoaded(platform, source) {
+  if (realm.dead) return revive(platform);
+  let load = loading.get(platform);
+  if (!load) {
+    load = Promise.resolve()
+      .then(() => platform.loadWasm(source))
+      .catch((/** @type {Error | undefined} */ err) => {
+        loading.delete(platform); // allow a retry, e.g. after a network failure
+        throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}`, { cause: err });
+      });
+    loading.set(platform, load);
+  }
+  return load;
+}
+
+/**
+ * Loads the last commit of `name` into a new engine (`empty()` when nothing
+ * is stored), in a live instance: an engine crash during the load means
+ * loading again in the restarted one.
+ * @param {Platform} platform
+ * @param {import('./storage.js').StorageAdapter} adapter
+ * @param {string} name
+ * @param {object | undefined} config the engine config (schema, analyzer); undefined: the stored one
+ * @param {() => Engine} empty
+ * @returns {Promise<{ engine: Engine, epoch: number, stored: boolean }>}
+ */
+export async function loadEngine(platform, adapter, name, config, empty) {
+  for (;;) {
+    if (realm.dead) await revive(platform);
+    const epoch = realm.epoch;
+    /** @type {import('./memdex.js').LoadedIndex | undefined} */
+    const loaded = await engineAsync(() => loadIndex(adapter, name));
+    if (epoch !== realm.epoch) {
+      dispose(loaded, epoch);
+      continue;
+    }
+    try {
+      return { engine: call(() => (loaded ? Engine.fromLoaded(loaded, config) : empty())), epoch, stored: loaded !== undefined };
+    } finally {
+      dispose(loaded, epoch);
+    }
+  }
+}
+
+/**
+ * The platform of the class a static method was called on.
+ * @param {{ platform?: Platform }} cls
+ */
+export function platformOf(cls) {
+  const platform = cls?.platform;
+  if (!platform) throw usage('import Memdex from the package (memdex), not from memdex/core.js');
+  return platform;
+}
