@@ -640,6 +640,14 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * ids in {@link Hit.duplicates} (over the same candidate pool as `diversity`).
    */
   dedupe?: boolean;
+  /**
+   * How many matches `total` counts exactly (Elasticsearch's
+   * `track_total_hits`; default 10,000): while fewer are counted, the
+   * search visits every match; past it, `total` is a lower bound and
+   * `totalExact` false. `true` counts every match, `false` nothing beyond
+   * what the ranking visits (the cheapest).
+   */
+  trackTotal?: number | boolean;
 }
 
 /** Tuning of {@link SearchOptions.proximity}. */
@@ -833,10 +841,10 @@ export interface SearchResults<Doc = MemdexDocument> {
   /** The mode that produced `hits` (`fallback` resolves to `and` or `or`). */
   mode: 'or' | 'and';
   /**
-   * Matches before `offset` and `limit`. Exact for listings, sorted
-   * searches and searches with fewer matches than `offset + limit`; for
-   * other ranked searches, which skip documents that cannot reach the top,
-   * a lower bound (the matches scored in full), and `totalExact` is false.
+   * Matches before `offset` and `limit`: exact for listings, sorted
+   * searches and every search with at most `trackTotal` (10,000) matches;
+   * past that a lower bound, and `totalExact` is false. Hybrid and vector
+   * searches carry none.
    */
   total?: number;
   /** Whether `total` counts every match (like Elasticsearch's `total.relation: 'eq'`). */

@@ -71,6 +71,7 @@ const SEARCH_QUERY = [
   q('recency', { type: 'string' }, 'JSON {"field","halfLife":"30d","weight":0.5,"exempt":{filter}}: decay scores by age'),
   q('diversity', { type: 'string' }, 'true, a lambda 0..1, or JSON {"lambda":0.7}: MMR re-ranking'),
   q('dedupe', { type: 'boolean' }, 'Collapse hits with equal title+text (hit.duplicates)'),
+  q('trackTotal', { type: 'string' }, 'How many matches "total" counts exactly (default 10000; true: all, false: none past the ranking)'),
   MIN_GEN,
 ];
 
@@ -151,6 +152,7 @@ const schemas = {
       recency: { type: 'object' },
       diversity: { type: ['boolean', 'number', 'object'] },
       dedupe: { type: 'boolean' },
+      trackTotal: { type: ['integer', 'boolean'], description: 'How many matches "total" counts exactly (default 10000; true: all, false: none past the ranking)' },
       vector: { type: 'array', items: { type: 'number' }, description: 'Query embedding of the vector field\'s dimensions: alone (blank query) a vector search, with a query a hybrid search' },
       vectorField: { type: 'string', description: 'The vector field to search; may be left out when the schema has exactly one' },
       hybrid: { type: 'object', description: 'How a hybrid search fuses its lexical and vector lists, e.g. {"method":"rrf"}' },
