@@ -72,7 +72,9 @@ fn error_data(err: &Error) -> JsValue {
             o.field("reason", reason);
         }
         Error::Limit { what, limit, got } => {
-            o.field("what", what).field("limit", limit).field("got", got);
+            o.field("what", what)
+                .field("limit", limit)
+                .field("got", got);
         }
     }
     o.end();

@@ -71,6 +71,9 @@ const SEARCH_QUERY = [
   q('recency', { type: 'string' }, 'JSON {"field","halfLife":"30d","weight":0.5,"exempt":{filter}}: decay scores by age'),
   q('diversity', { type: 'string' }, 'true, a lambda 0..1, or JSON {"lambda":0.7}: MMR re-ranking'),
   q('dedupe', { type: 'boolean' }, 'Collapse hits with equal title+text (hit.duplicates)'),
+  q('vector', { type: 'string' }, 'JSON array: the query embedding (a namespace with a vector field); alone a vector search, with q a hybrid one'),
+  q('vectorField', { type: 'string' }, 'The vector field to search (optional with one vector field)'),
+  q('hybrid', { type: 'string' }, 'JSON {"method","k","alpha","candidates"}: how a hybrid search fuses its two lists'),
   q('trackTotal', { type: 'string' }, 'How many matches "total" counts exactly (default 10000; true: all, false: none past the ranking)'),
   MIN_GEN,
 ];
