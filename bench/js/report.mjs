@@ -66,6 +66,11 @@ const LAYOUT = [
     tables: ['agent-links', 'exact-total'],
   },
   {
+    title: 'MCP tools',
+    about: 'What the memory tools cost every agent that lists them. Source: `bench/js/mcp-tokens.mjs`.',
+    tables: ['mcp-tool-tokens'],
+  },
+  {
     title: 'Structure changes that must change nothing',
     about: 'Refactors of the engine checked the way every change to the query path is: the hits of the 2,000 benchmark queries (their digest) and their speed, before and after, in one run. Source: `examples/query_digest.rs`.',
     tables: ['query-structure'],
