@@ -180,14 +180,7 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         hops: 2,
         ..Default::default()
     };
-    let related: Vec<String> = v3
-        .searcher()
-        .related("f5", &two)
-        .0
-        .into_iter()
-        .map(|h| h.id)
-        .collect();
-    assert_eq!(related, ["f6", "f7"]);
+    assert_eq!(related_ids(&mut v3, "f5", &two), ["f6", "f7"]);
     assert!(v3
         .searcher()
         .related("f3", &ExpandOptions::default())
@@ -199,14 +192,7 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
     v3.compact();
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
     assert_eq!(v3.searcher().search("", &near).unwrap().hits[0].id, "f2");
-    let related: Vec<String> = v3
-        .searcher()
-        .related("f5", &two)
-        .0
-        .into_iter()
-        .map(|h| h.id)
-        .collect();
-    assert_eq!(related, ["f6", "f7"]);
+    assert_eq!(related_ids(&mut v3, "f5", &two), ["f6", "f7"]);
     // The blobs are version 3.
     let blobs = format!(
         "{}/tests/fixtures/format-v3/fixture/blob",
@@ -216,4 +202,14 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         assert_eq!(bytes[4..8], 3u32.to_le_bytes());
     }
+}
+
+/// The ids `related` reaches from `id`, over every write so far.
+fn related_ids(
+    index: &mut Index,
+    id: &str,
+    o: &memdex::query::options::ExpandOptions,
+) -> Vec<String> {
+    let (hits, _) = index.searcher().related(id, o);
+    hits.into_iter().map(|h| h.id).collect()
 }

@@ -4,6 +4,7 @@
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 use memdex::query::options::HighlightOptions;
 use memdex::query::options::Syntax;
 use memdex::{FieldDef, FieldMap, Index, IndexConfig, Mode, SearchOptions};
@@ -100,14 +101,7 @@ fn memories() -> Index {
 }
 
 fn ids(index: &mut Index, q: &str, opts: SearchOptions) -> Vec<String> {
-    index
-        .searcher()
-        .search(q, &opts)
-        .unwrap()
-        .hits
-        .into_iter()
-        .map(|h| h.id)
-        .collect()
+    common::hit_ids(index, q, &opts)
 }
 
 fn opts() -> SearchOptions {

@@ -4,6 +4,7 @@
 //! flush, merge, commit/reopen and snapshots.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 use memdex::query::plan::FUZZY_AUTO;
 use memdex::storage::MemoryStorage;
 use memdex::{Index, IndexConfig, SearchOptions};
@@ -52,13 +53,7 @@ fn ids(ix: &mut Index, q: &str, fuzzy: u8) -> Vec<String> {
         fuzzy,
         ..SearchOptions::default()
     };
-    ix.searcher()
-        .search(q, &opts)
-        .unwrap()
-        .hits
-        .into_iter()
-        .map(|h| h.id)
-        .collect()
+    common::hit_ids(ix, q, &opts)
 }
 
 const TYPOS: &[(&str, &str)] = &[

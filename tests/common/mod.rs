@@ -23,3 +23,9 @@ pub fn reseal(blob: &mut [u8]) {
     let crc = crc32c(&blob[..n]);
     blob[n..].copy_from_slice(&crc.to_le_bytes());
 }
+
+/// The ids of a search's hits, in order, over every write so far.
+pub fn hit_ids(index: &mut memdex::Index, q: &str, opts: &memdex::SearchOptions) -> Vec<String> {
+    let results = index.searcher().search(q, opts).unwrap();
+    results.hits.into_iter().map(|h| h.id).collect()
+}
