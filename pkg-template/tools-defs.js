@@ -132,7 +132,7 @@ export const ALL = [
     inputSchema: {
       type: 'object',
       properties: {
-        query: str('Words, identifiers or query syntax.', { minLength: 1, maxLength: 1000 }),
+        query: str('Words, identifiers or query syntax; empty with a vector: a vector search.', { maxLength: 1000 }),
         ...FILTERS,
         mode: { type: 'string', enum: ['or', 'and', 'fallback'], default: 'or', description: 'or: any word; and: all words; fallback: and, else or.' },
         order: { type: 'string', enum: ['relevance', 'newest', 'oldest'], default: 'relevance' },

@@ -14,8 +14,8 @@ import {
  * @returns {Promise<ToolResult>}
  */
 export async function search(ctx, args) {
-  if (args.query.trim() === '') {
-    throw fail('USAGE', '"query" is blank; give words to look for, or use memory_list to browse memories');
+  if (args.query.trim() === '' && args.vector === undefined) {
+    throw fail('USAGE', '"query" is blank; give words to look for (or a "vector"), or use memory_list to browse memories');
   }
   const limit = args.limit ?? 8;
   if (args.budgetTokens !== undefined && args.maxChars !== undefined) {

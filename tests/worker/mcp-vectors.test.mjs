@@ -74,6 +74,14 @@ test('memory_search over /mcp: lexical with a keyword filter, hybrid, and vector
   assert.equal(vectorLed.isError, false, text(vectorLed));
   assert.deepEqual(ids(vectorLed), ['b']);
 
+  const vectorOnly = await mcp.callTool({ name: 'memory_search', arguments: { query: '', vector: [0.1, 1, 0], limit: 1 } });
+  assert.equal(vectorOnly.isError, false, text(vectorOnly));
+  assert.deepEqual(ids(vectorOnly), ['b'], 'an empty query with a vector is a vector search');
+
+  const blank = await mcp.callTool({ name: 'memory_search', arguments: { query: ' ' } });
+  assert.equal(blank.isError, true);
+  assert.match(text(blank), /^USAGE: "query" is blank/);
+
   const wrong = await mcp.callTool({ name: 'memory_search', arguments: { query: 'deploy', vector: [1, 0] } });
   assert.equal(wrong.isError, true);
   assert.match(text(wrong), /^USAGE: .*`embedding` has 3 dimensions/);
