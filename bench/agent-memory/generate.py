@@ -29,42 +29,48 @@ CITIES = ["Lisbon", "Denver", "Osaka", "Tallinn", "Montreal", "Nairobi", "Porto"
           "Bergen", "Valparaiso", "Kraków", "Edinburgh", "Tucson", "Ljubljana", "Hanoi"]
 
 # Single-hop facts: (key, values, evidence templates, question templates).
-# Evidence and question templates are written apart, with different words.
+# Evidence and question templates are written apart: some share the fact's
+# plain word (dog, instrument, allergic), most use other words for it.
 FACTS = [
     ("pet", ["Biscuit", "Pepper", "Mochi", "Olive", "Ziggy", "Nutmeg"],
      ["We finally adopted a rescue puppy from the shelter, the kids named him {v}.",
       "Say hi to {v}, our new beagle! He already chewed through my slippers.",
-      "Honestly {v} is the best thing that happened to us, that little pup follows me everywhere."],
+      "Honestly {v} is the best thing that happened to us, that little pup follows me everywhere.",
+      "Our dog {v} learned to open the fridge, I'm not even mad."],
      ["What is the name of {p}'s dog?", "What did {p}'s family call their new pet?",
       "What's the dog called that {p} got?"]),
     ("instrument", ["the cello", "the ukulele", "the saxophone", "the banjo", "the drums", "the violin"],
      ["I signed up for lessons on {v}, my fingers are so sore after practice.",
       "Been practising {v} every evening, my neighbours must hate me.",
-      "My teacher says I can play my first song on {v} at the spring recital."],
-     ["Which musical instrument is {p} learning?", "What instrument does {p} take classes for?",
+      "My teacher says I can play my first song on {v} at the spring recital.",
+      "Learning an instrument at my age! {v_cap}, of all things."],
+     ["Which musical instrument is {p} learning?", "What instrument does {p} take lessons for?",
       "What is {p} studying music on?"]),
     ("job", ["a nurse", "a data analyst", "a carpenter", "a pharmacist", "an architect", "a paramedic"],
      ["I got the offer! Starting Monday I'll be working as {v} at the new place.",
       "Work as {v} is exhausting this month, double shifts all week.",
-      "After six interviews they finally hired me as {v}."],
-     ["What is {p}'s occupation?", "What does {p} do for a living?", "What profession is {p} employed in?"]),
+      "After six interviews they finally hired me as {v}.",
+      "The new job is great, being {v} suits me."],
+     ["What is {p}'s occupation?", "What does {p} do for work?", "What job was {p} hired for?"]),
     ("allergy", ["peanuts", "shellfish", "cats", "pollen", "penicillin", "kiwi"],
      ["Ugh I had a reaction again, turns out I'm allergic to {v}.",
       "The doctor confirmed it, {v} make my throat swell up so I carry an epipen now.",
-      "I have to avoid {v} completely, my skin breaks out in hives."],
+      "I have to avoid {v} completely, my skin breaks out in hives.",
+      "My allergy test came back: {v}. No wonder I felt awful."],
      ["What is {p} allergic to?", "Which thing gives {p} an allergic reaction?",
       "What must {p} stay away from for health reasons?"]),
     ("food", ["ramen", "paella", "pho", "lasagna", "tacos al pastor", "dumplings"],
      ["Nothing beats a steaming bowl of {v} on a rainy night, I could eat it every day.",
       "I tried making {v} from scratch, it's still my absolute favourite dish.",
-      "Whenever I'm sad I order {v}, it's my comfort meal."],
+      "Whenever I'm sad I order {v}, it's my comfort meal.",
+      "My favourite food in the world? {v_cap}, no contest."],
      ["What is {p}'s favorite food?", "Which dish does {p} love most?", "What meal cheers {p} up?"]),
     ("car", ["a red Mini", "a used Subaru", "an electric Kia", "a vintage Beetle", "a Volvo estate"],
      ["We traded in the old hatchback and bought {v}, it drives like a dream.",
-      "Picked up {v} from the dealership today, first one I've owned.",
+      "Picked up {v} from the dealership today, first car I've owned.",
       "{v_cap} is parked outside now, the insurance was cheaper than I feared."],
-     ["What vehicle did {p} purchase?", "What kind of automobile does {p} own now?",
-      "What did {p} buy to get around?"]),
+     ["What car did {p} buy?", "What kind of automobile does {p} own now?",
+      "What did {p} purchase to get around?"]),
     ("book", ["Middlemarch", "The Overstory", "Piranesi", "Dune", "Beloved", "Stoner"],
      ["I just finished {v}, I cried at the ending, what a novel.",
       "Reading {v} before bed, I can't put it down.",
@@ -76,32 +82,72 @@ FACTS = [
       "Did my first {v} competition on Saturday, came fourth!",
       "My legs are dead from {v}, but I love it."],
      ["What athletic hobby does {p} do?", "Which sport did {p} take up?",
-      "What does {p} do to stay fit?"]),
+      "What club did {p} join to stay fit?"]),
     ("language", ["Portuguese", "Japanese", "Swahili", "Finnish", "Korean", "Greek"],
      ["I'm doing an hour of {v} on the app every morning, verbs are brutal.",
       "My tutor says my {v} accent is getting better.",
       "I can finally order coffee in {v} without panicking."],
      ["Which language is {p} studying?", "What foreign tongue is {p} trying to learn?",
-      "What is {p} practising speaking?"]),
+      "What is {p} practising speaking with a tutor?"]),
     ("plant", ["a fiddle-leaf fig", "tomatoes", "orchids", "a lemon tree", "succulents", "basil"],
      ["My balcony garden is thriving, the {v} grew so much this week.",
       "I repotted {v} yesterday, soil everywhere.",
       "Watering {v} is my morning ritual now."],
      ["What is {p} growing at home?", "Which plants does {p} take care of?",
-      "What does {p} cultivate on the balcony?"]),
+      "What does {p} grow on the balcony garden?"]),
 ]
+
+# The question that keeps the words of each evidence sentence.
+LITERAL = {
+    "We finally adopted a rescue puppy from the shelter, the kids named him {v}.": "What did {p}'s kids name the rescue puppy?",
+    "Say hi to {v}, our new beagle! He already chewed through my slippers.": "What is the name of {p}'s new beagle?",
+    "Honestly {v} is the best thing that happened to us, that little pup follows me everywhere.": "Which pup follows {p} everywhere?",
+    "Our dog {v} learned to open the fridge, I'm not even mad.": "Whose dog learned to open the fridge at {p}'s place?",
+    "I signed up for lessons on {v}, my fingers are so sore after practice.": "What did {p} sign up for lessons on?",
+    "Been practising {v} every evening, my neighbours must hate me.": "What has {p} been practising every evening?",
+    "My teacher says I can play my first song on {v} at the spring recital.": "What will {p} play at the spring recital?",
+    "Learning an instrument at my age! {v_cap}, of all things.": "Which instrument is {p} learning?",
+    "I got the offer! Starting Monday I'll be working as {v} at the new place.": "What job offer did {p} get?",
+    "Work as {v} is exhausting this month, double shifts all week.": "What work does {p} do double shifts in?",
+    "After six interviews they finally hired me as {v}.": "What was {p} hired as after six interviews?",
+    "The new job is great, being {v} suits me.": "What is {p}'s new job?",
+    "Ugh I had a reaction again, turns out I'm allergic to {v}.": "What is {p} allergic to?",
+    "The doctor confirmed it, {v} make my throat swell up so I carry an epipen now.": "Why does {p} carry an epipen?",
+    "I have to avoid {v} completely, my skin breaks out in hives.": "What gives {p} hives?",
+    "My allergy test came back: {v}. No wonder I felt awful.": "What did {p}'s allergy test show?",
+    "Nothing beats a steaming bowl of {v} on a rainy night, I could eat it every day.": "What does {p} eat on a rainy night?",
+    "I tried making {v} from scratch, it's still my absolute favourite dish.": "What is {p}'s favourite dish?",
+    "Whenever I'm sad I order {v}, it's my comfort meal.": "What is {p}'s comfort meal?",
+    "My favourite food in the world? {v_cap}, no contest.": "What is {p}'s favourite food?",
+    "We traded in the old hatchback and bought {v}, it drives like a dream.": "What did {p} buy after trading in the hatchback?",
+    "Picked up {v} from the dealership today, first car I've owned.": "What was the first car {p} owned?",
+    "{v_cap} is parked outside now, the insurance was cheaper than I feared.": "What car is parked outside {p}'s place?",
+    "I just finished {v}, I cried at the ending, what a novel.": "Which novel made {p} cry at the ending?",
+    "Reading {v} before bed, I can't put it down.": "What is {p} reading before bed?",
+    "My book club picked {v} this month and I'm already halfway.": "What did {p}'s book club pick?",
+    "I joined a {v} club downtown, practice twice a week.": "What club did {p} join downtown?",
+    "Did my first {v} competition on Saturday, came fourth!": "In what competition did {p} come fourth?",
+    "My legs are dead from {v}, but I love it.": "What sport leaves {p}'s legs dead?",
+    "I'm doing an hour of {v} on the app every morning, verbs are brutal.": "Which language does {p} practise on the app every morning?",
+    "My tutor says my {v} accent is getting better.": "Which accent is {p}'s tutor praising?",
+    "I can finally order coffee in {v} without panicking.": "In which language can {p} order coffee now?",
+    "My balcony garden is thriving, the {v} grew so much this week.": "What grows in {p}'s balcony garden?",
+    "I repotted {v} yesterday, soil everywhere.": "What did {p} repot?",
+    "Watering {v} is my morning ritual now.": "What does {p} water every morning?",
+}
 
 # Bridge multi-hop: a role introduced with a name, later an event about the
 # name only. (role evidence, role in questions, event evidence, event in questions).
+# The question names the role in the evidence's words or in others.
 ROLES = [
-    ("my pottery instructor", "ceramics teacher"),
-    ("my landlord", "the person {p} rents from"),
-    ("my manager at work", "boss"),
-    ("my cousin", "relative"),
-    ("the coach of my running group", "jogging club trainer"),
-    ("my therapist", "counsellor"),
-    ("my new flatmate", "roommate"),
-    ("my childhood best friend", "oldest pal"),
+    ("my pottery instructor", ["ceramics teacher", "pottery instructor"]),
+    ("my landlord", ["the person {p} rents from", "landlord"]),
+    ("my manager at work", ["boss", "manager"]),
+    ("my cousin", ["relative", "cousin"]),
+    ("the coach of my running group", ["jogging club trainer", "running coach"]),
+    ("my therapist", ["counsellor", "therapist"]),
+    ("my new flatmate", ["roommate", "flatmate"]),
+    ("my childhood best friend", ["oldest pal", "childhood friend"]),
 ]
 ROLE_INTROS = [
     "{role_cap} is {x}, she's been doing this for twenty years.",
@@ -120,6 +166,7 @@ EVENTS = [
 TRIPS = ["Iceland", "Peru", "Morocco", "Vietnam", "Norway", "Chile", "Georgia", "Jordan"]
 TRIP_TURNS = [
     "Back from {t}! The landscapes were unreal, I took a thousand photos.",
+    "The trip to {t} was the best holiday we've had in years.",
     "Our flight to {t} got delayed but the week there was amazing.",
     "I still dream about the street markets in {t}.",
 ]
@@ -129,16 +176,21 @@ TRIP_Q = ["Which countries has {p} travelled to?", "Where has {p} been on holida
 # Temporal: an event in a dated session ("yesterday", "last weekend", ...).
 TEMPORAL = [
     ("I ran my first half marathon {when}, my knees are still complaining.",
-     "When did {p} complete a 21 km race?", "half marathon"),
-    ("We moved into the new apartment {when}, boxes everywhere.", "When did {p} relocate to a new flat?", "moved"),
-    ("I passed my driving test {when}, on the third try!", "When did {p} get a driving licence?", "driving test"),
-    ("I volunteered at the food bank {when}, it felt good.", "When did {p} help out at a charity for meals?",
-     "food bank"),
-    ("I got my wisdom teeth pulled {when}, my face is swollen.", "When did {p} have dental surgery?", "dentist"),
-    ("We hosted a barbecue for the whole street {when}.", "When did {p} throw a cookout for the neighbours?",
-     "barbecue"),
-    ("I gave a talk at a conference {when}, I was so nervous.", "When did {p} present at an event?", "talk"),
-    ("I adopted a kitten {when}, she sleeps on my keyboard.", "When did {p} bring home a cat?", "kitten"),
+     ["When did {p} complete a 21 km race?", "When did {p} run a half marathon?"], "half marathon"),
+    ("We moved into the new apartment {when}, boxes everywhere.",
+     ["When did {p} relocate to a new flat?", "When did {p} move into the new apartment?"], "move"),
+    ("I passed my driving test {when}, on the third try!",
+     ["When did {p} get a driving licence?", "When did {p} pass the driving test?"], "driving test"),
+    ("I volunteered at the food bank {when}, it felt good.",
+     ["When did {p} help out at a charity for meals?", "When did {p} volunteer at the food bank?"], "food bank"),
+    ("I got my wisdom teeth pulled {when}, my face is swollen.",
+     ["When did {p} have dental surgery?", "When were {p}'s wisdom teeth removed?"], "dentist"),
+    ("We hosted a barbecue for the whole street {when}.",
+     ["When did {p} throw a cookout for the neighbours?", "When did {p} host the street barbecue?"], "barbecue"),
+    ("I gave a talk at a conference {when}, I was so nervous.",
+     ["When did {p} present at an event?", "When did {p} give a conference talk?"], "talk"),
+    ("I adopted a kitten {when}, she sleeps on my keyboard.",
+     ["When did {p} bring home a cat?", "When did {p} adopt the kitten?"], "kitten"),
 ]
 WHEN = [("yesterday", 1), ("last weekend", 6), ("last week", 7), ("two days ago", 2), ("this morning", 0)]
 ORDER_Q = ["Which happened first for {p}: the {a} or the {b}?", "Did {p}'s {a} come before or after the {b}?"]
@@ -193,9 +245,12 @@ def build(seed):
                 v = rng.choice(values)
                 s = rng.randrange(n_sessions)
                 tag = ("fact", p, key)
-                text = rng.choice(ev).format(v=v, v_cap=v[:1].upper() + v[1:])
+                template = rng.choice(ev)
+                text = template.format(v=v, v_cap=v[:1].upper() + v[1:])
                 plan.append((s, p, text, [tag]))
-                ask("single-hop", rng.choice(qs).format(p=p), [tag], conv, v)
+                # Half the questions keep the evidence's words, half paraphrase.
+                q = LITERAL[template] if rng.random() < 0.5 else rng.choice(qs)
+                ask("single-hop", q.format(p=p), [tag], conv, v)
             # Three bridges per speaker.
             for role, role_q in rng.sample(ROLES, 3):
                 x = rng.choice(OTHER_PEOPLE)
@@ -207,7 +262,7 @@ def build(seed):
                 t1, t2 = ("bridge", p, role, 1), ("bridge", p, role, 2)
                 plan.append((s1, p, intro, [t1]))
                 plan.append((s2, p, ev_text.format(x=x, c=city, y=y), [t2]))
-                ask("multi-hop", q_text.format(p=p, role=role_q.format(p=p)), [t1, t2], conv, f"{x}: {kind}")
+                ask("multi-hop", q_text.format(p=p, role=rng.choice(role_q).format(p=p)), [t1, t2], conv, f"{x}: {kind}")
             # One aggregation over two or three trips.
             trips = rng.sample(TRIPS, rng.choice([2, 3]))
             tags = []
@@ -225,7 +280,7 @@ def build(seed):
                 tag = ("when", p, label)
                 plan.append((s, p, ev_text.format(when=when), [tag]))
                 placed.append((s, back, label, tag))
-                ask("temporal", q_text.format(p=p), [tag], conv, (s, back))
+                ask("temporal", rng.choice(q_text).format(p=p), [tag], conv, (s, back))
             for (sa, _, la, ta), (sb, _, lb, tb) in [placed[0:2], placed[2:4]]:
                 if sa != sb:
                     first = la if sa < sb else lb
