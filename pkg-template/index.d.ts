@@ -648,7 +648,8 @@ export interface HybridOptions {
    * evidence"; a hit in one list only stays eligible under every method).
    * - `'zscore'` (default): each list's scores standardized
    *   (`(s - mean) / deviation`), score = `alpha * vector + (1 - alpha) * lexical`,
-   *   a list lacking the hit counting its lowest. Above the better single
+   *   a list lacking the hit counting its lowest (-1 if its scores are all
+   *   equal). Above the better single
    *   list on Cranfield, CISI and an agent-memory set with `alpha` 0.5: the
    *   choice when both lists carry signal.
    * - `'weighted'`: the same sum of min-max normalized scores ([0, 1], a

@@ -12,9 +12,10 @@
 //!   scores `alpha * vector + (1 - alpha) * lexical`, a list that lacks it
 //!   contributing 0.
 //! - `zscore`: the same convex combination of scores standardized per list
-//!   (`(s - mean) / deviation`; a list whose scores are all equal
-//!   standardizes to 0); a list that lacks a candidate contributes its
-//!   lowest standardized score (the candidate scored no better there).
+//!   (`(s - mean) / deviation`); a list that lacks a candidate contributes
+//!   its lowest standardized score (the candidate scored no better there).
+//!   A list whose scores are all equal (one hit, say) standardizes to 0,
+//!   and a candidate it lacks to -1: being in it still counts.
 //!
 //! A candidate in one list only stays eligible under every method; fused
 //! scores are finite whenever the lists' scores are.
@@ -195,7 +196,12 @@ fn normalized(list: &[(u64, f32)], opts: &HybridOptions) -> (Vec<f32>, f32) {
                     }
                 })
                 .collect();
-            let floor = z.iter().copied().fold(f32::INFINITY, f32::min);
+            // Equal scores say nothing but membership: a lacking list ranks below.
+            let floor = if sd > 0.0 {
+                z.iter().copied().fold(f32::INFINITY, f32::min)
+            } else {
+                -1.0
+            };
             (z, floor)
         }
     }
@@ -279,6 +285,24 @@ mod tests {
         order.sort_by(|a, b| b.score.total_cmp(&a.score));
         assert_eq!(order[0].lexical, Some(1));
         assert_eq!(order[1].lexical, Some(0));
+    }
+
+    #[test]
+    fn zscore_counts_membership_of_a_list_of_equal_scores() {
+        let opts = HybridOptions {
+            method: Method::Zscore,
+            alpha: 0.5,
+            ..Default::default()
+        };
+        // One lexical hit (no spread); the vector list ranks 2 above 1.
+        let lexical = [(1, 3.0)];
+        let vector = [(2, 0.9), (1, 0.8), (3, 0.1)];
+        let fused = fuse(&lexical, &vector, &opts);
+        let by_vec = |i| fused.iter().find(|f| f.vector == Some(i)).unwrap().score;
+        // Document 1 gets lexical 0, documents 2 and 3 lexical -1: the
+        // lexical hit leads though the vector list puts 2 first.
+        assert!(by_vec(1) > by_vec(0), "{fused:?}");
+        assert!(by_vec(0) > by_vec(2), "{fused:?}");
     }
 
     #[test]
