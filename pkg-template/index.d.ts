@@ -649,9 +649,9 @@ export interface HybridOptions {
    * - `'zscore'` (default): each list's scores standardized
    *   (`(s - mean) / deviation`), score = `alpha * vector + (1 - alpha) * lexical`,
    *   a list lacking the hit counting its lowest (-1 if its scores are all
-   *   equal). Above the better single
-   *   list on Cranfield, CISI and an agent-memory set with `alpha` 0.5: the
-   *   choice when both lists carry signal.
+   *   equal). Above the better single list on Cranfield, CISI and an
+   *   agent-memory set with `alpha` 0.5: the choice when both lists carry
+   *   signal.
    * - `'weighted'`: the same sum of min-max normalized scores ([0, 1], a
    *   missing hit 0); close to `zscore`, a little below it in the sweep.
    * - `'rrf'`: reciprocal rank fusion, score = sum over the lists holding
