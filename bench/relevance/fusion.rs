@@ -183,6 +183,13 @@ fn configs() -> Vec<(String, Option<HybridOptions>)> {
     for k in [10.0, 30.0, 60.0] {
         out.push((format!("rrf k={k}"), Some(h(Method::Rrf, k, 0.5))));
     }
+    // Pseudo-relevance feedback (see `expand`): lexical alone, and as the
+    // lexical query of the default fusion.
+    out.push(("prf lexical".to_string(), None));
+    out.push((
+        "prf zscore alpha=0.5".to_string(),
+        Some(h(Method::Zscore, 60.0, 0.5)),
+    ));
     for m in [Method::Weighted, Method::Zscore] {
         for a in 1..=9 {
             let alpha = a as f32 / 10.0;
@@ -193,6 +200,94 @@ fn configs() -> Vec<(String, Option<HybridOptions>)> {
         }
     }
     out
+}
+
+/// Feedback documents, expansion terms and their largest boost of
+/// [`expand`].
+const PRF_DOCS: usize = 10;
+const PRF_TERMS: usize = 10;
+const PRF_WEIGHT: f64 = 0.5;
+
+/// Stems of surface words by the index's analyzer (English), cached; None
+/// for a stopword.
+struct Stems {
+    analyzer: memdex::analysis::Analyzer,
+    cache: HashMap<String, Option<String>>,
+}
+
+impl Stems {
+    fn new() -> Stems {
+        let options = memdex::analysis::AnalyzerOptions::default();
+        Stems {
+            analyzer: memdex::analysis::Analyzer::new(&options).expect("analyzer"),
+            cache: HashMap::new(),
+        }
+    }
+
+    fn stem(&mut self, word: &str) -> Option<String> {
+        if let Some(s) = self.cache.get(word) {
+            return s.clone();
+        }
+        let s = self
+            .analyzer
+            .analyze(word)
+            .into_iter()
+            .next()
+            .map(|t| t.term);
+        self.cache.insert(word.to_string(), s.clone());
+        s
+    }
+}
+
+/// RM3-style pseudo-relevance feedback, bounded: the first pass's top
+/// `PRF_DOCS` hits, each weighted by its share of their scores, vote for
+/// their words (`weight * tf / length`, by stem); the best `PRF_TERMS` stems
+/// not in the query join it as `word^boost`, boost up to `PRF_WEIGHT` in
+/// proportion to the vote (the query's own words keep boost 1).
+fn expand(
+    query: &str,
+    top: &[memdex::Hit],
+    texts: &HashMap<String, String>,
+    stems: &mut Stems,
+) -> String {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 2 && !w.chars().any(|c| c.is_ascii_digit()))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let in_query: std::collections::HashSet<String> =
+        words(query).iter().filter_map(|w| stems.stem(w)).collect();
+    let top = &top[..top.len().min(PRF_DOCS)];
+    let total: f64 = top.iter().map(|h| h.score.max(0.0) as f64).sum();
+    if top.is_empty() || total <= 0.0 {
+        return query.to_string();
+    }
+    // stem -> (vote, a surface word of it)
+    let mut votes: HashMap<String, (f64, String)> = HashMap::new();
+    for h in top {
+        let ws = words(texts.get(&h.id).map(String::as_str).unwrap_or(""));
+        let share = h.score.max(0.0) as f64 / total / ws.len().max(1) as f64;
+        for w in ws {
+            let Some(s) = stems.stem(&w) else { continue };
+            if in_query.contains(&s) {
+                continue;
+            }
+            let e = votes.entry(s).or_insert((0.0, w));
+            e.0 += share;
+        }
+    }
+    let mut best: Vec<(f64, String)> = votes.into_values().collect();
+    best.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    best.truncate(PRF_TERMS);
+    let Some(max) = best.first().map(|b| b.0) else {
+        return query.to_string();
+    };
+    let mut q = query.to_string();
+    for (v, w) in best {
+        q.push_str(&format!(" {w}^{:.3}", PRF_WEIGHT * v / max));
+    }
+    q
 }
 
 fn round4(x: f64) -> f64 {
@@ -238,6 +333,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             index.add(&memdex::json::parse(&d.to_string())?)?;
         }
         index.flush();
+        // Searchable text of each document, for the feedback terms.
+        let texts: HashMap<String, String> = c
+            .docs
+            .iter()
+            .map(|d| {
+                let t = ["title", "text"]
+                    .map(|f| d[f].as_str().unwrap_or(""))
+                    .join(" ");
+                (str_of(&d["id"]), t)
+            })
+            .collect();
+        let mut stems = Stems::new();
         let scopes: &[&str] = if c.name == "agent-memory" {
             &["all", "conversation"]
         } else {
@@ -264,7 +371,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         let f = serde_json::json!({ "conversation": conv });
                         opts.filter = Some(memdex::json::parse(&f.to_string())?);
                     }
-                    let query = if name == "vector" { "" } else { text.as_str() };
+                    let expanded;
+                    let query = if name == "vector" {
+                        ""
+                    } else if name.starts_with("prf") {
+                        let first = SearchOptions {
+                            vector: None,
+                            hybrid: None,
+                            ..opts.clone()
+                        };
+                        let top = index.searcher().search(text, &first)?.hits;
+                        expanded = expand(text, &top, &texts, &mut stems);
+                        expanded.as_str()
+                    } else {
+                        text.as_str()
+                    };
                     if let Some(h) = &hybrid {
                         opts.vector = Some(query_vectors[id].clone());
                         opts.hybrid = Some(h.clone());
