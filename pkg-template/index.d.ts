@@ -658,7 +658,7 @@ export interface HybridOptions {
    *   the hit of `1 / (k + rank)`; ignores score scales, so it suits lists
    *   whose scores mean nothing together (a foreign vector score, a custom
    *   ranking), but it trails the better single list when one list is much
-   *   stronger (an agent's memories: −0.056 nDCG@10 against vector only).
+   *   stronger (an agent's memories: −0.048 nDCG@10 against vector only).
    */
   method?: 'zscore' | 'weighted' | 'rrf';
   /** RRF rank constant (default 60). */

@@ -281,9 +281,12 @@ def build(seed):
                 plan.append((s, p, ev_text.format(when=when), [tag]))
                 placed.append((s, back, label, tag))
                 ask("temporal", rng.choice(q_text).format(p=p), [tag], conv, (s, back))
-            for (sa, _, la, ta), (sb, _, lb, tb) in [placed[0:2], placed[2:4]]:
-                if sa != sb:
-                    first = la if sa < sb else lb
+            for (sa, ba, la, ta), (sb, bb, lb, tb) in [placed[0:2], placed[2:4]]:
+                # The events' own dates: the session's, less "yesterday", "last week"...
+                da = sessions[sa]["time"] - dt.timedelta(days=ba)
+                db = sessions[sb]["time"] - dt.timedelta(days=bb)
+                if da.date() != db.date():
+                    first = la if da < db else lb
                     ask("temporal", rng.choice(ORDER_Q).format(p=p, a=la, b=lb), [ta, tb], conv, f"the {first}")
 
         for s, p, text, tags in plan:

@@ -47,6 +47,26 @@ const rows = names.map((name) => {
   ];
 });
 const a = res.collections['agent-memory'];
+const n = (coll, scope, name) => row(coll, scope, name).ndcg_at_10;
+const d = (x) => `${x >= 0 ? '+' : '−'}${f3(Math.abs(x))}`;
+const r10 = (name, t, scope = 'all') => f3(row('agent-memory', scope, name)[t].recall_at_10).slice(1);
+
+function notes() {
+  const mean = (name) => [0, 1, 2].reduce((s, i) => s + n(...sets[i], name), 0) / 3;
+  const alt = 'zscore alpha=0.6';
+  const prf = (c, s) => d(n(c, s, 'prf lexical') - n(c, s, 'lexical'));
+  return [
+    `The default is \`zscore\` with alpha 0.5: above the better single list (vector only, on all three sets) everywhere, by ${margins(chosen).map(d).join(' / ')} (the four columns in order). ` +
+      `Alpha 0.6 scores ${d(mean(alt) - mean(chosen))} more on the mean of the three sets (${sets.slice(0, 3).map(([c, s]) => d(n(c, s, alt) - n(c, s, chosen))).join(' / ')}); 0.5 is kept because the vector list is the stronger one on all three sets, and an even weight does not bet on that where lexical search leads. ` +
+      `RRF with k = 60 falls below vector only on the agent set (${d(n('agent-memory', 'all', 'rrf k=60') - n('agent-memory', 'all', 'vector'))} nDCG@10; k = 10 narrows it); \`weighted\` (min-max) at alpha 0.5 clears it by less than \`zscore\`.`,
+    `Multi-hop evidence recall@10 on the agent set: lexical ${r10('lexical', 'multi-hop')}, vector ${r10('vector', 'multi-hop')}, RRF ${r10('rrf k=60', 'multi-hop')}, weighted ${r10('weighted alpha=0.5', 'multi-hop')}, z-score ${r10(chosen, 'multi-hop')} (alpha 0.5) and ${r10(alt, 'multi-hop')} (0.6): vector only finds about as much multi-hop evidence as any fusion; ` +
+      `fusion gains on single-hop (vector ${r10('vector', 'single-hop')}, lexical ${r10('lexical', 'single-hop')}, z-score ${r10(chosen, 'single-hop')}) and temporal questions (${r10('vector', 'temporal')}, ${r10('lexical', 'temporal')}, ${r10(chosen, 'temporal')}). ` +
+      `Vector only leads lexical on the agent set (${f3(n('agent-memory', 'all', 'vector'))} against ${f3(n('agent-memory', 'all', 'lexical'))}); its questions name the speaker, which both lists see (the \`speaker\` field, and "speaker: text" in the embedding).`,
+    `Pseudo-relevance feedback (rows "+ PRF", measured in \`bench/relevance/fusion.rs\`, not a memdex option): RM3-style, the first pass's top 10 hits vote for their words by score share and term frequency, the 10 best words not in the question join it with boosts up to 0.5. ` +
+      `Lexical nDCG@10 moves by ${prf('cranfield', 'all')} on Cranfield, ${prf('cisi', 'all')} on CISI and ${prf('agent-memory', 'all')} on the agent set (${prf('agent-memory', 'conversation')} within a conversation): a dialog turn is short, and the top turns of look-alike conversations vote for their own words. ` +
+      `Multi-hop recall@10 moves from ${r10('lexical', 'multi-hop')} to ${r10('prf lexical', 'multi-hop')} over all memories and from ${r10('lexical', 'multi-hop', 'conversation')} to ${r10('prf lexical', 'multi-hop', 'conversation')} within a conversation; as z-score's lexical query PRF moves nDCG@10 by ${sets.slice(0, 3).map(([c, s]) => d(n(c, s, 'prf zscore alpha=0.5') - n(c, s, chosen))).join(' / ')}. Not kept as a default; an option for long documents at most.`,
+  ];
+}
 const file = writeTable(path.join(BENCH, 'results', 'tables'), {
   workload: 'vectors-fusion-sweep',
   title: 'Fusion by evidence',
@@ -66,11 +86,6 @@ const file = writeTable(path.join(BENCH, 'results', 'tables'), {
     { name: 'agent R@10', align: 'right' },
   ],
   rows,
-  notes: [
-    `The default is \`zscore\` with alpha 0.5: above the better single list (vector only, on all three sets) everywhere, by ${margins(chosen).map((m) => `+${f3(m)}`).join(' / ')} (the four columns in order). ` +
-      'Alpha 0.6 scores a little higher on CISI and the agent set (mean over the three +0.007) and lower on Cranfield; 0.5 is kept because the vector list is the stronger one on all three sets, and an even weight does not bet on that where lexical search leads. RRF with k = 60 falls below vector only on the agent set (−0.056 nDCG@10; k = 10 narrows it); `weighted` (min-max) clears it from alpha 0.5 on, by less than `zscore`.',
-    'Multi-hop evidence recall@10 on the agent set: lexical .161, vector .444, RRF .244, weighted .376, z-score .403 (alpha 0.5) and .435 (0.6): vector only finds the most multi-hop evidence and no fusion at alpha 0.5 reaches it; fusion gains on single-hop (.658 vector, .604 lexical, .704 z-score) and temporal questions (.870, .635, .894). Vector only leads lexical on the agent set (.589 against .509); its questions name the speaker, which both lists see (the `speaker` field, and "speaker: text" in the embedding).',
-    'Pseudo-relevance feedback (rows "+ PRF", measured in `bench/relevance/fusion.rs`, not a memdex option): RM3-style, the first pass\'s top 10 hits vote for their words by score share and term frequency, the 10 best words not in the question join it with boosts up to 0.5. It lifts lexical Cranfield by +0.020 (0.378 to 0.397) and CISI by +0.001, but lowers the agent set by −0.053 (−0.057 within a conversation): a dialog turn is short, and the top turns of look-alike conversations vote for their own words. Multi-hop recall@10 moves from .161 to .142 over all memories and from .199 to .221 within a conversation; under z-score fusion PRF adds nothing on Cranfield and CISI and costs −0.020 on the agent set. Not kept as a default; an option for long documents at most.',
-  ],
+  notes: notes(),
 });
 console.log(`wrote ${file}`);
