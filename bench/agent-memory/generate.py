@@ -155,11 +155,11 @@ ROLE_INTROS = [
     "{x}, {role}, invited me over for dinner last night.",
 ]
 EVENTS = [
-    ("{x} told us she's relocating to {c} in the autumn.", "Where is {p}'s {role} moving to?", "city"),
-    ("Big news, {x} just had a baby girl, they called her {y}.", "What is the name of the child of {p}'s {role}?", "baby"),
-    ("{x} quit and opened a bakery in {c}, can you believe it?", "What business did {p}'s {role} start?", "bakery"),
-    ("{x} broke a leg skiing near {c} and is on crutches.", "How did {p}'s {role} get injured?", "injury"),
-    ("{x} is getting married to {y} in June!", "Who is {p}'s {role} engaged to?", "wedding"),
+    ("{x} told us she's relocating to {c} in the autumn.", "Where is {p}'s {role} moving to?", "{c}"),
+    ("Big news, {x} just had a baby girl, they called her {y}.", "What is the name of the child of {p}'s {role}?", "{y}"),
+    ("{x} quit and opened a bakery in {c}, can you believe it?", "What business did {p}'s {role} start?", "a bakery in {c}"),
+    ("{x} broke a leg skiing near {c} and is on crutches.", "How did {p}'s {role} get injured?", "skiing near {c}"),
+    ("{x} is getting married to {y} in June!", "Who is {p}'s {role} engaged to?", "{y}"),
 ]
 
 # Aggregation multi-hop: two or three separate mentions of one category.
@@ -254,7 +254,7 @@ def build(seed):
             # Three bridges per speaker.
             for role, role_q in rng.sample(ROLES, 3):
                 x = rng.choice(OTHER_PEOPLE)
-                ev_text, q_text, kind = rng.choice(EVENTS)
+                ev_text, q_text, answer = rng.choice(EVENTS)
                 s1 = rng.randrange(n_sessions - 4)
                 s2 = rng.randrange(s1 + 2, n_sessions)
                 intro = rng.choice(ROLE_INTROS).format(role=role, role_cap=role[:1].upper() + role[1:], x=x)
@@ -262,7 +262,8 @@ def build(seed):
                 t1, t2 = ("bridge", p, role, 1), ("bridge", p, role, 2)
                 plan.append((s1, p, intro, [t1]))
                 plan.append((s2, p, ev_text.format(x=x, c=city, y=y), [t2]))
-                ask("multi-hop", q_text.format(p=p, role=rng.choice(role_q).format(p=p)), [t1, t2], conv, f"{x}: {kind}")
+                ask("multi-hop", q_text.format(p=p, role=rng.choice(role_q).format(p=p)), [t1, t2], conv,
+                    f"{x}: " + answer.format(c=city, y=y))
             # One aggregation over two or three trips.
             trips = rng.sample(TRIPS, rng.choice([2, 3]))
             tags = []
