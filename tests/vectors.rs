@@ -203,7 +203,7 @@ fn pure_vector_search_ranks_by_metric_with_filters_and_deletes() {
 
 #[test]
 fn hybrid_fusion_keeps_keyword_only_and_vector_only_hits() {
-    for method in [Method::Rrf, Method::Weighted] {
+    for method in [Method::Rrf, Method::Weighted, Method::Zscore] {
         let mut index = Index::new(config("cosine", "none")).unwrap();
         corpus(&mut index);
         let opts = SearchOptions {
@@ -256,6 +256,47 @@ fn hybrid_weighted_alpha_moves_the_ranking() {
     };
     assert_eq!(ids(&mut index, "deploy friday", &with_alpha(1.0))[0], "c");
     assert_ne!(ids(&mut index, "deploy friday", &with_alpha(0.0))[0], "c");
+}
+
+#[test]
+fn hybrid_default_is_zscore_and_its_alpha_moves_the_ranking() {
+    let mut index = Index::new(config("cosine", "none")).unwrap();
+    corpus(&mut index);
+    let run = |index: &mut Index, hybrid: Option<HybridOptions>| {
+        let opts = SearchOptions {
+            hybrid,
+            ..vector_opts([1.0, 0.0, 0.0])
+        };
+        let hits = index
+            .searcher()
+            .search("deploy friday", &opts)
+            .unwrap()
+            .hits;
+        hits.into_iter()
+            .map(|h| (h.id, h.score))
+            .collect::<Vec<_>>()
+    };
+    let zscore = |alpha| {
+        Some(HybridOptions {
+            method: Method::Zscore,
+            alpha,
+            ..Default::default()
+        })
+    };
+    // No `hybrid` options: z-score fusion, alpha 0.5.
+    assert_eq!(run(&mut index, None), run(&mut index, zscore(0.5)));
+    assert_ne!(
+        run(&mut index, None),
+        run(
+            &mut index,
+            Some(HybridOptions {
+                method: Method::Rrf,
+                ..Default::default()
+            })
+        )
+    );
+    assert_eq!(run(&mut index, zscore(1.0))[0].0, "c");
+    assert_ne!(run(&mut index, zscore(0.0))[0].0, "c");
 }
 
 #[test]

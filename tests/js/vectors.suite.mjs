@@ -58,7 +58,7 @@ export function defineVectorSuite({ Memdex, MemdexError, makeStorage, test, asse
   t('hybrid search keeps keyword-only and vector-only hits', async () => {
     const index = await open();
     index.addAll(VECTOR_MEMORIES);
-    for (const method of ['rrf', 'weighted']) {
+    for (const method of ['zscore', 'weighted', 'rrf']) {
       const res = index.search('deploy friday', { vector: x, hybrid: { method }, limit: 10 });
       const by = Object.fromEntries(res.hits.map((h) => [h.id, h]));
       assert.deepEqual(Object.keys(by).sort(), ['k1', 'k2', 'n1', 'v1', 'v2'], method);
@@ -69,9 +69,13 @@ export function defineVectorSuite({ Memdex, MemdexError, makeStorage, test, asse
       assert.deepEqual(by.v1.matchedTerms, []);
       for (let i = 1; i < res.hits.length; i++) assert.ok(res.hits[i - 1].score >= res.hits[i].score);
     }
-    const rrf = index.search('deploy friday', { vector: x });
+    const rrf = index.search('deploy friday', { vector: x, hybrid: { method: 'rrf' } });
     const v1 = rrf.hits.find((h) => h.id === 'v1');
     assert.ok(Math.abs(v1.score - 1 / 61) < 1e-8, `RRF score 1/61, got ${v1.score}`);
+    // Without `hybrid`: z-score fusion with alpha 0.5.
+    const hits = (hybrid) => index.search('deploy friday', { vector: x, hybrid }).hits.map((h) => [h.id, h.score]);
+    assert.deepEqual(hits(undefined), hits({ method: 'zscore', alpha: 0.5 }));
+    assert.ok(JSON.stringify(hits(undefined)) !== JSON.stringify(hits({ method: 'rrf' })), 'the default is not RRF');
     await index.close();
   });
 

@@ -53,7 +53,7 @@ test('memory_store puts `vector` into the namespace\'s vector field (REST vector
   assert.equal(rest.status, 200, JSON.stringify(rest.body));
   assert.deepEqual(rest.body.hits.map((h) => h.id), ['c']);
   const hybrid = await admin('POST', '/v1/ns/vec/search', { json: { query: 'deploy', vector: [0, 1, 0], filter: { kind: ['rule', 'note'] }, minGeneration: generation } });
-  // Fused (RRF): the best of the words (a) and of the vector (b) lead.
+  // Fused (the default z-score): the best of the words (a) and of the vector (b) lead.
   assert.deepEqual(hybrid.body.hits.slice(0, 2).map((h) => h.id).sort(), ['a', 'b']);
 });
 
