@@ -10,7 +10,9 @@ import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
-import { JsonLinesBatch, checkFilter, checkId, checkJsonable, checkSearch, documentJson, yieldToEventLoop } from './documents.js';
+import {
+  JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, wantsVectors, yieldToEventLoop,
+} from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 
@@ -229,14 +231,40 @@ export class MemdexBase extends IndexLifecycle {
   }
 
   /**
-   * The stored document with this id, or `undefined`.
+   * Changes the given fields of the document `id` and keeps every other
+   * stored field, its vectors and its links: one upsert of the stored
+   * document with `changes` applied (`null` removes a field). `NOT_FOUND`
+   * when there is no such document.
    * @param {string} id
-   * @returns {Doc | undefined}
+   * @param {Record<string, unknown>} changes
    */
-  get(id) {
+  patch(id, changes) {
     const engine = this[ENGINE];
     checkId(id);
-    return call(() => engine.get(id));
+    checkChanges(id, changes);
+    const stored = call(() => engine.get(id, true));
+    if (stored === undefined) {
+      const err = new MemdexError('NOT_FOUND', `no document with id ${describe(id)} to patch; add it first (patch changes an existing document)`);
+      err.data = { id };
+      throw err;
+    }
+    const json = documentJson(patched(stored, changes));
+    call(() => engine.addJson(json));
+    this[WROTE]();
+  }
+
+  /**
+   * The stored document with this id, or `undefined`; `{ vectors: true }`
+   * adds its vectors (number arrays, unit length on cosine fields).
+   * @param {string} id
+   * @param {import('./index.js').GetOptions} [options]
+   * @returns {Doc | undefined}
+   */
+  get(id, options) {
+    const engine = this[ENGINE];
+    checkId(id);
+    const vectors = wantsVectors(options);
+    return call(() => engine.get(id, vectors));
   }
 
   /**
