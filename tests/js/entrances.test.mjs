@@ -17,7 +17,7 @@ import { Memdex, MemdexError } from '../../pkg/node.js';
 import { RemoteMemdex, defineOpenInWorker } from '../../pkg/worker-client.js';
 import { toolDefinitions } from '../../pkg/tools.js';
 import { OPENAPI } from '../../worker/src/openapi.js';
-import { startWorker } from '../../worker/test-support/helpers.mjs';
+import { startWorker } from '../worker/support/helpers.mjs';
 import { NodeWebWorker } from './support/node-web-worker.mjs';
 
 const read = (path) => readFile(new URL(path, import.meta.url), 'utf8');
