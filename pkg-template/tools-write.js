@@ -256,6 +256,7 @@ async function removeWhere(ctx, args) {
       // With its vectors, for the undo.
       /** @type {StoredDoc} */
       const prev = (await ctx.index.get(hit.id, { vectors: true })) ?? { ...hit.fields, id: hit.id };
+      undo.push({ key: hit.id, prev });
       await ctx.index.remove(hit.id);
       deleted.push(toolId(hit.id, hit.namespace));
     }

@@ -3,7 +3,7 @@
 // createMemoryServer) on an index with a vector field: the vector still
 // ranks the memory first, its links are still followed, and links it is
 // given point at the namespace's memories as memory_store's do. A failed
-// batch (memory_delete) restores the vectors it took away.
+// batch (memory_delete by ids or by filter) restores the vectors it took away.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -83,9 +83,16 @@ test('a memory_delete batch that fails restores the memories it removed, vectors
     return remove(id);
   };
   const failed = await call('memory_delete', { ids: ['a', 'b'] });
-  index.remove = remove;
   assert.equal(failed.isError, true, text(failed));
   assert.deepEqual(index.get('agent\u001fa', { vectors: true }), before);
   assert.deepEqual(ids(await call('memory_search', { query: 'zzz', vector: [1, 0], limit: 1 })), ['a']);
+  // The same for a delete by filter.
+  calls = 0;
+  const byFilter = await call('memory_delete', { since: '2000-01-01', confirm: true });
+  index.remove = remove;
+  assert.equal(byFilter.isError, true, text(byFilter));
+  assert.equal(index.size, 2);
+  assert.deepEqual(index.get('agent\u001fa', { vectors: true }), before);
+  assert.deepEqual(index.get('agent\u001fb', { vectors: true }).embedding, [0, 1]);
   index.free();
 });
