@@ -514,11 +514,22 @@ fn get_with_vectors_returns_them_from_the_buffer_segments_and_storage() {
             }
             _ => {}
         }
-        assert_eq!(stored_vector(&index, "a"), Some(vec![0.6, 0.8, 0.0]), "{state}");
-        assert_eq!(stored_vector(&index, "m5"), None, "{state}: m5 has no vector");
+        assert_eq!(
+            stored_vector(&index, "a"),
+            Some(vec![0.6, 0.8, 0.0]),
+            "{state}"
+        );
+        assert_eq!(
+            stored_vector(&index, "m5"),
+            None,
+            "{state}: m5 has no vector"
+        );
         let v = stored_vector(&index, "m7").unwrap();
         let norm: f64 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        assert!((norm - 1.0).abs() < 1e-6, "{state}: unit length, got {norm}");
+        assert!(
+            (norm - 1.0).abs() < 1e-6,
+            "{state}: unit length, got {norm}"
+        );
     }
     // What get returns goes back in as it is and ranks alike (a patch).
     let want = fingerprint(&mut index);
@@ -532,7 +543,11 @@ fn get_with_vectors_returns_them_from_the_buffer_segments_and_storage() {
     let got = fingerprint(&mut index);
     assert_eq!(got.len(), want.len());
     for (g, w) in got.iter().zip(&want) {
-        assert_eq!(g.split(':').next(), w.split(':').next(), "same hits in the same order");
+        assert_eq!(
+            g.split(':').next(),
+            w.split(':').next(),
+            "same hits in the same order"
+        );
     }
 }
 

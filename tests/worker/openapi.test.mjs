@@ -80,6 +80,7 @@ test('every route\'s real responses validate against the document', async () => 
   check('PUT', '/v1/ns/{ns}/docs/{id}', await call('PUT', '/v1/ns/api/docs/p1', { json: { text: 'put one' } }));
   check('PUT', '/v1/ns/{ns}/docs/{id}', await call('PUT', '/v1/ns/api/docs/p1', { body: '{', headers: { 'content-type': 'application/json' } }));
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/o1?minGeneration=${g}`));
+  check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/o1?vectors=true&minGeneration=${g}`));
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/missing?minGeneration=${g}`)); // 404
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', '/v1/ns/api/docs/%ZZ')); // 400
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', '/v1/ns/api/docs/o1', { key: null })); // 401

@@ -1,7 +1,8 @@
 // PATCH /v1/ns/:ns/docs/:id in workerd (Miniflare), over HTTP: the fields
 // of the body change, `null` removes one, and everything else stays: the
 // other fields, the vector (REST vector search still ranks the document
-// first, with the same score) and the links (`expand` still follows them).
+// first, with the same score; `GET ...?vectors=true` returns it) and the
+// links (`expand` still follows them).
 // An unknown id or namespace is 404 NOT_FOUND, a body the engine refuses
 // 400 SCHEMA with the document unchanged, a read key 403. memory_update
 // over the Worker's /mcp (the SDK client) keeps the vector and links too.
@@ -56,6 +57,14 @@ test('PATCH changes the given fields and keeps the others, the vector and the li
     text: 'Never deploy on Fridays',
     title: 'Deploy rule',
   });
+  const withVectors = await call('GET', `/v1/ns/pt/docs/a?vectors=true&minGeneration=${g}`);
+  assert.equal(withVectors.status, 200, JSON.stringify(withVectors.body));
+  const { embedding, ...fields } = withVectors.body;
+  assert.deepEqual(fields, doc.body);
+  assert.ok(embedding.length === 3 && [0.6, 0.8, 0].every((x, i) => Math.abs(embedding[i] - x) < 1e-6), JSON.stringify(embedding));
+  const badFlag = await call('GET', '/v1/ns/pt/docs/a?vectors=yes');
+  assert.equal(badFlag.status, 400);
+  assert.match(badFlag.body.error.message, /"vectors" must be true or false/);
   const after = await vectorSearch([3, 4, 0], g);
   assert.equal(after.body.hits[0].id, 'a', 'still found by its vector');
   assert.ok(Math.abs(after.body.hits[0].score - before.body.hits[0].score) < 1e-6);

@@ -329,7 +329,7 @@ const paths = {
       requestBody: { required: true, content: { ...jsonBody(ref('Changes')), 'application/merge-patch+json': { schema: ref('Changes') } } },
       responses: { 200: { ...ok('Durable', ref('PatchResult')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
     }),
-    get: op('One document', { parameters: [NS, ID, MIN_GEN], responses: { 200: { ...ok('The document', ref('Document')), headers: generationHeader }, ...COMMON_ERRORS } }),
+    get: op('One document', { parameters: [NS, ID, MIN_GEN, q('vectors', { type: 'boolean' }, 'true: with its vectors, each under its vector field as an array of numbers (unit length on cosine fields)')], responses: { 200: { ...ok('The document', ref('Document')), headers: generationHeader }, ...COMMON_ERRORS } }),
     delete: op('Delete one document (write key)', { parameters: [NS, ID], responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS } }),
   },
   '/v1/ns/{ns}/delete': {

@@ -99,12 +99,14 @@ export async function postDocs(/** @type {Context} */ c) {
   return writeResponse(await write(c, ns, { kind: 'add', docs, bytes: utf8Length(text) }));
 }
 
-/** GET /v1/ns/:ns/docs/:id */
+/** GET /v1/ns/:ns/docs/:id (`?vectors=true`: with its vectors, as the package's `get(id, { vectors: true })`) */
 export async function getDoc(/** @type {Context} */ c) {
   const { ns, id } = c.params;
   checkId(id);
-  const { minGeneration } = readParams(c.url.searchParams);
-  const r = await read(c, ns, { kind: 'get', id }, minGeneration);
+  const { minGeneration } = readParams(c.url.searchParams, ['vectors']);
+  const flag = c.url.searchParams.get('vectors');
+  if (flag !== null && flag !== 'true' && flag !== 'false') throw badRequest(`"vectors" must be true or false, got "${flag.slice(0, 40)}"`);
+  const r = await read(c, ns, { kind: 'get', id, vectors: flag === 'true' }, minGeneration);
   if (!r.value) throw new ApiError('NOT_FOUND', `no document "${id}" in namespace "${ns}"`);
   return json(r.value, 200, { ...generationHeader(r.generation), 'x-memdex-served-by': r.servedBy });
 }
