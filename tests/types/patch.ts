@@ -48,6 +48,12 @@ async function roundTrip(): Promise<void> {
   if (remoteDoc) await remote.add({ ...remoteDoc, text: 'y' });
   void [patched, remoteDoc];
 
+  // An untyped index takes any field (the engine checks them).
+  const any = await Memdex.open();
+  any.patch('a', { text: 'x', tags: null, anything: 1 });
+  const doc = any.get('a', { vectors: true });
+  if (doc) any.add({ ...doc, text: 'y' });
+
   // --- misuse the compiler must reject ---
   // @ts-expect-error a required field cannot be removed
   index.patch('m1', { title: null });
