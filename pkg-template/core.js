@@ -21,8 +21,12 @@ export { rejectedDocument } from './documents.js';
 
 /**
  * One write of `update(operations)`.
- * @typedef {{ op: 'add', doc: Doc } | { op: 'remove', id: string } | { op: 'removeWhere', filter: import('./index.js').Filter }} WriteOperation
+ * @typedef {{ op: 'add', doc: Doc } | { op: 'patch', id: string, changes: Record<string, unknown> } | { op: 'remove', id: string }
+ *   | { op: 'removeWhere', filter: import('./index.js').Filter }} WriteOperation
  */
+
+/** @type {Record<string, string[]>} the keys each operation takes */
+const OPERATION_KEYS = { add: ['doc'], patch: ['id', 'changes'], remove: ['id'], removeWhere: ['filter'] };
 
 /**
  * Checks one operation of `update(operations)` before anything runs.
@@ -33,12 +37,13 @@ export { rejectedDocument } from './documents.js';
 function checkOperation(o, i) {
   const at = `update(operations): operation ${i + 1}`;
   if (!isObject(o)) throw usage(`${at} must be an object like { op: 'add', doc }`);
-  const keys = { add: 'doc', remove: 'id', removeWhere: 'filter' }[String(o.op)];
-  if (keys === undefined) throw usage(`${at}: \`op\` must be 'add', 'remove' or 'removeWhere', got ${describe(o.op)}`);
+  const keys = Object.hasOwn(OPERATION_KEYS, String(o.op)) ? OPERATION_KEYS[String(o.op)] : undefined;
+  if (keys === undefined) throw usage(`${at}: \`op\` must be 'add', 'patch', 'remove' or 'removeWhere', got ${describe(o.op)}`);
+  const takes = keys.map((k) => `\`${k}\``).join(' and ');
   for (const key of Object.keys(o)) {
-    if (key !== 'op' && key !== keys) throw usage(`${at}: unknown key \`${key}\`; { op: '${o.op}' } takes \`${keys}\``);
+    if (key !== 'op' && !keys.includes(key)) throw usage(`${at}: unknown key \`${key}\`; { op: '${o.op}' } takes ${takes}`);
   }
-  if (o[keys] === undefined) throw usage(`${at}: { op: '${o.op}' } needs \`${keys}\``);
+  for (const key of keys) if (o[key] === undefined) throw usage(`${at}: { op: '${o.op}' } needs ${takes}`);
   return /** @type {WriteOperation} */ (o);
 }
 
@@ -363,8 +368,8 @@ export class MemdexBase extends IndexLifecycle {
    */
   /**
    * `update(fn)` (see lifecycle.js), or `update(operations)`: the writes
-   * as plain data (`{ op: 'add', doc }`, `{ op: 'remove', id }`,
-   * `{ op: 'removeWhere', filter }`), applied in order and committed as
+   * as plain data (`{ op: 'add', doc }`, `{ op: 'patch', id, changes }`,
+   * `{ op: 'remove', id }`, `{ op: 'removeWhere', filter }`), applied in order and committed as
    * one update; resolves to `{ added, removed }`. The list form is what
    * `openInWorker` can send to its worker.
    * @template R
@@ -381,6 +386,9 @@ export class MemdexBase extends IndexLifecycle {
       for (const o of ops) {
         if (o.op === 'add') {
           index.add(o.doc);
+          added++;
+        } else if (o.op === 'patch') {
+          index.patch(o.id, o.changes);
           added++;
         } else if (o.op === 'remove') {
           if (index.remove(o.id)) removed++;

@@ -1175,12 +1175,13 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
 /** One write of {@link Memdex.update}'s list form. */
 export type WriteOperation<Doc = MemdexDocument> =
   | { op: 'add'; doc: Input<Doc> }
+  | { op: 'patch'; id: string; changes: Changes<Doc> }
   | { op: 'remove'; id: string }
   | { op: 'removeWhere'; filter: Filter<Doc> };
 
 /** What {@link Memdex.update} with a list of operations resolves to. */
 export interface UpdateResult {
-  /** Documents added (or replaced). */
+  /** Documents added (or replaced, patches included). */
   added: number;
   /** Documents removed (`remove` of an existing id, and `removeWhere` matches). */
   removed: number;
