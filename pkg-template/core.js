@@ -10,7 +10,9 @@ import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
-import { JsonLinesBatch, checkFilter, checkId, checkJsonable, checkSearch, documentJson, yieldToEventLoop } from './documents.js';
+import {
+  JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, wantsVectors, yieldToEventLoop,
+} from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 
@@ -19,8 +21,12 @@ export { rejectedDocument } from './documents.js';
 
 /**
  * One write of `update(operations)`.
- * @typedef {{ op: 'add', doc: Doc } | { op: 'remove', id: string } | { op: 'removeWhere', filter: import('./index.js').Filter }} WriteOperation
+ * @typedef {{ op: 'add', doc: Doc } | { op: 'patch', id: string, changes: Record<string, unknown> } | { op: 'remove', id: string }
+ *   | { op: 'removeWhere', filter: import('./index.js').Filter }} WriteOperation
  */
+
+/** @type {Record<string, string[]>} the keys each operation takes */
+const OPERATION_KEYS = { add: ['doc'], patch: ['id', 'changes'], remove: ['id'], removeWhere: ['filter'] };
 
 /**
  * Checks one operation of `update(operations)` before anything runs.
@@ -31,12 +37,13 @@ export { rejectedDocument } from './documents.js';
 function checkOperation(o, i) {
   const at = `update(operations): operation ${i + 1}`;
   if (!isObject(o)) throw usage(`${at} must be an object like { op: 'add', doc }`);
-  const keys = { add: 'doc', remove: 'id', removeWhere: 'filter' }[String(o.op)];
-  if (keys === undefined) throw usage(`${at}: \`op\` must be 'add', 'remove' or 'removeWhere', got ${describe(o.op)}`);
+  const keys = Object.hasOwn(OPERATION_KEYS, String(o.op)) ? OPERATION_KEYS[String(o.op)] : undefined;
+  if (keys === undefined) throw usage(`${at}: \`op\` must be 'add', 'patch', 'remove' or 'removeWhere', got ${describe(o.op)}`);
+  const takes = keys.map((k) => `\`${k}\``).join(' and ');
   for (const key of Object.keys(o)) {
-    if (key !== 'op' && key !== keys) throw usage(`${at}: unknown key \`${key}\`; { op: '${o.op}' } takes \`${keys}\``);
+    if (key !== 'op' && !keys.includes(key)) throw usage(`${at}: unknown key \`${key}\`; { op: '${o.op}' } takes ${takes}`);
   }
-  if (o[keys] === undefined) throw usage(`${at}: { op: '${o.op}' } needs \`${keys}\``);
+  for (const key of keys) if (o[key] === undefined) throw usage(`${at}: { op: '${o.op}' } needs ${takes}`);
   return /** @type {WriteOperation} */ (o);
 }
 
@@ -229,14 +236,40 @@ export class MemdexBase extends IndexLifecycle {
   }
 
   /**
-   * The stored document with this id, or `undefined`.
+   * Changes the given fields of the document `id` and keeps every other
+   * stored field, its vectors and its links: one upsert of the stored
+   * document with `changes` applied (`null` removes a field). `NOT_FOUND`
+   * when there is no such document.
    * @param {string} id
-   * @returns {Doc | undefined}
+   * @param {Record<string, unknown>} changes
    */
-  get(id) {
+  patch(id, changes) {
     const engine = this[ENGINE];
     checkId(id);
-    return call(() => engine.get(id));
+    checkChanges(id, changes);
+    const stored = call(() => engine.get(id, true));
+    if (stored === undefined) {
+      const err = new MemdexError('NOT_FOUND', `no document with id ${describe(id)} to patch; add it first (patch changes an existing document)`);
+      err.data = { id };
+      throw err;
+    }
+    const json = documentJson(patched(stored, changes));
+    call(() => engine.addJson(json));
+    this[WROTE]();
+  }
+
+  /**
+   * The stored document with this id, or `undefined`; `{ vectors: true }`
+   * adds its vectors (number arrays, unit length on cosine fields).
+   * @param {string} id
+   * @param {import('./index.js').GetOptions} [options]
+   * @returns {Doc | undefined}
+   */
+  get(id, options) {
+    const engine = this[ENGINE];
+    checkId(id);
+    const vectors = wantsVectors(options);
+    return call(() => engine.get(id, vectors));
   }
 
   /**
@@ -335,8 +368,8 @@ export class MemdexBase extends IndexLifecycle {
    */
   /**
    * `update(fn)` (see lifecycle.js), or `update(operations)`: the writes
-   * as plain data (`{ op: 'add', doc }`, `{ op: 'remove', id }`,
-   * `{ op: 'removeWhere', filter }`), applied in order and committed as
+   * as plain data (`{ op: 'add', doc }`, `{ op: 'patch', id, changes }`,
+   * `{ op: 'remove', id }`, `{ op: 'removeWhere', filter }`), applied in order and committed as
    * one update; resolves to `{ added, removed }`. The list form is what
    * `openInWorker` can send to its worker.
    * @template R
@@ -353,6 +386,9 @@ export class MemdexBase extends IndexLifecycle {
       for (const o of ops) {
         if (o.op === 'add') {
           index.add(o.doc);
+          added++;
+        } else if (o.op === 'patch') {
+          index.patch(o.id, o.changes);
           added++;
         } else if (o.op === 'remove') {
           if (index.remove(o.id)) removed++;

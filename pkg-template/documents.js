@@ -192,6 +192,55 @@ export function checkId(id) {
 }
 
 /**
+ * Whether `get` options ask for vectors (`{ vectors: true }`).
+ * @param {unknown} options
+ * @returns {boolean}
+ */
+export function wantsVectors(options) {
+  if (options === undefined || options === null) return false;
+  if (!isObject(options)) throw usage(`get(id, options): options must be an object like { vectors: true }, got ${describe(options)}`);
+  for (const key of Object.keys(options)) {
+    if (key !== 'vectors') throw usage(`get: unknown option \`${key}\`; expected vectors`);
+  }
+  if (options.vectors !== undefined && typeof options.vectors !== 'boolean') {
+    throw usage(`get: \`vectors\` must be a boolean, got ${describe(options.vectors)}`);
+  }
+  return options.vectors === true;
+}
+
+/**
+ * Checks the changes of `patch(id, changes)` before anything is read.
+ * @param {string} id
+ * @param {unknown} changes
+ * @returns {Record<string, unknown>}
+ */
+export function checkChanges(id, changes) {
+  if (!isObject(changes)) throw usage(`patch(id, changes): changes must be an object of fields, e.g. { text: '...' }, got ${describe(changes)}`);
+  if (changes.id !== undefined && changes.id !== id) {
+    throw usage(`patch cannot change a document's id (${describe(id)} to ${describe(changes.id)}); add the document under the new id and remove the old one`);
+  }
+  return changes;
+}
+
+/**
+ * A stored document (with its vectors) with `changes` applied: a field
+ * given replaces the stored one, `null` removes it, `undefined` (as JSON
+ * leaves it out) keeps it.
+ * @param {Record<string, unknown>} stored
+ * @param {Record<string, unknown>} changes
+ * @returns {Record<string, unknown>}
+ */
+export function patched(stored, changes) {
+  const doc = { ...stored };
+  for (const [key, value] of Object.entries(changes)) {
+    if (key === 'id' || value === undefined) continue;
+    if (value === null) delete doc[key];
+    else doc[key] = value;
+  }
+  return doc;
+}
+
+/**
  * The search options as the engine gets them (undefined: none).
  * @param {unknown} query
  * @param {unknown} options

@@ -157,8 +157,9 @@ export interface StoredFieldDef {
  * Fixed-length embedding for vector and hybrid search. Documents carry it as
  * a `Float32Array` or a number array of exactly `dimensions` finite numbers
  * (anything else throws `SCHEMA` naming the field and the document); memdex
- * never computes embeddings. Not part of the stored fields (`get` and hits
- * do not return it).
+ * never computes embeddings. Not part of the stored fields: hits do not
+ * carry it, and `get` returns it with `{ vectors: true }` only (unit length
+ * on cosine fields); {@link Memdex.patch} keeps it.
  */
 export interface VectorFieldDef {
   type: 'vector';
@@ -378,15 +379,47 @@ export interface DocumentShape {
 
 /**
  * A document as stored and returned (`get`, `hit.fields`): what JSON keeps
- * of it. A `Date` comes back as its ISO-8601 string.
+ * of it. A `Date` comes back as its ISO-8601 string, a vector (a
+ * `Float32Array`, returned by `get(id, { vectors: true })` only) as a
+ * number array.
  */
 export type Stored<T> = T extends Date
   ? string
-  : T extends (infer U)[]
-    ? Stored<U>[]
-    : T extends object
-      ? { [K in keyof T]: Stored<T[K]> }
-      : T;
+  : T extends ArrayBufferView
+    ? number[]
+    : T extends (infer U)[]
+      ? Stored<U>[]
+      : T extends object
+        ? { [K in keyof T]: Stored<T[K]> }
+        : T;
+
+/**
+ * What the write methods take for a document type: each field as the type
+ * declares it or as {@link Stored} returns it (a date as its ISO string, a
+ * vector as a number array; the engine reads both), so what `get` returns
+ * can be written back: `index.add({ ...index.get(id, { vectors: true })!, text })`.
+ */
+export type Input<Doc> = { [K in keyof Doc]: Doc[K] | Stored<Doc[K]> };
+
+/**
+ * The changes of {@link Memdex.patch}: the fields to set, each as `add`
+ * takes it; `null` removes an optional field; a field left out (or
+ * `undefined`) keeps its stored value. `id` cannot change.
+ */
+export type Changes<Doc = MemdexDocument> = {
+  [K in keyof Omit<Doc, 'id'>]?: Input<Doc>[K] | ({} extends Pick<Doc, K> ? null : never);
+};
+
+/** Options of {@link Memdex.get}. */
+export interface GetOptions {
+  /**
+   * Also return the document's vectors, each under its vector field's name
+   * as an array of `dimensions` numbers: as given on `metric: 'dot'`
+   * fields, at unit length on cosine fields (the form they are stored and
+   * searched in: added back, they rank the same). Default `false`.
+   */
+  vectors?: boolean;
+}
 
 /** The fields of a document type other than `id` and `namespace`. */
 export type FieldsOf<Doc> = Omit<Doc, 'id' | 'namespace'>;
@@ -1016,26 +1049,43 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   readonly closed: boolean;
 
   /** Adds a document, replacing any document with the same `id`. @throws `SCHEMA` on bad documents. */
-  add(doc: Doc): void;
+  add(doc: Input<Doc>): void;
   /**
    * Adds documents synchronously, in batches; returns how many. Stops at the
    * first rejected document like {@link Memdex.addMany}. Prefer `addMany` for
    * large inputs on a page: it yields to the event loop.
    */
-  addAll(docs: Iterable<Doc>): number;
+  addAll(docs: Iterable<Input<Doc>>): number;
   /**
    * Adds documents in batches, yielding to the event loop in between;
    * resolves to how many were added. Stops at the first rejected document
    * with that document's error (`SCHEMA`, `LIMIT`, ...), whose message names
    * it and whose `added` says how many before it were added; those stay.
    */
-  addMany(docs: Iterable<Doc> | AsyncIterable<Doc>, options?: AddManyOptions): Promise<number>;
+  addMany(docs: Iterable<Input<Doc>> | AsyncIterable<Input<Doc>>, options?: AddManyOptions): Promise<number>;
+  /**
+   * Changes the given fields of document `id` and keeps everything else
+   * it has: its other stored fields, its vectors and its links. One
+   * upsert, so atomic: the document changes whole or not at all. `null`
+   * removes a field; a field left out keeps its value; a field of the
+   * schema declared `stored: false` cannot be read back, so it is kept
+   * only when `changes` gives it again.
+   * @throws {MemdexError} `NOT_FOUND` when there is no document `id`;
+   *   `SCHEMA` when the patched document does not fit the schema (nothing
+   *   changes); `USAGE` when `changes` is not an object or changes `id`.
+   * @example index.patch('m1', { text: 'Deploys are frozen on Fridays', tags: null });
+   */
+  patch(id: string, changes: Changes<Doc>): void;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;
   /** Removes every document matching a (non-empty) filter; returns how many. */
   removeWhere(filter: Filter<Doc>): number;
-  /** The stored document (dates as ISO strings), or `undefined`. */
-  get(id: string): Stored<Doc> | undefined;
+  /**
+   * The stored document (dates as ISO strings), or `undefined`. Vectors
+   * are not stored fields: `{ vectors: true }` adds them (see
+   * {@link GetOptions.vectors}).
+   */
+  get(id: string, options?: GetOptions): Stored<Doc> | undefined;
   /**
    * Ranked search, or a listing for a blank query with `filter`/`sort`
    * (see {@link SearchOptions.sort}). Never throws on user text unless
@@ -1136,13 +1186,14 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
 
 /** One write of {@link Memdex.update}'s list form. */
 export type WriteOperation<Doc = MemdexDocument> =
-  | { op: 'add'; doc: Doc }
+  | { op: 'add'; doc: Input<Doc> }
+  | { op: 'patch'; id: string; changes: Changes<Doc> }
   | { op: 'remove'; id: string }
   | { op: 'removeWhere'; filter: Filter<Doc> };
 
 /** What {@link Memdex.update} with a list of operations resolves to. */
 export interface UpdateResult {
-  /** Documents added (or replaced). */
+  /** Documents added (or replaced, patches included). */
   added: number;
   /** Documents removed (`remove` of an existing id, and `removeWhere` matches). */
   removed: number;
@@ -1167,6 +1218,7 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
       Memdex<Doc>,
       | 'add'
       | 'addMany'
+      | 'patch'
       | 'remove'
       | 'removeWhere'
       | 'get'
@@ -1195,7 +1247,7 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
   /** Whether there are writes not yet committed. */
   readonly dirty: Promise<boolean>;
   /** Same as `addMany` (the worker adds in batches either way). */
-  addAll(docs: Iterable<Doc> | AsyncIterable<Doc>): Promise<number>;
+  addAll(docs: Iterable<Input<Doc>> | AsyncIterable<Input<Doc>>): Promise<number>;
   /** {@link Memdex.pack} in the worker, with the default token counter. */
   pack(query: string, options: Omit<PackOptions<Doc>, 'countTokens'>): Promise<PackResult<Doc>>;
   /**

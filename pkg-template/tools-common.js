@@ -58,7 +58,7 @@
  * What the tools need of an index: a `Memdex` (or an object with its
  * methods, sync or async: every call is awaited).
  * @typedef {object} ToolIndex
- * @property {(id: string) => StoredDoc | undefined | Promise<StoredDoc | undefined>} get
+ * @property {(id: string, options?: import('./index.js').GetOptions) => StoredDoc | undefined | Promise<StoredDoc | undefined>} get
  * @property {(doc: StoredDoc) => unknown} add
  * @property {(id: string) => unknown} remove
  * @property {(query: string, options: import('./index.js').SearchOptions) => import('./index.js').SearchResults | Promise<import('./index.js').SearchResults>} search
@@ -127,19 +127,23 @@ export const engineKey = (ns, id) => (ns === undefined ? id : `${ns}${SEP}${id}`
 export const toolId = (key, ns) => (ns !== undefined && key.startsWith(ns + SEP) ? key.slice(ns.length + 1) : key);
 
 /**
- * The stored memory `id` of the call's namespace: `{ key, doc }` or undefined.
+ * The stored memory `id` of the call's namespace: `{ key, doc }` or
+ * undefined. `vectors`: the doc with its vectors (what a write keeps, and
+ * an undo restores).
  * @param {ToolContext} ctx
  * @param {string} id
+ * @param {boolean} [vectors]
  * @returns {Promise<{ key: string, doc: StoredDoc } | undefined>}
  */
-export async function find(ctx, id) {
+export async function find(ctx, id, vectors = false) {
+  const options = vectors ? { vectors } : undefined;
   if (ctx.ns === undefined) {
     // Not pinned and no namespace given: the engine id as it is.
-    const doc = await ctx.index.get(id);
+    const doc = await ctx.index.get(id, options);
     return doc ? { key: id, doc } : undefined;
   }
   for (const key of [engineKey(ctx.ns, id), id]) {
-    const doc = await ctx.index.get(key);
+    const doc = await ctx.index.get(key, options);
     if (doc && doc.namespace === ctx.ns) return { key, doc };
   }
   return undefined;

@@ -271,8 +271,8 @@ export const ALL = [
     name: 'memory_update',
     title: 'Update a memory',
     description:
-      'Change some fields of a memory by id: title, text, kind, tags, timestamp, links, vector. Fields left out are kept (tags and links are ' +
-      'replaced whole; a vector only if given again). Use it to correct or extend a memory, or mark a decision superseded.',
+      'Change some fields of a memory by id: title, text, kind, tags, timestamp, links, vector. Fields left out are kept, its vector ' +
+      'too (tags and links are replaced whole). Use it to correct or extend a memory, or mark a decision superseded.',
     inputSchema: {
       type: 'object',
       properties: { id: ID, ...MEMORY_ITEM },

@@ -126,7 +126,7 @@ export async function store(ctx, args) {
     /** @type {({ key: string, doc: StoredDoc } | undefined)[]} */
     const existing = [];
     for (const m of items) {
-      const found = await find(ctx, m.id);
+      const found = await find(ctx, m.id, true);
       if (found && !replace) {
         throw fail(
           'EXISTS',
@@ -167,11 +167,14 @@ export async function update(ctx, args) {
     throw fail('USAGE', `give at least one field to change: ${FIELDS.join(', ')}, vector`);
   }
   const memory = await write(ctx, async (undo) => {
-    const found = await find(ctx, args.id);
+    // With its vectors: fields not given (the vector too) are kept.
+    const found = await find(ctx, args.id, true);
     if (!found) throw fail('NOT_FOUND', notFound(ctx, [args.id]));
     /** @type {StoredDoc} */
     const doc = { ...found.doc, id: found.key };
     for (const f of FIELDS) if (args[f] !== undefined) doc[/** @type {string} */ (f)] = args[f];
+    // Links point at engine ids, as memory_store stores them.
+    if (Array.isArray(args.links)) doc.links = args.links.map((l) => ({ type: l.type, to: engineKey(found.doc.namespace, l.to) }));
     putVector(ctx, doc, args.vector);
     undo.push({ key: found.key, prev: found.doc });
     await ctx.index.add(doc);
@@ -207,7 +210,7 @@ async function removeIds(ctx, ids) {
     /** @type {string[]} */
     const missing = [];
     for (const id of new Set(ids)) {
-      const found = await find(ctx, id);
+      const found = await find(ctx, id, true);
       if (!found) {
         missing.push(id);
         continue;
@@ -250,9 +253,9 @@ async function removeWhere(ctx, args) {
     /** @type {string[]} */
     const deleted = [];
     for (const hit of hits) {
+      // With its vectors, for the undo.
       /** @type {StoredDoc} */
-      const prev = { ...hit.fields, id: hit.id };
-      if (hit.namespace !== undefined) prev.namespace = hit.namespace;
+      const prev = (await ctx.index.get(hit.id, { vectors: true })) ?? { ...hit.fields, id: hit.id };
       undo.push({ key: hit.id, prev });
       await ctx.index.remove(hit.id);
       deleted.push(toolId(hit.id, hit.namespace));

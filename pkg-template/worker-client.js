@@ -12,7 +12,7 @@ import { rejectedDocument } from './documents.js';
  * are plain data).
  */
 const METHODS = /** @type {const} */ ([
-  'add', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
+  'add', 'patch', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
   'commit', 'reload', 'refresh', 'ready',
 ]);
 /** Getters read in the worker (each an async property here). */

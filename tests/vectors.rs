@@ -519,3 +519,84 @@ fn format_v2_index_still_opens_and_takes_new_commits() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `emb` of `get_json_with_vectors(id)`, if it has one.
+fn stored_vector(index: &Index, id: &str) -> Option<Vec<f64>> {
+    let json = index.snapshot().get_json_with_vectors(id)?;
+    let doc = memdex::json::parse(&json).unwrap();
+    let emb = doc.as_object().unwrap().get("emb")?.as_array().unwrap();
+    Some(emb.iter().map(|x| x.as_f64().unwrap()).collect())
+}
+
+#[test]
+fn get_with_vectors_returns_them_from_the_buffer_segments_and_storage() {
+    let storage = MemoryStorage::new();
+    let mut index = block_on(Index::open(&storage, "g", Some(config("cosine", "none")))).unwrap();
+    index
+        .add(&doc("a", "deploy", "note", Some([3.0, 4.0, 0.0])))
+        .unwrap();
+    index.add(&doc("e", "no vector", "note", None)).unwrap();
+    // Buffered: cosine vectors come back at unit length.
+    assert_eq!(stored_vector(&index, "a"), Some(vec![0.6, 0.8, 0.0]));
+    assert_eq!(stored_vector(&index, "e"), None);
+    let plain = index.snapshot().get_json("a").unwrap();
+    let with = index.snapshot().get_json_with_vectors("a").unwrap();
+    assert!(!plain.contains("emb") && with.starts_with(&plain[..plain.len() - 1]));
+    assert_eq!(index.snapshot().get_json_with_vectors("missing"), None);
+    many(&mut index, 0, 12);
+    index.flush();
+    many(&mut index, 12, 20);
+    for state in ["buffer and segment", "one segment", "reopened"] {
+        match state {
+            "one segment" => index.compact(),
+            "reopened" => {
+                block_on(index.commit(&storage, "g")).unwrap();
+                index = block_on(Index::open(&storage, "g", None)).unwrap();
+            }
+            _ => {}
+        }
+        assert_eq!(
+            stored_vector(&index, "a"),
+            Some(vec![0.6, 0.8, 0.0]),
+            "{state}"
+        );
+        assert_eq!(
+            stored_vector(&index, "m5"),
+            None,
+            "{state}: m5 has no vector"
+        );
+        let v = stored_vector(&index, "m7").unwrap();
+        let norm: f64 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        assert!(
+            (norm - 1.0).abs() < 1e-6,
+            "{state}: unit length, got {norm}"
+        );
+    }
+    // What get returns goes back in as it is and ranks alike (a patch).
+    let want = fingerprint(&mut index);
+    for i in 0..20 {
+        let json = index
+            .snapshot()
+            .get_json_with_vectors(&format!("m{i}"))
+            .unwrap();
+        index.add_json(&json).unwrap().unwrap();
+    }
+    let got = fingerprint(&mut index);
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(
+            g.split(':').next(),
+            w.split(':').next(),
+            "same hits in the same order"
+        );
+    }
+}
+
+#[test]
+fn get_with_vectors_keeps_dot_vectors_as_given() {
+    let mut index = Index::new(config("dot", "none")).unwrap();
+    index
+        .add(&doc("a", "x", "note", Some([3.0, 4.0, 0.5])))
+        .unwrap();
+    assert_eq!(stored_vector(&index, "a"), Some(vec![3.0, 4.0, 0.5]));
+}

@@ -110,6 +110,7 @@ impl SegmentEntry {
 pub(crate) struct DocIds<'a> {
     ids: &'a HashMap<String, DocAddr>,
     buffered: &'a crate::store::DocStore,
+    buffered_vectors: &'a [crate::vector::VectorColumn],
     segments: &'a [SegmentEntry],
 }
 
@@ -128,6 +129,23 @@ impl<'a> DocIds<'a> {
                 .docs
         };
         Some((docs, addr.doc))
+    }
+
+    /// The vector columns holding `id`'s vectors (by vector field) and its
+    /// local doc id.
+    pub(crate) fn vectors_of(&self, id: &str) -> Option<(&'a [crate::vector::VectorColumn], u32)> {
+        let addr = self.ids.get(id)?;
+        let columns = if addr.segment == BUFFER {
+            self.buffered_vectors
+        } else {
+            &self
+                .segments
+                .iter()
+                .find(|e| e.id == addr.segment)?
+                .segment
+                .vectors
+        };
+        Some((columns, addr.doc))
     }
 
     /// (segment id, local doc) of a flushed document.
@@ -296,6 +314,7 @@ impl Index {
         DocIds {
             ids: &self.ids,
             buffered: self.buffer.docs(),
+            buffered_vectors: self.buffer.vectors(),
             segments: &self.segments,
         }
     }

@@ -222,6 +222,11 @@ impl SegmentWriter {
         &self.parts.docs
     }
 
+    /// The buffered documents' vector columns, by vector field.
+    pub fn vectors(&self) -> &[VectorColumn] {
+        &self.parts.vectors
+    }
+
     /// Rough heap use, to decide when to flush a large buffer.
     pub fn heap_estimate(&self) -> usize {
         self.heap_estimate

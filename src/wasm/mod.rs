@@ -259,9 +259,15 @@ impl Engine {
         self.index.delete(id)
     }
 
-    /// The stored document, or `undefined`.
-    pub fn get(&self, id: &str) -> Result<JsValue, JsValue> {
-        match self.index.snapshot().get_json(id) {
+    /// The stored document, or `undefined`; with `vectors`, its vectors
+    /// too (number arrays under their field names).
+    pub fn get(&self, id: &str, vectors: Option<bool>) -> Result<JsValue, JsValue> {
+        let searcher = self.index.snapshot();
+        let json = match vectors {
+            Some(true) => searcher.get_json_with_vectors(id),
+            _ => searcher.get_json(id),
+        };
+        match json {
             Some(json) => js_sys::JSON::parse(&json)
                 .map_err(|_| bad_argument("result", "stored document is not valid JSON")),
             None => Ok(JsValue::UNDEFINED),

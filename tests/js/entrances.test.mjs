@@ -170,7 +170,7 @@ test('REST: each route and search parameter named is in the OpenAPI document', (
   for (const [name, cells] of rowsOf('member')) {
     const cell = cells.REST;
     if (isReason(cell)) continue;
-    const routes = codeSpans(cell).filter((s) => /^(GET|POST|PUT|DELETE) \//.test(s));
+    const routes = codeSpans(cell).filter((s) => /^(GET|POST|PUT|PATCH|DELETE) \//.test(s));
     assert.ok(routes.length > 0, `${name}: a route`);
     for (const route of routes) {
       const [method, path] = route.split(' ');

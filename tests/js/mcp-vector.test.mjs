@@ -9,7 +9,7 @@ import { Memdex } from '../../pkg/node.js';
 import { handleToolCall } from '../../pkg/tools.js';
 import { startServer, tempDir } from './mcp-helpers.mjs';
 
-test('vector field: store with vectors, hybrid memory_search by a query vector, update keeps it only when given', async () => {
+test('vector field: store with vectors, hybrid memory_search by a query vector, update replaces it when given', async () => {
   const index = await Memdex.open({ schema: { embedding: { type: 'vector', dimensions: 3 } } });
   const options = { vectorField: 'embedding' };
   const call = (name, args) => handleToolCall(index, name, args, options);

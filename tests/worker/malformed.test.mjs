@@ -108,9 +108,11 @@ test('unknown parameters, bad parameter values, routes and methods', async () =>
   assert.equal(unknown.body.error.code, 'NOT_FOUND');
   assert.equal((await call('GET', '/v1/ns/m/docs/')).status, 404, 'empty id segment');
   assert.equal((await call('GET', '/v1//namespaces')).status, 404);
-  const method = await call('PATCH', '/v1/ns/m/docs/keep');
+  const method = await call('POST', '/v1/ns/m/docs/keep');
   assert.equal(method.status, 405);
-  assert.equal(method.headers.get('allow'), 'PUT, GET, DELETE');
+  assert.equal(method.headers.get('allow'), 'PUT, PATCH, GET, DELETE');
+  // A PATCH without a body changes nothing.
+  assert4xx(await call('PATCH', '/v1/ns/m/docs/keep'), 'BAD_REQUEST', 'PATCH without a body');
   assert.equal((await call('DELETE', '/v1/ns/m/search')).status, 405);
   assert.equal((await call('GET', '/mcp')).status, 405);
 });

@@ -80,9 +80,13 @@ test('every route\'s real responses validate against the document', async () => 
   check('PUT', '/v1/ns/{ns}/docs/{id}', await call('PUT', '/v1/ns/api/docs/p1', { json: { text: 'put one' } }));
   check('PUT', '/v1/ns/{ns}/docs/{id}', await call('PUT', '/v1/ns/api/docs/p1', { body: '{', headers: { 'content-type': 'application/json' } }));
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/o1?minGeneration=${g}`));
+  check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/o1?vectors=true&minGeneration=${g}`));
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', `/v1/ns/api/docs/missing?minGeneration=${g}`)); // 404
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', '/v1/ns/api/docs/%ZZ')); // 400
   check('GET', '/v1/ns/{ns}/docs/{id}', await call('GET', '/v1/ns/api/docs/o1', { key: null })); // 401
+  check('PATCH', '/v1/ns/{ns}/docs/{id}', await call('PATCH', '/v1/ns/api/docs/p1', { json: { kind: 'note', text: null } }));
+  check('PATCH', '/v1/ns/{ns}/docs/{id}', await call('PATCH', '/v1/ns/api/docs/missing', { json: { kind: 'note' } })); // 404
+  check('PATCH', '/v1/ns/{ns}/docs/{id}', await call('PATCH', '/v1/ns/api/docs/p1', { json: { kind: 3 } })); // 400 SCHEMA
   check('DELETE', '/v1/ns/{ns}/docs/{id}', await call('DELETE', '/v1/ns/api/docs/p1'));
   check('POST', '/v1/ns/{ns}/delete', await call('POST', '/v1/ns/api/delete', { json: { filter: { kind: 'nothing' } } }));
   check('POST', '/v1/ns/{ns}/delete', await call('POST', '/v1/ns/api/delete', { json: { filter: {} } })); // 400
@@ -115,7 +119,7 @@ test('every route\'s real responses validate against the document', async () => 
   check('GET', '/v1/namespaces', await call('GET', '/v1/namespaces'));
   check('GET', '/v1/namespaces', await call('GET', '/v1/namespaces', { key: w.keys.reader }));
   // A method the path does not take: 405, documented with the path's operations.
-  check('PUT', '/v1/ns/{ns}/docs/{id}', await call('PATCH', '/v1/ns/api/docs/o1'));
+  check('PUT', '/v1/ns/{ns}/docs/{id}', await call('POST', '/v1/ns/api/docs/o1'));
 
   const rpc = (json, key = w.keys.admin) => call('POST', '/mcp', { json, key });
   check('POST', '/mcp', await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));

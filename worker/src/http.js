@@ -180,7 +180,7 @@ export function corsHeaders(request, s) {
 export function preflight(request, s) {
   const headers = corsHeaders(request, s);
   if (headers['access-control-allow-origin']) {
-    headers['access-control-allow-methods'] = 'GET, POST, PUT, DELETE, OPTIONS';
+    headers['access-control-allow-methods'] = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
     headers['access-control-allow-headers'] = 'authorization, content-type, mcp-protocol-version, mcp-session-id';
     headers['access-control-max-age'] = '600';
   }

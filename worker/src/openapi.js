@@ -119,6 +119,16 @@ const schemas = {
     required: ['added', 'generation'],
     properties: { added: { type: 'integer' }, generation: { type: 'integer', description: 'Durable generation holding the write' } },
   },
+  Changes: {
+    type: 'object',
+    description: 'The fields to change (as in Document); null removes a field; fields left out keep their values, and the document keeps its vectors and links unless given. id and namespace, if given, must be the URL\'s',
+    additionalProperties: true,
+  },
+  PatchResult: {
+    type: 'object',
+    required: ['patched', 'generation'],
+    properties: { patched: { type: 'boolean', const: true }, generation: { type: 'integer', description: 'Durable generation holding the write' } },
+  },
   RemoveResult: {
     type: 'object',
     required: ['removed', 'generation'],
@@ -317,7 +327,12 @@ const paths = {
       requestBody: { required: true, content: jsonBody(ref('Document')) },
       responses: { 200: { ...ok('Durable', ref('WriteResult')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
     }),
-    get: op('One document', { parameters: [NS, ID, MIN_GEN], responses: { 200: { ...ok('The document', ref('Document')), headers: generationHeader }, ...COMMON_ERRORS } }),
+    patch: op('Change some fields of one document, keeping the others, its vectors and its links (write key); 404 NOT_FOUND when it does not exist', {
+      parameters: [NS, ID],
+      requestBody: { required: true, content: { ...jsonBody(ref('Changes')), 'application/merge-patch+json': { schema: ref('Changes') } } },
+      responses: { 200: { ...ok('Durable', ref('PatchResult')), headers: generationHeader }, ...COMMON_ERRORS, ...BODY_ERRORS },
+    }),
+    get: op('One document', { parameters: [NS, ID, MIN_GEN, q('vectors', { type: 'boolean' }, 'true: with its vectors, each under its vector field as an array of numbers (unit length on cosine fields)')], responses: { 200: { ...ok('The document', ref('Document')), headers: generationHeader }, ...COMMON_ERRORS } }),
     delete: op('Delete one document (write key)', { parameters: [NS, ID], responses: { 200: ok('Durable', ref('RemoveResult')), ...COMMON_ERRORS } }),
   },
   '/v1/ns/{ns}/delete': {

@@ -9,7 +9,7 @@ import { BASE_FIELDS, schemaOf } from './schema.js';
 
 /**
  * @typedef {{ kind: 'search', query: string, options: Record<string, unknown> }
- *   | { kind: 'get', id: string }
+ *   | { kind: 'get', id: string, vectors?: boolean }
  *   | { kind: 'suggest', prefix: string, limit: number }
  *   | { kind: 'stats' }
  *   | { kind: 'describe' }
@@ -40,7 +40,7 @@ export function runRead(index, ns, op) {
       return { ...result, generation: index.generation, tookMs: Date.now() - started };
     }
     case 'get': {
-      const doc = findDoc(index, ns, op.id);
+      const doc = findDoc(index, ns, op.id, op.vectors === true);
       if (!doc) return null;
       /** @type {Record<string, unknown>} */
       const out = { ...doc, id: op.id };
@@ -67,11 +67,13 @@ export function runRead(index, ns, op) {
  * @param {Memdex} index
  * @param {string} ns
  * @param {string} id
+ * @param {boolean} [vectors] with its vectors
  */
-export function findDoc(index, ns, id) {
-  const doc = index.get(engineId(ns, id));
+export function findDoc(index, ns, id, vectors = false) {
+  const options = vectors ? { vectors } : undefined;
+  const doc = index.get(engineId(ns, id), options);
   if (doc) return doc;
-  const plain = index.get(id);
+  const plain = index.get(id, options);
   return plain && plain.namespace === ns ? plain : undefined;
 }
 

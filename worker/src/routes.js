@@ -3,7 +3,7 @@
 // OpenAPI document (openapi.js) describes the same table, and a test checks
 // that they agree route for route.
 import { ApiError, badRequest } from './errors.js';
-import { deleteDoc, deleteWhere, getDoc, postDocs, putDoc } from './handlers/docs.js';
+import { deleteDoc, deleteWhere, getDoc, patchDoc, postDocs, putDoc } from './handlers/docs.js';
 import { exportSnapshot, health, namespaces, search, stats, suggest } from './handlers/read.js';
 import { mcp } from './handlers/mcp.js';
 import { createNamespace, describeNamespace } from './handlers/ns.js';
@@ -29,6 +29,7 @@ export const ROUTES = [
   { method: 'GET', path: '/v1/ns/:ns', handler: describeNamespace, role: 'read' },
   { method: 'POST', path: '/v1/ns/:ns/docs', handler: postDocs, role: 'write' },
   { method: 'PUT', path: '/v1/ns/:ns/docs/:id', handler: putDoc, role: 'write' },
+  { method: 'PATCH', path: '/v1/ns/:ns/docs/:id', handler: patchDoc, role: 'write' },
   { method: 'GET', path: '/v1/ns/:ns/docs/:id', handler: getDoc, role: 'read' },
   { method: 'DELETE', path: '/v1/ns/:ns/docs/:id', handler: deleteDoc, role: 'write' },
   { method: 'POST', path: '/v1/ns/:ns/delete', handler: deleteWhere, role: 'write' },

@@ -45,6 +45,7 @@ import { namespaceStorage, storedSchema } from './writer-setup.js';
 /**
  * @typedef {{ kind: 'create', schema: import('./schema.js').Schema, creating?: boolean }
  *   | { kind: 'add', docs: Record<string, unknown>[], bytes: number }
+ *   | { kind: 'patch', id: string, changes: Record<string, unknown> }
  *   | { kind: 'remove', ids: string[] }
  *   | { kind: 'removeWhere', filter: Record<string, unknown> }
  *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp

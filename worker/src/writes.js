@@ -55,6 +55,13 @@ export async function applyWrite(index, ns, op) {
         const batchSize = Math.max(1, Math.floor((op.docs.length * SLICE_BYTES) / Math.max(op.bytes, 1)));
         return { ok: true, value: { added: await index.addMany(/** @type {import('memdex').MemdexDocument[]} */ (op.docs), { batchSize }) }, generation: 0 };
       }
+      case 'patch': {
+        // The REST id, or a plain id of this namespace (JS API).
+        const doc = findDoc(index, ns, op.id);
+        if (!doc) return { ok: false, error: { code: 'NOT_FOUND', message: `no document "${op.id}" in namespace "${ns}" to patch; PUT it first` } };
+        index.patch(doc.id, /** @type {import('memdex').Changes} */ (op.changes));
+        return { ok: true, value: { patched: true }, generation: 0 };
+      }
       case 'remove': {
         let removed = 0;
         for (const id of op.ids) {

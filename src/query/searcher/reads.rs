@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::filter::{allowed, Filter};
-use crate::json::{self, Value};
+use crate::json::{self, ToJson, Value};
 use crate::schema::ID_KEY;
 
 use super::Searcher;
@@ -47,6 +47,27 @@ impl Searcher<'_> {
         let id = json::to_string(id);
         let sep = if rest.starts_with('}') { "" } else { "," };
         Some(format!("{{\"{ID_KEY}\":{id}{sep}{rest}"))
+    }
+
+    /// [`Searcher::get_json`] with the document's vectors, each under its
+    /// vector field's name as an array of numbers (unit length on cosine
+    /// fields: the form they are stored in). Fields the document has no
+    /// vector for are left out.
+    pub fn get_json_with_vectors(&self, id: &str) -> Option<String> {
+        let mut out = self.get_json(id)?;
+        let Some((columns, doc)) = self.ids.vectors_of(id) else {
+            return Some(out);
+        };
+        for (field, column) in self.schema.vectors.iter().zip(columns) {
+            let Some(v) = column.get(doc) else { continue };
+            out.pop(); // the closing brace
+            out.push(',');
+            json::write_string(&field.name, &mut out);
+            out.push(':');
+            v.write_json(&mut out);
+            out.push('}');
+        }
+        Some(out)
     }
 
     pub fn contains(&self, id: &str) -> bool {

@@ -1,5 +1,5 @@
 // @ts-check
-// Document writes and reads: PUT/GET/DELETE /v1/ns/:ns/docs/:id,
+// Document writes and reads: PUT/PATCH/GET/DELETE /v1/ns/:ns/docs/:id,
 // POST /v1/ns/:ns/docs (JSON array or NDJSON), POST /v1/ns/:ns/delete.
 //
 // What only HTTP makes wrong (not JSON, over a size limit, ids the REST
@@ -34,6 +34,32 @@ export async function putDoc(/** @type {Context} */ c) {
   if (!isObject(doc)) return writeResponse(await write(c, ns, { kind: 'add', docs: [doc], bytes }));
   if (doc.id !== undefined && doc.id !== id) throw badRequest(`the body's id "${String(doc.id).slice(0, 200)}" differs from the URL's "${id}"`);
   return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)], bytes }));
+}
+
+/**
+ * PATCH /v1/ns/:ns/docs/:id — the fields of the body changed (`null`
+ * removes one), every other field, the vectors and the links kept: the
+ * package's `patch`, applied by the writer.
+ */
+export async function patchDoc(/** @type {Context} */ c) {
+  const { ns, id } = c.params;
+  checkId(id);
+  requireType(c.request, ['application/json', 'application/merge-patch+json']);
+  const text = await readText(c.request, c.settings.limits.maxBodyBytes);
+  const bytes = utf8Length(text);
+  if (bytes > c.settings.limits.maxDocBytes) {
+    throw limitError('maxDocBytes', `the changes are larger than ${c.settings.limits.maxDocBytes} bytes`);
+  }
+  const body = parseJson(text);
+  if (!isObject(body)) throw badRequest('the body must be a JSON object of the fields to change, e.g. {"text": "..."} (null removes a field)');
+  const changes = /** @type {Record<string, unknown>} */ (body);
+  if (changes.id !== undefined && changes.id !== id) throw badRequest(`the body's id "${String(changes.id).slice(0, 200)}" differs from the URL's "${id}"; a patch cannot change an id`);
+  if (changes.namespace !== undefined && changes.namespace !== ns) {
+    throw badRequest(`the body's namespace differs from the URL's "${ns}"; a document stays in its namespace (PUT it in the other one and DELETE it here)`);
+  }
+  const { id: _id, namespace: _ns, ...fields } = changes;
+  if (fields.links !== undefined && fields.links !== null) fields.links = engineLinks(ns, fields.links);
+  return writeResponse(await write(c, ns, { kind: 'patch', id, changes: fields }));
 }
 
 /** POST /v1/ns/:ns/docs — bulk upsert. */
@@ -73,12 +99,14 @@ export async function postDocs(/** @type {Context} */ c) {
   return writeResponse(await write(c, ns, { kind: 'add', docs, bytes: utf8Length(text) }));
 }
 
-/** GET /v1/ns/:ns/docs/:id */
+/** GET /v1/ns/:ns/docs/:id (`?vectors=true`: with its vectors, as the package's `get(id, { vectors: true })`) */
 export async function getDoc(/** @type {Context} */ c) {
   const { ns, id } = c.params;
   checkId(id);
-  const { minGeneration } = readParams(c.url.searchParams);
-  const r = await read(c, ns, { kind: 'get', id }, minGeneration);
+  const { minGeneration } = readParams(c.url.searchParams, ['vectors']);
+  const flag = c.url.searchParams.get('vectors');
+  if (flag !== null && flag !== 'true' && flag !== 'false') throw badRequest(`"vectors" must be true or false, got "${flag.slice(0, 40)}"`);
+  const r = await read(c, ns, { kind: 'get', id, vectors: flag === 'true' }, minGeneration);
   if (!r.value) throw new ApiError('NOT_FOUND', `no document "${id}" in namespace "${ns}"`);
   return json(r.value, 200, { ...generationHeader(r.generation), 'x-memdex-served-by': r.servedBy });
 }
