@@ -10,7 +10,7 @@ import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
-import { JsonLinesBatch, checkFilter, checkId, checkJsonable, checkSearch, documentJson, yieldToEventLoop } from './documents.js';
+import { FloatMembers, JsonLinesBatch, checkFilter, checkId, checkJsonable, checkSearch, vectorFields, yieldToEventLoop } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 
@@ -145,8 +145,9 @@ export class MemdexBase extends IndexLifecycle {
    */
   add(doc) {
     const engine = this[ENGINE];
-    const json = documentJson(doc);
-    call(() => engine.addJson(json));
+    const floats = new FloatMembers();
+    const json = floats.take(doc, 0, vectorFields(engine));
+    call(() => (floats.keys.length === 0 ? engine.addJson(json) : floats.send(engine, json)));
     this[WROTE]();
   }
 
