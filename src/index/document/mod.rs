@@ -280,8 +280,8 @@ impl ResolvedSchema {
                     let parsed = match value {
                         FieldValue::Str { text: s, .. } => filter_value_str(key, kind, s),
                         FieldValue::Other(v) => filter_value(key, kind, v),
-                        FieldValue::Floats(x) => filter_value(key, kind, &js_numbers(x)),
                         FieldValue::Null => unreachable!("null values are skipped"),
+                        FieldValue::Floats(_) => unreachable!("floats are vector values"),
                     };
                     filters[f] = parsed?;
                 }
@@ -397,10 +397,12 @@ fn check_id<'k>(
             ID_KEY,
             "must be a non-empty string, got the empty string",
         )),
-        Some(v @ (FieldValue::Other(_) | FieldValue::Floats(_))) => Err(Error::schema(
+        Some(FieldValue::Other(v)) => Err(Error::schema(
             ID_KEY,
-            format!("must be a non-empty string, got {}", v.describe()),
+            format!("must be a non-empty string, got {}", describe(v)),
         )),
+        // `id` is never a vector field.
+        Some(FieldValue::Floats(_)) => unreachable!("floats are vector values"),
     }
 }
 
@@ -408,10 +410,11 @@ fn check_id<'k>(
 fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
     match value {
         None | Some(FieldValue::Null) | Some(FieldValue::Str { .. }) => Ok(()),
-        Some(v @ (FieldValue::Other(_) | FieldValue::Floats(_))) => Err(Error::schema(
+        Some(FieldValue::Other(v)) => Err(Error::schema(
             NAMESPACE_KEY,
-            format!("must be a string, got {}", v.describe()),
+            format!("must be a string, got {}", describe(v)),
         )),
+        Some(FieldValue::Floats(_)) => unreachable!("floats are vector values"),
     }
 }
 
@@ -492,7 +495,8 @@ enum FieldValue<'a> {
     },
     /// Any other value (never a string or null).
     Other(Cow<'a, Value>),
-    /// The numbers of a vector field given as floats, not JSON text.
+    /// The numbers of a vector field given as floats, not JSON text
+    /// (never of another field: those get `Other` of the floats).
     Floats(&'a [f32]),
 }
 
@@ -528,16 +532,6 @@ impl<'a> FieldValue<'a> {
         }
     }
 
-    /// What a non-string value is, for messages ([`describe`]).
-    fn describe(&self) -> String {
-        match self {
-            FieldValue::Other(v) => describe(v),
-            FieldValue::Floats(_) => "an array".into(),
-            FieldValue::Null => "null".into(),
-            FieldValue::Str { .. } => "a string".into(),
-        }
-    }
-
     fn write_json(&self, out: &mut String) {
         match self {
             FieldValue::Null => out.push_str("null"),
@@ -546,7 +540,8 @@ impl<'a> FieldValue<'a> {
             } => out.push_str(raw),
             FieldValue::Str { text, .. } => json::write_string(text, out),
             FieldValue::Other(v) => v.write_json(out),
-            FieldValue::Floats(x) => js_numbers(x).write_json(out),
+            // Vector fields are not stored.
+            FieldValue::Floats(_) => unreachable!("floats are vector values"),
         }
     }
 }
