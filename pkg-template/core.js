@@ -11,7 +11,8 @@ import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
 import {
-  JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, wantsVectors, yieldToEventLoop,
+  FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
+  wantsVectors, yieldToEventLoop,
 } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
@@ -152,8 +153,9 @@ export class MemdexBase extends IndexLifecycle {
    */
   add(doc) {
     const engine = this[ENGINE];
-    const json = documentJson(doc);
-    call(() => engine.addJson(json));
+    const floats = new FloatMembers();
+    const json = floats.take(doc, 0, vectorFields(engine));
+    call(() => (floats.keys.length === 0 ? engine.addJson(json) : floats.send(engine, json)));
     this[WROTE]();
   }
 

@@ -1,5 +1,6 @@
 // What goes into the engine: documents as JSON text (in batches for bulk
-// adds), ids, search options and filters. The engine validates shapes,
+// adds) with their Float32Array members beside it as floats, ids, search
+// options and filters. The engine validates shapes,
 // fields and ranges (one validator, one set of messages); this module only
 // catches what JSON cannot carry.
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
@@ -42,8 +43,9 @@ export function rejectedDocument(err, added, id, method = 'addMany') {
 /**
  * Documents on their way into the engine as JSON lines: one boundary crossing
  * per batch instead of per document (about 20% faster bulk builds, measured
- * on 100k documents). Stops at the first rejected document with
- * `rejectedDocument`; the valid ones before it are added, never dropped.
+ * on 100k documents), their vectors in one float buffer beside the text
+ * (`FloatMembers`). Stops at the first rejected document with `rejectedDocument`;
+ * the valid ones before it are added, never dropped.
  */
 export class JsonLinesBatch {
   #engine;
@@ -52,6 +54,7 @@ export class JsonLinesBatch {
   #method;
   /** @type {string[]} */
   #lines = [];
+  #floats = new FloatMembers();
   added = 0;
 
   /**
@@ -72,9 +75,10 @@ export class JsonLinesBatch {
    * @param {unknown} doc
    */
   push(doc) {
+    const vectors = vectorFields(this.#engine());
     let line;
     try {
-      line = documentJson(doc);
+      line = this.#floats.take(doc, this.#lines.length, vectors);
     } catch (err) {
       this.flush();
       throw rejectedDocument(err, this.added, /** @type {{ id?: unknown } | null} */ (doc)?.id, this.#method);
@@ -89,10 +93,12 @@ export class JsonLinesBatch {
     if (this.#lines.length === 0) return;
     const engine = this.#engine();
     const lines = this.#lines;
+    const floats = this.#floats;
     this.#lines = [];
+    this.#floats = new FloatMembers();
     let ok;
     try {
-      ok = engine.addJsonLines(lines.join('\n'));
+      ok = floats.send(engine, lines.join('\n'));
     } catch (thrown) {
       // The engine stops at the first rejected line and says how many
       // before it went in; anything else (a trap) is not about a document.
@@ -106,6 +112,110 @@ export class JsonLinesBatch {
     this.added += ok;
     if (ok > 0) this.#wrote(ok);
   }
+}
+
+/** @type {WeakMap<Engine, Set<string>>} */
+const vectorFieldsOf = new WeakMap();
+
+/**
+ * The engine's vector fields (asked once an engine).
+ * @param {Engine} engine
+ * @returns {Set<string>}
+ */
+export function vectorFields(engine) {
+  let names = vectorFieldsOf.get(engine);
+  if (names === undefined) {
+    names = new Set(/** @type {string[]} */ (JSON.parse(engine.vectorFields())));
+    vectorFieldsOf.set(engine, names);
+  }
+  return names;
+}
+
+/**
+ * The vector members of a batch of documents: one float buffer, and for
+ * each member its line, length and key. They cross into the engine as
+ * floats (a copy) instead of JSON text (~20 bytes written and parsed a
+ * number; bench/js/vectors-build.mjs measures both). Taken: every Float32Array (its floats are exactly the numbers JSON would
+ * carry), and number arrays and other typed arrays in vector fields (which
+ * keep 32-bit floats of them anyway).
+ */
+export class FloatMembers {
+  /** @type {Float32Array[]} */
+  arrays = [];
+  /** @type {number[]} line, length of each member */
+  layout = [];
+  /** @type {string[]} */
+  keys = [];
+  total = 0;
+
+  /**
+   * The document's JSON text without the members this takes (as line
+   * `line` of the batch; `vectors`: the vector fields). Members holding a
+   * NaN, ±Infinity or a non-number stay in the text, where `documentJson`
+   * or the engine names the element; so does `id` (rejected documents are
+   * named by it) and a document with its own `toJSON`.
+   * @param {unknown} doc
+   * @param {number} line
+   * @param {Set<string>} vectors
+   * @returns {string}
+   */
+  take(doc, line, vectors) {
+    if (!isObject(doc) || typeof doc.toJSON === 'function') return documentJson(doc);
+    let rest = doc;
+    for (const key of Object.keys(doc)) {
+      if (key === 'id') continue;
+      const v = floatsOf(doc[key], vectors.has(key));
+      if (v === undefined) continue;
+      if (rest === doc) rest = { ...doc };
+      delete rest[key];
+      this.arrays.push(v);
+      this.layout.push(line, v.length);
+      this.keys.push(key);
+      this.total += v.length;
+    }
+    return documentJson(rest);
+  }
+
+  /**
+   * Adds the JSON lines `text` with these members; returns how many documents were added.
+   * @param {Engine} engine
+   * @param {string} text
+   * @returns {number}
+   */
+  send(engine, text) {
+    if (this.keys.length === 0) return engine.addJsonLines(text);
+    let floats = this.arrays[0];
+    if (this.arrays.length > 1) {
+      floats = new Float32Array(this.total);
+      let at = 0;
+      for (const a of this.arrays) {
+        floats.set(a, at);
+        at += a.length;
+      }
+    }
+    return engine.addJsonLinesFloats(text, floats, Uint32Array.from(this.layout), JSON.stringify(this.keys));
+  }
+}
+
+/**
+ * A member's value as floats, or undefined when it stays JSON text: a
+ * Float32Array (from any realm) of finite numbers; in a vector field
+ * (`vector`) also an array or typed array of finite numbers, rounded to
+ * 32-bit floats as the engine rounds the numbers of JSON text.
+ * @param {unknown} v
+ * @param {boolean} vector
+ * @returns {Float32Array | undefined}
+ */
+function floatsOf(v, vector) {
+  const f32 = ArrayBuffer.isView(v) && /** @type {{ [Symbol.toStringTag]?: string }} */ (v)[Symbol.toStringTag] === 'Float32Array';
+  if (!(f32 || (vector && (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView)))))) return undefined;
+  const list = /** @type {ArrayLike<unknown>} */ (v);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    // x - x is 0 exactly for finite numbers.
+    if (typeof x !== 'number' || x - x !== 0) return undefined;
+  }
+  return f32 ? /** @type {Float32Array} */ (v) : new Float32Array(/** @type {ArrayLike<number>} */ (list));
 }
 
 /**

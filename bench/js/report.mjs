@@ -57,8 +57,8 @@ const LAYOUT = [
   },
   {
     title: 'Vectors and hybrid',
-    about: 'Vector and hybrid (lexical + vector) search: relevance with real embeddings, the fusion method chosen by evidence, and speed in wasm. Run: `make -C bench vectors-relevance`, `make -C bench fusion-sweep`, `make -C bench vectors-speed`.',
-    tables: ['vectors-relevance', 'vectors-hybrid-sweep', 'vectors-fusion-sweep', 'vectors-speed'],
+    about: 'Vector and hybrid (lexical + vector) search: relevance with real embeddings, the fusion method chosen by evidence, speed in wasm, and what vectors cost a build. Run: `make -C bench vectors-relevance`, `make -C bench fusion-sweep`, `make -C bench vectors-speed`, `make -C bench vectors-build`.',
+    tables: ['vectors-relevance', 'vectors-hybrid-sweep', 'vectors-fusion-sweep', 'vectors-speed', 'vectors-build'],
   },
   {
     title: 'Agent retrieval: links, recency, totals',

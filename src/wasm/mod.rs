@@ -81,6 +81,14 @@ fn error_data(err: &Error) -> JsValue {
     js_sys::JSON::parse(&out).unwrap_or_else(|_| js_sys::Object::new().into())
 }
 
+/// A rejected document of a batch: its error plus `added`, the documents
+/// before it (added; the rejected one is line `added + 1`).
+fn batch_error(batch: crate::index::BatchError) -> JsValue {
+    let js = to_js_error(batch.error);
+    let _ = js_sys::Reflect::set(&js, &"added".into(), &(batch.added as f64).into());
+    js
+}
+
 fn bad_argument(what: &str, err: impl std::fmt::Display) -> JsValue {
     to_js_error(Error::schema(what, err.to_string()))
 }
@@ -247,11 +255,45 @@ impl Engine {
     /// it, which stay added; the rejected one is line `added + 1`).
     #[wasm_bindgen(js_name = addJsonLines)]
     pub fn add_json_lines(&mut self, text: &str) -> Result<usize, JsValue> {
-        self.index.add_json_lines(text).map_err(|batch| {
-            let js = to_js_error(batch.error);
-            let _ = js_sys::Reflect::set(&js, &"added".into(), &(batch.added as f64).into());
-            js
-        })
+        // One batch loop in the wasm: the one with floats, given none.
+        self.index
+            .add_json_lines_floats(text, &[], &[], &[])
+            .map_err(batch_error)
+    }
+
+    /// `addJsonLines` of documents whose `Float32Array` members come as
+    /// `floats` beside the text: member `k` is key `keys[k]` (`keys`: a JSON
+    /// array of strings) of line `layout[2k]` (0-based) with the next
+    /// `layout[2k + 1]` floats. Copied into wasm memory as they are: no
+    /// JSON text of hundreds of numbers a document.
+    #[wasm_bindgen(js_name = addJsonLinesFloats)]
+    pub fn add_json_lines_floats(
+        &mut self,
+        text: &str,
+        floats: &[f32],
+        layout: &[u32],
+        keys: &str,
+    ) -> Result<usize, JsValue> {
+        let keys = json::parse(keys).map_err(|e| bad_argument("keys", e))?;
+        let keys: Vec<&str> = match &keys {
+            Value::Array(items) => items.iter().map(Value::as_str).collect::<Option<_>>(),
+            _ => None,
+        }
+        .ok_or_else(|| bad_argument("keys", "must be a JSON array of strings"))?;
+        self.index
+            .add_json_lines_floats(text, floats, layout, &keys)
+            .map_err(batch_error)
+    }
+
+    /// The names of the vector fields (a JSON array): the JS layer sends
+    /// number arrays in them as floats too.
+    #[wasm_bindgen(js_name = vectorFields)]
+    pub fn vector_fields(&self) -> String {
+        let names: Vec<&str> = (self.index.config().fields.iter())
+            .filter(|(_, def)| matches!(def, crate::schema::FieldDef::Vector { .. }))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        json::to_string(&names)
     }
 
     /// Removes a document; returns whether it existed.

@@ -158,23 +158,54 @@ impl ResolvedSchema {
         json: &'a str,
         pairs: &mut RawPairs<'a>,
     ) -> std::result::Result<Result<PreparedDoc>, crate::json::Error> {
+        self.prepare_json_floats(json, pairs, &[])
+    }
+
+    /// [`ResolvedSchema::prepare_json`] of a document whose members also
+    /// include `floats` (key, numbers): the `Float32Array` fields the JS
+    /// layer sends beside the JSON text instead of in it. The result is
+    /// the one of the JSON text holding them as number arrays.
+    pub fn prepare_json_floats<'a>(
+        &self,
+        json: &'a str,
+        pairs: &mut RawPairs<'a>,
+        floats: &[(&str, &[f32])],
+    ) -> std::result::Result<Result<PreparedDoc>, crate::json::Error> {
         pairs.0.clear();
         if !crate::json::object_members(json, &mut pairs.0)? {
             // Valid JSON but not an object: parsed again only to say what it is.
             let got = crate::json::parse(json).map_or_else(|e| e.to_string(), |v| describe(&v));
             return Ok(Err(not_an_object(&got)));
         }
-        Ok(self.prepare_pairs(&mut pairs.0))
+        Ok(self.prepare_pairs(&mut pairs.0, floats))
     }
 
-    /// [`ResolvedSchema::prepare_json`] of an object's validated members.
-    fn prepare_pairs(&self, pairs: &mut Vec<(Cow<'_, str>, &str)>) -> Result<PreparedDoc> {
+    /// [`ResolvedSchema::prepare_json`] of an object's validated members
+    /// plus `floats` (see [`ResolvedSchema::prepare_json_floats`]).
+    fn prepare_pairs(
+        &self,
+        pairs: &mut Vec<(Cow<'_, str>, &str)>,
+        floats: &[(&str, &[f32])],
+    ) -> Result<PreparedDoc> {
         sort_members(pairs);
-        let mut values = Vec::with_capacity(pairs.len());
+        let mut values = Vec::with_capacity(pairs.len() + floats.len());
         for (key, raw) in pairs.iter() {
             let value = FieldValue::from_raw(raw)
                 .ok_or_else(|| Error::schema(key.as_ref(), "is not valid JSON"))?;
             values.push((key.as_ref(), value));
+        }
+        for &(key, numbers) in floats {
+            let value = match self.by_name.get(key) {
+                Some(FieldRef::Vector(_)) => FieldValue::Floats(numbers),
+                // Elsewhere they are the numbers JSON text would have held.
+                _ => FieldValue::Other(Cow::Owned(js_numbers(numbers))),
+            };
+            // `values` is in key order (`sort_members`): the same order,
+            // and so the same first error, as with the numbers in the text.
+            match values.binary_search_by(|(k, _)| k.as_bytes().cmp(key.as_bytes())) {
+                Ok(i) => values[i].1 = value,
+                Err(i) => values.insert(i, (key, value)),
+            }
         }
         let find = |key: &str| values.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
         let id = check_id(find(ID_KEY), values.iter().map(|(k, _)| *k))?;
@@ -250,6 +281,7 @@ impl ResolvedSchema {
                         FieldValue::Str { text: s, .. } => filter_value_str(key, kind, s),
                         FieldValue::Other(v) => filter_value(key, kind, v),
                         FieldValue::Null => unreachable!("null values are skipped"),
+                        FieldValue::Floats(_) => unreachable!("floats are vector values"),
                     };
                     filters[f] = parsed?;
                 }
@@ -290,30 +322,44 @@ impl ResolvedSchema {
         })
     }
 
-    /// A vector field's value: `dims` finite numbers (an array; the JS
-    /// layer turns a `Float32Array` into one), normalized on cosine fields.
+    /// A vector field's value: `dims` finite numbers (an array, or the
+    /// floats of a `Float32Array`), normalized on cosine fields.
     fn vector_value(&self, key: &str, f: usize, value: &FieldValue<'_>) -> Result<Vec<f32>> {
         let field = &self.vectors[f];
         let bad = |reason: String| Err(Error::schema(key, reason));
-        let FieldValue::Other(v) = value else {
-            return bad("a vector field takes an array of numbers (or a Float32Array)".into());
+        let shape = "a vector field takes an array of numbers (or a Float32Array)";
+        let len = match value {
+            FieldValue::Floats(x) => x.len(),
+            FieldValue::Other(v) => match v.as_ref() {
+                Value::Array(items) => items.len(),
+                _ => return bad(shape.into()),
+            },
+            _ => return bad(shape.into()),
         };
-        let Value::Array(items) = v.as_ref() else {
-            return bad("a vector field takes an array of numbers (or a Float32Array)".into());
-        };
-        if items.len() != field.dims as usize {
+        if len != field.dims as usize {
             return bad(format!(
-                "expected {} numbers (the field's dimensions), got {}",
+                "expected {} numbers (the field's dimensions), got {len}",
                 field.dims,
-                items.len()
             ));
         }
-        let mut out = Vec::with_capacity(items.len());
-        for (i, x) in items.iter().enumerate() {
-            match x.as_f64().map(|x| x as f32).filter(|x| x.is_finite()) {
-                Some(x) => out.push(x),
-                None => return bad(format!("element {i} is not a finite 32-bit float")),
+        let mut out = Vec::with_capacity(len);
+        match value {
+            // `+ 0.0` makes -0 the 0 that JSON text of it reads as.
+            FieldValue::Floats(x) => out.extend(x.iter().map(|&x| x + 0.0)),
+            FieldValue::Other(v) => {
+                if let Value::Array(items) = v.as_ref() {
+                    // A non-number is NaN here: rejected below like NaN.
+                    out.extend(
+                        items
+                            .iter()
+                            .map(|x| x.as_f64().map_or(f32::NAN, |x| x as f32)),
+                    );
+                }
             }
+            _ => {}
+        }
+        if let Some(i) = out.iter().position(|x| !x.is_finite()) {
+            return bad(format!("element {i} is not a finite 32-bit float"));
         }
         if field.metric == crate::vector::Metric::Cosine && !crate::vector::normalize(&mut out) {
             return bad("a cosine vector must not be all zeros".into());
@@ -355,6 +401,8 @@ fn check_id<'k>(
             ID_KEY,
             format!("must be a non-empty string, got {}", describe(v)),
         )),
+        // `id` is never a vector field.
+        Some(FieldValue::Floats(_)) => unreachable!("floats are vector values"),
     }
 }
 
@@ -366,6 +414,7 @@ fn check_namespace(value: Option<&FieldValue<'_>>) -> Result<()> {
             NAMESPACE_KEY,
             format!("must be a string, got {}", describe(v)),
         )),
+        Some(FieldValue::Floats(_)) => unreachable!("floats are vector values"),
     }
 }
 
@@ -446,6 +495,9 @@ enum FieldValue<'a> {
     },
     /// Any other value (never a string or null).
     Other(Cow<'a, Value>),
+    /// The numbers of a vector field given as floats, not JSON text
+    /// (never of another field: those get `Other` of the floats).
+    Floats(&'a [f32]),
 }
 
 impl<'a> FieldValue<'a> {
@@ -488,6 +540,8 @@ impl<'a> FieldValue<'a> {
             } => out.push_str(raw),
             FieldValue::Str { text, .. } => json::write_string(text, out),
             FieldValue::Other(v) => v.write_json(out),
+            // Vector fields are not stored.
+            FieldValue::Floats(_) => unreachable!("floats are vector values"),
         }
     }
 }
@@ -598,3 +652,6 @@ fn filter_value_str(field: &str, kind: FilterKind, s: &str) -> Result<FilterValu
 
 #[cfg(test)]
 mod tests;
+
+mod floats;
+pub use floats::js_numbers;
