@@ -115,37 +115,31 @@ pub(crate) struct DocIds<'a> {
 }
 
 impl<'a> DocIds<'a> {
+    /// The flushed segment holding `id` (`None` inside: the write buffer)
+    /// and its local doc id.
+    fn place(&self, id: &str) -> Option<(Option<&'a Segment>, u32)> {
+        let addr = self.ids.get(id)?;
+        let segment = match addr.segment {
+            BUFFER => None,
+            s => Some(&*self.segments.iter().find(|e| e.id == s)?.segment),
+        };
+        Some((segment, addr.doc))
+    }
+
     /// The doc store holding `id` and its local doc id.
     pub(crate) fn store_of(&self, id: &str) -> Option<(&'a crate::store::DocStore, u32)> {
-        let addr = self.ids.get(id)?;
-        let docs = if addr.segment == BUFFER {
-            self.buffered
-        } else {
-            &self
-                .segments
-                .iter()
-                .find(|e| e.id == addr.segment)?
-                .segment
-                .docs
-        };
-        Some((docs, addr.doc))
+        let (segment, doc) = self.place(id)?;
+        Some((segment.map_or(self.buffered, |s| &s.docs), doc))
     }
 
     /// The vector columns holding `id`'s vectors (by vector field) and its
     /// local doc id.
     pub(crate) fn vectors_of(&self, id: &str) -> Option<(&'a [crate::vector::VectorColumn], u32)> {
-        let addr = self.ids.get(id)?;
-        let columns = if addr.segment == BUFFER {
-            self.buffered_vectors
-        } else {
-            &self
-                .segments
-                .iter()
-                .find(|e| e.id == addr.segment)?
-                .segment
-                .vectors
-        };
-        Some((columns, addr.doc))
+        let (segment, doc) = self.place(id)?;
+        Some((
+            segment.map_or(self.buffered_vectors, |s| &s.vectors[..]),
+            doc,
+        ))
     }
 
     /// (segment id, local doc) of a flushed document.
@@ -242,25 +236,8 @@ impl Index {
     /// many were added. Stops at the first invalid document: the error names
     /// its line and how many documents before it were added (they stay).
     pub fn add_json_lines(&mut self, text: &str) -> std::result::Result<usize, BatchError> {
-        let mut added = 0;
-        let mut pairs = crate::json::RawPairs::default();
-        for (line_no, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let prepared = self
-                .schema
-                .prepare_json(line, &mut pairs)
-                .unwrap_or_else(|syntax| Err(document::syntax_error(syntax)))
-                .map_err(|error| BatchError {
-                    line: line_no + 1,
-                    added,
-                    error,
-                })?;
-            self.add_prepared(prepared);
-            added += 1;
-        }
-        Ok(added)
+        // One batch loop: the one that takes floats, given none.
+        self.add_json_lines_floats(text, &[], &[], &[])
     }
 
     /// Deletes a document by id; returns whether it existed.
