@@ -95,8 +95,8 @@ async function main(argv) {
     const missing = /@modelcontextprotocol\/sdk|'zod'/.exec(err?.message ?? '');
     if (err?.code === 'ERR_MODULE_NOT_FOUND' && missing) {
       console.error(
-        'memdex mcp needs the MCP SDK and zod, dependencies of memdex that are missing here\n' +
-          '(installed with --omit or by a bundler?): npm install @modelcontextprotocol/sdk zod',
+        'memdex mcp needs the MCP SDK and zod, optional peer dependencies of memdex (a library install\n' +
+          'leaves them out): npm install @modelcontextprotocol/sdk zod, or npx -p memdex -p @modelcontextprotocol/sdk -p zod memdex mcp',
       );
       process.exit(1);
     }
