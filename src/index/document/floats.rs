@@ -48,11 +48,14 @@ impl Index {
         keys: &[&str],
     ) -> std::result::Result<usize, BatchError> {
         let members = layout.chunks_exact(2);
-        let total: usize = members.clone().map(|m| m[1] as usize).sum();
+        // Checked: on wasm32 a hostile layout could wrap a plain sum.
+        let total = members
+            .clone()
+            .try_fold(0usize, |sum, m| sum.checked_add(m[1] as usize));
         let ordered = members.clone().map(|m| m[0]).is_sorted();
         let last = members.last().map_or(0, |m| m[0] as usize + 1);
         let fits = last == 0 || last <= text.lines().count();
-        if layout.len() != keys.len() * 2 || total != floats.len() || !ordered || !fits {
+        if layout.len() != keys.len() * 2 || total != Some(floats.len()) || !ordered || !fits {
             return Err(BatchError {
                 line: 1,
                 added: 0,
