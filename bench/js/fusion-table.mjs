@@ -18,29 +18,36 @@ const sets = [
   ['agent-memory', 'all'],
   ['agent-memory', 'conversation'],
 ];
+// Link-aware rows (neighbours, names, links) exist on the agent set only: n/a elsewhere.
 const row = (coll, scope, name) => res.collections[coll][scope][name];
+const has = (coll, scope, name) => row(coll, scope, name) !== undefined;
 const f3 = (x) => x.toFixed(3);
-// lexical, vector, RRF by falling k, then each convex method by rising alpha.
-const rank = (n) => ['lexical', 'prf lexical', 'vector', 'rrf', 'weighted', 'zscore', 'prf zscore'].indexOf(n.split(/ (?=alpha|k=)/)[0]);
+// lexical and its variants, vector, RRF by falling k, then each convex method by rising alpha
+// and the default's variants.
+const order = ['lexical', 'prf lexical', 'neighbours lexical', 'names lexical', 'links lexical', 'vector', 'rrf', 'weighted', 'zscore', 'prf zscore', 'neighbours zscore', 'names zscore', 'links zscore'];
+const rank = (n) => order.indexOf(n.split(/ (?=alpha|k=)/)[0]);
 const param = (n) => Number(n.split('=')[1] ?? 0) * (n.startsWith('rrf') ? -1 : 1);
-const names = Object.keys(res.collections.cranfield.all).sort((x, y) => rank(x) - rank(y) || param(x) - param(y));
+const names = Object.keys(res.collections['agent-memory'].all).sort((x, y) => rank(x) - rank(y) || param(x) - param(y));
 const best = (coll, scope) => Math.max(row(coll, scope, 'lexical').ndcg_at_10, row(coll, scope, 'vector').ndcg_at_10);
 const label = (name) => {
   const [method, param] = name.split(/ (?=alpha|k=)/);
   const pretty = {
     lexical: 'lexical only', 'prf lexical': 'lexical + PRF', vector: 'vector only', rrf: 'RRF',
     weighted: 'weighted (min-max)', zscore: 'z-score', 'prf zscore': 'z-score, lexical + PRF',
+    'neighbours lexical': 'lexical + session neighbours', 'names lexical': 'lexical + name links',
+    'links lexical': 'lexical + both links', 'neighbours zscore': 'z-score + session neighbours',
+    'names zscore': 'z-score + name links', 'links zscore': 'z-score + both links',
   }[method];
   const p = param ? param.replace('=', ' ') : '';
   return [name === chosen ? `**${pretty}**` : pretty, name === chosen ? `**${p} (default)**` : p];
 };
-const margins = (name) => sets.map(([c, s]) => row(c, s, name).ndcg_at_10 - best(c, s));
+const margins = (name) => sets.filter(([c, s]) => has(c, s, name)).map(([c, s]) => row(c, s, name).ndcg_at_10 - best(c, s));
 const rows = names.map((name) => {
   const worst = Math.min(...margins(name));
   const agent = row('agent-memory', 'all', name);
   return [
     ...label(name),
-    ...sets.map(([c, s]) => f3(row(c, s, name).ndcg_at_10)),
+    ...sets.map(([c, s]) => (has(c, s, name) ? f3(row(c, s, name).ndcg_at_10) : 'n/a')),
     `${worst >= 0 ? '+' : '−'}${f3(Math.abs(worst))}`,
     ['multi-hop', 'temporal', 'single-hop'].map((t) => f3(agent[t].recall_at_10)).join(' / '),
     f3(agent.recall_at_10),
@@ -50,6 +57,22 @@ const a = res.collections['agent-memory'];
 const n = (coll, scope, name) => row(coll, scope, name).ndcg_at_10;
 const d = (x) => `${x >= 0 ? '+' : '−'}${f3(Math.abs(x))}`;
 const r10 = (name, t, scope = 'all') => f3(row('agent-memory', scope, name)[t].recall_at_10).slice(1);
+
+// The link-aware rows' note, naming the best configuration for multi-hop questions.
+function links() {
+  const p = res.neighbours;
+  const mh = (name, scope = 'all') => row('agent-memory', scope, name)['multi-hop'].recall_at_10;
+  const top = names.reduce((x, y) => (mh(y) > mh(x) ? y : x));
+  const [method] = top.split(/ (?=alpha|k=)/);
+  const agentN = (name, scope = 'all') => n('agent-memory', scope, name);
+  const move = (base, kinds, t, scope = 'all') => `${r10(base, t, scope)} → ${kinds.map((k) => r10(`${k} ${base}`, t, scope)).join(' / ')}`;
+  return `Link-aware candidates (rows "+ session neighbours", "+ name links", "+ both links"; \`bench/relevance/neighbours.rs\`, measured there, not a memdex option; n/a on Cranfield and CISI, which have no sessions): ` +
+    `the top ${p.sources} hits bring the turns just before and after them in their session, or the memories of their conversation that name a name they name (a capitalized word the corpus never writes in lower case, in at most ${p.max_name_turns} turns of the conversation), each scored its source's score less ${Math.round(p.decay * 100)} % of its magnitude, at most ${p.max_added} added to the top 10. ` +
+    `Multi-hop R@10 (session neighbours / name links / both): lexical ${move('lexical', ['neighbours', 'names', 'links'], 'multi-hop')}, z-score ${move(chosen, ['neighbours', 'names', 'links'], 'multi-hop')}, within a conversation ${move(chosen, ['neighbours', 'names', 'links'], 'multi-hop', 'conversation')}. ` +
+    `Session neighbours only displace hits here (z-score nDCG@10 ${d(agentN(`neighbours ${chosen}`) - agentN(chosen))}): no two evidence turns of a question are adjacent in a session (a bridge's turns are sessions apart), so they are dropped; name links follow the bridge (the role turn names the person the answer turn is about) and cost little elsewhere (single-hop ${r10(chosen, 'single-hop')} → ${r10(`names ${chosen}`, 'single-hop')}, temporal ${r10(chosen, 'temporal')} → ${r10(`names ${chosen}`, 'temporal')}). ` +
+    `Best for multi-hop: **${label(top)[0].replace(/\*/g, '')}${top.includes('alpha') ? ` (alpha ${top.split('=')[1]})` : ''}**, multi-hop R@10 ${r10(top, 'multi-hop')} over all memories and ${r10(top, 'multi-hop', 'conversation')} within a conversation (goal .50), nDCG@10 ${f3(agentN(top))} against ${f3(agentN(chosen))} for z-score alone. ` +
+    `The set was generated with bridges joined by a name, so this is the best case for name links; they need names the engine does not extract, which is why they are a recipe for the caller (follow the names of the top hits within the conversation) rather than a default${method === 'names zscore' ? '' : ' (and the best row is not z-score + name links this run)'}.`;
+}
 
 function notes() {
   const mean = (name) => [0, 1, 2].reduce((s, i) => s + n(...sets[i], name), 0) / 3;
@@ -65,12 +88,13 @@ function notes() {
     `Pseudo-relevance feedback (rows "+ PRF", measured in \`bench/relevance/fusion.rs\`, not a memdex option): RM3-style, the first pass's top 10 hits vote for their words by score share and term frequency, the 10 best words not in the question join it with boosts up to 0.5. ` +
       `Lexical nDCG@10 moves by ${prf('cranfield', 'all')} on Cranfield, ${prf('cisi', 'all')} on CISI and ${prf('agent-memory', 'all')} on the agent set (${prf('agent-memory', 'conversation')} within a conversation): a dialog turn is short, and the top turns of look-alike conversations vote for their own words. ` +
       `Multi-hop recall@10 moves from ${r10('lexical', 'multi-hop')} to ${r10('prf lexical', 'multi-hop')} over all memories and from ${r10('lexical', 'multi-hop', 'conversation')} to ${r10('prf lexical', 'multi-hop', 'conversation')} within a conversation; as z-score's lexical query PRF moves nDCG@10 by ${sets.slice(0, 3).map(([c, s]) => d(n(c, s, 'prf zscore alpha=0.5') - n(c, s, chosen))).join(' / ')}. Not kept as a default; an option for long documents at most.`,
+    links(),
   ];
 }
 const file = writeTable(path.join(BENCH, 'results', 'tables'), {
   workload: 'vectors-fusion-sweep',
   title: 'Fusion by evidence',
-  what: `nDCG@10 of lexical only, vector only, RRF and the two normalized convex combinations (\`weighted\`: min-max per list; \`zscore\`: standardized per list, a missing candidate at the list's lowest) over alpha (the vector list's weight), on Cranfield (225 q), CISI (76 q) and the agent-memory set (\`bench/agent-memory\`: ${a.documents.toLocaleString('en-US')} generated dialog turns, ${a.queries_evaluated} questions; searched over all memories, and within the question's conversation by a filter). "worst margin" is the smallest difference to the better single list over the four columns; the agent set's evidence recall@10 per question type is over all memories. Native memdex (the same code as the package), all-MiniLM-L6-v2 embeddings from \`bench/py/embed.py\`, OR, 100 candidates a list.`,
+  what: `nDCG@10 of lexical only, vector only, RRF and the two normalized convex combinations (\`weighted\`: min-max per list; \`zscore\`: standardized per list, a missing candidate at the list's lowest) over alpha (the vector list's weight), on Cranfield (225 q), CISI (76 q) and the agent-memory set (\`bench/agent-memory\`: ${a.documents.toLocaleString('en-US')} generated dialog turns, ${a.queries_evaluated} questions; searched over all memories, and within the question's conversation by a filter). "worst margin" is the smallest difference to the better single list over the four columns; the agent set's evidence recall@10 per question type is over all memories. Rows with session or name links exist on the agent set only (n/a on Cranfield and CISI; their worst margin is over the agent columns). Native memdex (the same code as the package), all-MiniLM-L6-v2 embeddings from \`bench/py/embed.py\`, OR, 100 candidates a list.`,
   command: 'make -C bench fusion-sweep',
   machine: '2 shared cores',
   raw: [RAW],

@@ -2,7 +2,9 @@
 //! weighted (min-max) and z-score fusion over alpha, natively, on Cranfield,
 //! CISI and the agent-memory set (`bench/agent-memory`, every question
 //! searched over all memories, and again within its own conversation by a
-//! `conversation` filter), with evidence recall@10 per question type there.
+//! `conversation` filter), with evidence recall@10 per question type there;
+//! RM3-style feedback (`expand`) and, on the agent set, session and name-link
+//! neighbours of the top hits (`neighbours.rs`) on lexical and z-score.
 //! Embeddings: `bench/py/embed.py` (all-MiniLM-L6-v2) under
 //! `bench/.data/embeddings/<collection>/`. Schema: Cranfield / CISI title
 //! (weight 2) + text, the agent set speaker + text (+ `conversation`
@@ -18,6 +20,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+mod neighbours;
+
 use memdex::query::options::StoredSelection;
 use memdex::vector::fusion::{HybridOptions, Method};
 use memdex::{Index, IndexConfig, SearchOptions};
@@ -30,6 +34,8 @@ struct Collection {
     /// (query id, text, conversation, type)
     queries: Vec<(String, String, Option<String>, Option<String>)>,
     qrels: HashMap<String, HashMap<String, f64>>,
+    /// Session and name links between memories (the agent set only).
+    links: Option<neighbours::Links>,
 }
 
 fn jsonl(path: &Path) -> Vec<serde_json::Value> {
@@ -87,11 +93,14 @@ fn beir(data: &Path, name: &'static str) -> Collection {
         docs,
         queries,
         qrels,
+        links: None,
     }
 }
 
 fn agent(dir: &Path) -> Collection {
-    let docs = jsonl(&dir.join("memories.jsonl"))
+    let memories = jsonl(&dir.join("memories.jsonl"));
+    let links = Some(neighbours::Links::new(&memories));
+    let docs = memories
         .into_iter()
         .map(|m| {
             serde_json::json!({
@@ -127,6 +136,7 @@ fn agent(dir: &Path) -> Collection {
         docs,
         queries,
         qrels,
+        links,
     }
 }
 
@@ -190,6 +200,15 @@ fn configs() -> Vec<(String, Option<HybridOptions>)> {
         "prf zscore alpha=0.5".to_string(),
         Some(h(Method::Zscore, 60.0, 0.5)),
     ));
+    // Link-aware candidates (see `neighbours`), on lexical and on the
+    // default fusion; the agent set only.
+    for kind in ["neighbours", "names", "links"] {
+        out.push((format!("{kind} lexical"), None));
+        out.push((
+            format!("{kind} zscore alpha=0.5"),
+            Some(h(Method::Zscore, 60.0, 0.5)),
+        ));
+    }
     for m in [Method::Weighted, Method::Zscore] {
         for a in 1..=9 {
             let alpha = a as f32 / 10.0;
@@ -356,6 +375,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for scope in scopes {
             let mut rows = serde_json::Map::new();
             for (name, hybrid) in configs() {
+                let kind = neighbours::Kind::of(&name);
+                if kind.is_some() && c.links.is_none() {
+                    continue;
+                }
                 let (mut ndcg, mut r10, mut n) = (0.0, 0.0, 0.0);
                 let mut by_type: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
                 for (id, text, conv, qtype) in &c.queries {
@@ -390,13 +413,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         opts.vector = Some(query_vectors[id].clone());
                         opts.hybrid = Some(h.clone());
                     }
-                    let hits: Vec<String> = index
-                        .searcher()
-                        .search(query, &opts)?
-                        .hits
-                        .into_iter()
-                        .map(|h| h.id)
-                        .collect();
+                    let found = index.searcher().search(query, &opts)?.hits;
+                    let hits: Vec<String> = match (kind, &c.links) {
+                        (Some(k), Some(links)) => links.expand(&found, k, 10),
+                        _ => found.into_iter().map(|h| h.id).collect(),
+                    };
                     let (a, b) = score(&hits, rels);
                     ndcg += a;
                     r10 += b;
@@ -426,6 +447,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "workload": "fusion-sweep",
         "model": model,
         "setup": "native memdex (cargo example relevance_fusion), OR, top 10, 100 candidates a list; Cranfield/CISI title (x2) + text, agent set speaker + text",
+        "neighbours": {
+            "sources": neighbours::SOURCES, "decay": neighbours::DECAY,
+            "max_added": neighbours::MAX_ADDED, "max_name_turns": neighbours::MAX_NAME_TURNS,
+        },
         "collections": results,
     });
     std::fs::write(&out_path, serde_json::to_string_pretty(&out)? + "\n")?;
