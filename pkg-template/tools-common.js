@@ -95,13 +95,15 @@ export const PREVIEW_CHARS = 200;
  * An `isError` result: the code leads the text and is in `_meta`.
  * @param {string} code
  * @param {string} message
- * @param {{ problems?: string[] }} [extra]
+ * @param {{ problems?: string[], data?: import('./index.js').MemdexErrorData }} [extra]
+ *   `data`: an engine error's `err.data`, as every other entrance gives it
  * @returns {ToolResult}
  */
 export function failure(code, message, extra = {}) {
   /** @type {NonNullable<ToolResult['_meta']>} */
   const meta = { 'memdex/code': code };
   if (extra.problems) meta['memdex/problems'] = extra.problems;
+  if (extra.data) meta['memdex/data'] = extra.data;
   return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true, _meta: meta };
 }
 

@@ -23,7 +23,7 @@
  * characters), and the tools show `x`. Documents added with the JS API
  * (engine id `x` in namespace `ns`) are found by the tools as well.
  */
-import type { Memdex, RemoteMemdex } from './index.js';
+import type { Memdex, MemdexErrorData, RemoteMemdex } from './index.js';
 
 /** An index of any document type, in process or in a worker. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -98,9 +98,10 @@ export interface ToolResult {
   /**
    * On errors: `memdex/code` is the code (`USAGE` bad arguments, `NOT_FOUND`,
    * `EXISTS` id taken, `SCHEMA`, `CONFLICT`, `STORAGE`, `LIMIT`, ...) and
-   * `memdex/problems` lists argument problems.
+   * `memdex/problems` lists argument problems; `memdex/data` is an engine
+   * error's structured fields (`MemdexError.data`).
    */
-  _meta?: { 'memdex/code'?: string; 'memdex/problems'?: string[] };
+  _meta?: { 'memdex/code'?: string; 'memdex/problems'?: string[]; 'memdex/data'?: MemdexErrorData };
 }
 
 /** Options of {@link handleToolCall}. */

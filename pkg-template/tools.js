@@ -215,7 +215,9 @@ export function handleToolCall(index, name, args, options = {}) {
       if (err?.toolResult) return err.toolResult;
       const code = typeof err?.code === 'string' ? err.code : 'INTERNAL';
       const message = (err?.message ?? String(thrown)).split(SEP).join('/');
-      return failure(code, `${name} failed: ${message}${advice(code, err?.data?.field, tool, options)}`);
+      // Stored ids hold the namespace separator; show it as messages do.
+      const data = err?.data && JSON.parse(JSON.stringify(err.data).split(SEP).join('/'));
+      return failure(code, `${name} failed: ${message}${advice(code, err?.data?.field, tool, options)}`, { data });
     }
   });
 }

@@ -74,6 +74,9 @@ test('MCP tool advice comes from code and data.field, not from the message', asy
   assert.match(await text(tags, 'memory_store', { text: 'a' }), /no tags\. This memory index was created before tags and links existed/);
   const vector = toMemdexError(engineError('SCHEMA', 'no vector field', { field: 'vector' }));
   assert.match(await text(vector, 'memory_search', { query: 'a', vector: [1, 0] }), /vector needs the memory index to have a vector field/);
+  // The data itself travels in the result's _meta, as err.data does elsewhere.
+  const result = await handleToolCall(failing(vector), 'memory_search', { query: 'a', vector: [1, 0] });
+  assert.deepEqual(result._meta['memdex/data'], { field: 'vector' });
   // The same words without data: no advice (the message is never parsed).
   const bare = toMemdexError(engineError('SCHEMA', 'schema error on field `timestamp`: range bounds must be dates'));
   assert.equal(await text(bare, 'memory_search', { query: 'a' }), 'SCHEMA: memory_search failed: schema error on field `timestamp`: range bounds must be dates');

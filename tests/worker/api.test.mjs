@@ -254,6 +254,7 @@ test('a batch stops at the first document the engine rejects; the ones before it
   assert.equal(r.status, 400);
   assert.equal(r.body.error.code, 'SCHEMA');
   assert.equal(r.body.error.added, 2);
+  assert.equal(r.body.error.data.field, 'text', 'the engine error\'s data, as the package gives it');
   assert.match(r.body.error.message, /document 3 \(id "p3"\)/, 'names the client id, not the engine id');
   const found = await call('GET', `/v1/ns/batch/search?q=okapi&minGeneration=${r.body.error.generation}`);
   assert.deepEqual(found.body.hits.map((h) => h.id).sort(), ['p1', 'p2']);

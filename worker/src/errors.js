@@ -64,6 +64,8 @@ export function errorBody(err) {
   if (e && typeof e.code === 'string' && e.code in STATUS && typeof e.message === 'string') {
     const error = { code: e.code, message: e.message };
     if (Number.isInteger(e.added)) Object.assign(error, { added: e.added });
+    // The engine's structured fields (`err.data`), as the package gives them.
+    if (e.data && typeof e.data === 'object') Object.assign(error, { data: e.data });
     return { status: STATUS[e.code], body: { error } };
   }
   console.error('memdex worker: unexpected error', e?.stack ?? e);
@@ -75,7 +77,7 @@ export function errorBody(err) {
  * (custom properties of thrown errors do not survive it).
  *
  * @param {unknown} err
- * @returns {{ code: string, message: string, added?: number }}
+ * @returns {{ code: string, message: string, added?: number, data?: Record<string, unknown> }}
  */
 export function errorRecord(err) {
   const { body } = errorBody(err);

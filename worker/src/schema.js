@@ -8,9 +8,10 @@
 // vector field from it).
 //
 // Bounds against hostile input: at most MAX_FIELDS fields, names of at
-// most MAX_NAME characters, vectors of at most the engine's 4,096
-// dimensions. Everything else about a field definition is the engine's to
-// judge (the same SCHEMA errors as the package's Memdex.open).
+// most MAX_NAME characters (an operator's caps on a shared service,
+// docs/BOUNDS.md). Everything else about a field definition, dimensions
+// included, is the engine's to judge (the same SCHEMA errors as the
+// package's Memdex.open).
 import { ApiError, limitError } from './errors.js';
 import { isObject } from './http.js';
 
@@ -18,7 +19,6 @@ import { isObject } from './http.js';
 export const BASE_FIELDS = ['id', 'namespace', 'title', 'text', 'kind', 'tags', 'timestamp', 'links'];
 export const MAX_FIELDS = 32;
 export const MAX_NAME = 64;
-export const MAX_DIMENSIONS = 4096;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** @typedef {Record<string, string | Record<string, unknown>>} Schema */
@@ -48,10 +48,6 @@ export function checkSchema(schema) {
         'SCHEMA',
         `schema error on field \`${name}\`: it is a base field (${BASE_FIELDS.join(', ')}), which every namespace has and the memory tools rely on; give your field another name`,
       );
-    }
-    const dims = isObject(def) ? /** @type {Record<string, unknown>} */ (def).dimensions : undefined;
-    if (typeof dims === 'number' && dims > MAX_DIMENSIONS) {
-      throw limitError('maxDimensions', `field \`${name}\` has ${dims} dimensions; vectors have at most ${MAX_DIMENSIONS}`, 400);
     }
   }
   return /** @type {Schema} */ (schema);

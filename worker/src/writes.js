@@ -88,7 +88,10 @@ export async function applyWrite(index, ns, op) {
     }
   } catch (err) {
     const error = errorRecord(err);
-    return { ok: false, error: { ...error, message: adviseSchema(ns, cleanMessage(ns, error.message)) } };
+    const clean = { ...error, message: adviseSchema(ns, cleanMessage(ns, error.message)) };
+    // `data` may quote engine ids too (its JSON text escapes the separator as messages do).
+    if (error.data) clean.data = JSON.parse(cleanMessage(ns, JSON.stringify(error.data)));
+    return { ok: false, error: clean };
   }
 }
 
