@@ -38,7 +38,7 @@ export function checkSchema(schema) {
   if (fields.length > MAX_FIELDS) {
     throw limitError('maxSchemaFields', `the schema declares ${fields.length} fields; a namespace has at most ${MAX_FIELDS} besides the base fields`, 400);
   }
-  for (const [name, def] of fields) {
+  for (const [name] of fields) {
     if (name.length > MAX_NAME) throw limitError('maxFieldName', `field name "${name.slice(0, 80)}…" is longer than ${MAX_NAME} characters`, 400);
     if (!NAME.test(name)) {
       throw new ApiError('SCHEMA', `schema error on field \`${name}\`: a field name is letters, digits and _, not starting with a digit`);
