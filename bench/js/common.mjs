@@ -63,3 +63,14 @@ export function medianRun(once, repeats) {
   runs.sort((a, b) => a.ms - b.ms);
   return runs[Math.floor(runs.length / 2)];
 }
+
+/** A seeded xorshift32 generator of numbers in [0, 1): runs comparable across machines. */
+export function xorshift32(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    return s / 2 ** 32;
+  };
+}

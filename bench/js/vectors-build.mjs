@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preparePackages } from './prepare-data.mjs';
 import { writeTable } from './report-table.mjs';
+import { xorshift32 } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const N = Number(process.argv[2] ?? 10_000);
@@ -20,13 +21,7 @@ const DIMS = 384;
 const ROUNDS = 3;
 const TARGET = 1.5;
 
-let seed = 0x9e3779b9;
-const rand = () => {
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed / 2 ** 32;
-};
+const rand = xorshift32(0x9e3779b9);
 
 const { Memdex } = await import(path.join(pkg, 'node.js'));
 const lines = fs.readFileSync(await preparePackages(N), 'utf8').trim().split('\n');

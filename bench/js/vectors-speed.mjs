@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preparePackages, preparePackageQueries } from './prepare-data.mjs';
 import { latencyStats } from './metrics.mjs';
+import { xorshift32 } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const crossingOnly = process.argv[2] === 'crossing';
@@ -26,13 +27,7 @@ const pkg = path.resolve(process.argv[3] ?? path.join(here, '..', '..', 'pkg'));
 const DIMS = 384;
 const QUERIES = 200;
 
-let seed = 0x9e3779b9;
-const rand = () => {
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed / 2 ** 32;
-};
+const rand = xorshift32(0x9e3779b9);
 const randomVector = () => Array.from({ length: DIMS }, () => Math.round((rand() * 2 - 1) * 1e4) / 1e4);
 
 const mod = await import(path.join(pkg, 'memdex.js'));

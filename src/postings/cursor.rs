@@ -249,7 +249,7 @@ impl<'a> PostingsCursor<'a> {
         let n = (meta.len as usize).min(BLOCK_LEN);
         let multi = self.store.n_fields > 1;
         // Corrupt masks must not name fields that do not exist.
-        let valid_fields = (u64::MAX >> (64 - self.store.n_fields.clamp(1, 32))) as u32;
+        let valid_fields = super::all_fields(self.store.n_fields.max(1));
         let mut j = 0usize;
         let tfs = &mut self.tfs[..];
         // Zipped slices: no per-element bounds checks in the hot loop.

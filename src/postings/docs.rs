@@ -17,7 +17,7 @@ impl PostingsStore {
         };
         let start = blocks.partition_point(|b| b.last_doc < from);
         let multi = self.n_fields > 1;
-        let valid_fields = (u64::MAX >> (64 - self.n_fields.clamp(1, 32))) as u32;
+        let valid_fields = super::all_fields(self.n_fields.max(1));
         let buf = &self.bytes[..];
         for (i, meta) in blocks.iter().enumerate().skip(start) {
             // Deltas continue across blocks; the first block starts from 0.

@@ -29,6 +29,14 @@ pub const TERMINATED: u32 = u32::MAX;
 /// Text fields are addressed by a bit in a u32 mask.
 pub const MAX_TEXT_FIELDS: usize = 32;
 
+/// The field mask naming every one of `n_fields` text fields.
+pub fn all_fields(n_fields: usize) -> u32 {
+    match n_fields {
+        n if n >= 32 => u32::MAX,
+        n => (1u32 << n) - 1,
+    }
+}
+
 /// Skip entry of one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockMeta {

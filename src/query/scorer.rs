@@ -99,11 +99,7 @@ impl<'a> TermScorer<'a> {
             bound_block: usize::MAX,
             inv_norms: vec![0.0; seg.n_fields],
         };
-        let all = if seg.n_fields >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << seg.n_fields) - 1
-        };
+        let all = crate::postings::all_fields(seg.n_fields);
         scorer.restricted = scorer.weight.fields & all != all;
         scorer.skip_other_fields();
         Some(scorer)

@@ -369,18 +369,16 @@ impl Searcher<'_> {
         }
         let flat = plan.flat_terms();
         let conjunction = plan.conjunction_terms();
-        let known_total = self.known_total(&plan, filter, track_total);
+        let known_total = self.known_total(&plan, flat.as_deref(), filter, track_total);
         let count_cap = (track_total > 0 && known_total.is_none()).then_some(track_total);
         let count = MatchCount::new(count_cap, limits.scoring_steps);
         let steps = &budget.scoring;
-        let mut allows = Vec::with_capacity(self.segments.len());
         for (si, entry) in self.segments.iter().enumerate() {
             if steps.ran_out() {
                 break;
             }
-            allows.push(filter.and_then(|f| f.evaluate(&entry.segment)));
-            let allow = &allows[si];
-            let live = |d: u32| !entry.deletes.contains(d) && allowed(allow, d);
+            let allow = filter.and_then(|f| f.evaluate(&entry.segment));
+            let live = |d: u32| !entry.deletes.contains(d) && allowed(&allow, d);
             let run = SegmentRun {
                 plan: &plan,
                 entry,
@@ -434,12 +432,15 @@ impl Searcher<'_> {
     /// field), when planning already knows it: one term's live document
     /// frequency, or "at least" the most frequent term's when that passes
     /// `cap`. Saves counting (or, past the cap, visiting) every match.
-    fn known_total(&self, plan: &Plan, filter: Option<&Filter>, cap: usize) -> Option<Total> {
-        let terms = plan.flat_terms().filter(|_| filter.is_none() && cap > 0)?;
-        let every_field = match self.schema.text.len() {
-            n if n >= 32 => u32::MAX,
-            n => (1u32 << n) - 1,
-        };
+    fn known_total(
+        &self,
+        plan: &Plan,
+        flat: Option<&[usize]>,
+        filter: Option<&Filter>,
+        cap: usize,
+    ) -> Option<Total> {
+        let terms = flat.filter(|_| filter.is_none() && cap > 0)?;
+        let every_field = crate::postings::all_fields(self.schema.text.len());
         let plain = |&t: &usize| plan.terms[t].fields & every_field == every_field;
         if !terms.iter().all(plain) {
             return None;
