@@ -8,7 +8,6 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use crate::query::options::ExpandOptions;
-use wasm_bindgen_futures::future_to_promise;
 
 mod results;
 
@@ -23,6 +22,14 @@ use crate::index::Index;
 use crate::json::{self, ToJson, Value};
 use crate::query::options::SearchOptions;
 use crate::schema::IndexConfig;
+
+/// A JS promise driven by `fut`. Boxed so that every entrance shares one
+/// instance of the executor's glue instead of one per future type.
+fn promise(fut: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    let fut: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>> =
+        Box::pin(fut);
+    wasm_bindgen_futures::future_to_promise(fut)
+}
 
 /// Converts an [`Error`] into a JS `Error` with a stable `code` property and
 /// the structured data under `details`.
@@ -427,7 +434,7 @@ impl CommitHandle {
     pub fn execute(&self, storage: JsValue) -> Result<Promise, JsValue> {
         let storage = JsStorage::new(storage).map_err(to_js_error)?;
         let plan = self.plan.clone();
-        Ok(future_to_promise(async move {
+        Ok(promise(async move {
             let info = plan.execute(&storage).await.map_err(to_js_error)?;
             to_js(&info)
         }))
@@ -451,7 +458,7 @@ pub struct Loaded {
 #[wasm_bindgen(js_name = loadIndex)]
 pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
-    Ok(future_to_promise(async move {
+    Ok(promise(async move {
         match load(&storage, &name).await.map_err(to_js_error)? {
             Some(loaded) => Ok(Loaded {
                 inner: Some(loaded),
@@ -469,7 +476,7 @@ pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
     let config: IndexConfig = read_config(&config, None)?;
-    Ok(future_to_promise(async move {
+    Ok(promise(async move {
         let (_, report) = crate::index::recover::recover(&storage, &name, config)
             .await
             .map_err(to_js_error)?;
@@ -484,7 +491,7 @@ pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<
 #[wasm_bindgen(js_name = runStorageConformance)]
 pub fn run_storage_conformance(storage: JsValue, prefix: String) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
-    Ok(future_to_promise(async move {
+    Ok(promise(async move {
         let passed = conformance::run(&storage, &prefix)
             .await
             .map_err(to_js_error)?;
@@ -545,7 +552,7 @@ impl Engine {
     pub fn is_current(&self, storage: JsValue, name: String) -> Result<Promise, JsValue> {
         let storage = JsStorage::new(storage).map_err(to_js_error)?;
         let base = self.index.base_manifest();
-        Ok(future_to_promise(async move {
+        Ok(promise(async move {
             let current = crate::index::load::is_current(&storage, &name, base.as_deref())
                 .await
                 .map_err(to_js_error)?;

@@ -4,7 +4,7 @@ use crate::postings::TERMINATED;
 use crate::query::scorer::Scorer;
 use crate::query::topk::{Candidate, TopK};
 
-use super::scorers::{term_scorer, SegmentRun};
+use super::scorers::SegmentRun;
 
 /// A conjunction of terms: the rarest term leads and the others seek to it
 /// (what `IntersectionScorer` does, without dynamic dispatch), and the lead
@@ -15,12 +15,11 @@ pub(crate) fn conjunction_of_terms<'a>(
     terms: &[usize],
     top: &mut TopK<'a>,
 ) {
-    let (plan, entry, si, params, live, steps) =
-        (run.plan, run.entry, run.si, run.params, run.live, run.steps);
-    let seg = &entry.segment;
+    let (plan, si, live, steps) = (run.plan, run.si, run.live, run.steps);
+    let seg = &run.entry.segment;
     let mut scorers = Vec::with_capacity(terms.len());
     for &t in terms {
-        match term_scorer(plan, t, seg, params) {
+        match run.scorer(t) {
             Some(s) => scorers.push(s),
             None => return,
         }

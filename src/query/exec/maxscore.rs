@@ -4,7 +4,7 @@ use crate::postings::TERMINATED;
 use crate::query::scorer::{Scorer, TermScorer};
 use crate::query::topk::{Candidate, TopK};
 
-use super::scorers::{term_scorer, SegmentRun};
+use super::scorers::SegmentRun;
 
 /// MaxScore (Turtle & Flood) over a flat disjunction of terms: terms whose
 /// cumulative upper bound cannot beat the current k-th score are
@@ -16,13 +16,12 @@ pub(crate) fn maxscore<'a>(
     terms: &[usize],
     top: &mut TopK<'a>,
 ) {
-    let (plan, entry, si, params, live, steps) =
-        (run.plan, run.entry, run.si, run.params, run.live, run.steps);
-    let seg = &entry.segment;
+    let (plan, si, live, steps) = (run.plan, run.si, run.live, run.steps);
+    let seg = &run.entry.segment;
     // (scorer, upper bound, slot in `terms`)
     let mut scorers: Vec<(TermScorer<'_>, f32, usize)> = Vec::new();
     for (slot, &t) in terms.iter().enumerate() {
-        if let Some(s) = term_scorer(plan, t, seg, params) {
+        if let Some(s) = run.scorer(t) {
             let ub = s.max_score();
             scorers.push((s, ub, slot));
         }
@@ -141,16 +140,19 @@ pub(crate) fn maxscore<'a>(
         let mut partial = 0.0f32;
         // Plan terms seen at the candidate, so hits need no second lookup.
         let mut matched = 0u64;
-        let bit = |slot: usize| 1u64.checked_shl(terms[slot] as u32).unwrap_or(0);
+        // A term's score at the candidate, by its slot in `terms`.
+        let mut record = |slot: usize, v: f32| {
+            matched |= 1u64.checked_shl(terms[slot] as u32).unwrap_or(0);
+            contrib[slot] = v;
+            filled |= 1u64.checked_shl(slot as u32).unwrap_or(0);
+            if wide {
+                wide_filled[slot / 64] |= 1 << (slot % 64);
+            }
+        };
         for s in &mut scorers[first_essential..] {
             if s.0.doc() == candidate {
-                matched |= bit(s.2);
                 let v = s.0.score();
-                contrib[s.2] = v;
-                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
-                if wide {
-                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
-                }
+                record(s.2, v);
                 partial += v;
                 let others = total - s.1;
                 s.0.advance_competitive(others, skipping);
@@ -167,13 +169,8 @@ pub(crate) fn maxscore<'a>(
             }
             let s = &mut scorers[i];
             if s.0.seek(candidate) == candidate {
-                matched |= bit(s.2);
                 let v = s.0.score();
-                contrib[s.2] = v;
-                filled |= 1u64.checked_shl(s.2 as u32).unwrap_or(0);
-                if wide {
-                    wide_filled[s.2 / 64] |= 1 << (s.2 % 64);
-                }
+                record(s.2, v);
                 partial += v;
             }
         }

@@ -28,6 +28,17 @@ pub(crate) struct SegmentRun<'a, 'p, L> {
     pub count: &'p MatchCount,
 }
 
+impl<'a, 'p, L> SegmentRun<'a, 'p, L> {
+    /// The scorer of plan term `t` in this segment; `None` when the segment
+    /// lacks the term.
+    pub(crate) fn scorer(&self, t: usize) -> Option<TermScorer<'p>>
+    where
+        'a: 'p,
+    {
+        term_scorer(self.plan, t, &self.entry.segment, self.params)
+    }
+}
+
 pub(crate) fn term_scorer<'a>(
     plan: &Plan,
     t: usize,
