@@ -420,6 +420,22 @@ impl Index {
         }
     }
 
+    /// Serialized bytes by part (docs/FORMAT.md "Segment"), summed over the
+    /// flushed segments in layout order; buffered documents are not counted.
+    /// Serializes every segment: a diagnostic, not a hot path.
+    pub fn part_sizes(&self) -> Vec<(&'static str, u64)> {
+        let mut sums: Vec<(&'static str, u64)> = Vec::new();
+        for e in &self.segments {
+            for (i, (part, n)) in serialize::part_sizes(&e.segment).into_iter().enumerate() {
+                match sums.get_mut(i) {
+                    Some(s) => s.1 += n as u64,
+                    None => sums.push((part, n as u64)),
+                }
+            }
+        }
+        sums
+    }
+
     /// Whether the write buffer holds documents not yet flushed.
     pub fn has_pending(&self) -> bool {
         self.buffer.n_docs() > 0

@@ -28,18 +28,44 @@ const COL_VECTOR: u8 = 4;
 const COL_LINKS: u8 = 5;
 
 pub fn write_segment(seg: &Segment) -> Vec<u8> {
+    write_marked(seg, |_, _| {})
+}
+
+/// Serialized bytes of each part of `seg`, in layout order (the items of
+/// docs/FORMAT.md "Segment"): what the storage breakdown in bench/ sums.
+pub fn part_sizes(seg: &Segment) -> Vec<(&'static str, usize)> {
+    let mut ends = Vec::new();
+    let total = write_marked(seg, |part, end| ends.push((part, end))).len();
+    let mut start = 0;
+    let mut sizes = Vec::with_capacity(ends.len());
+    for (part, end) in ends {
+        sizes.push((part, end - start));
+        start = end;
+    }
+    debug_assert_eq!(start, total);
+    sizes
+}
+
+/// Writes the segment, calling `mark(part, end)` as each part ends at
+/// byte `end` (a no-op closure for [`write_segment`]).
+fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec<u8> {
     let mut w = ByteWriter::default();
     w.u32(seg.n_docs);
     w.u32(seg.n_fields as u32);
+    mark("header", w.buf.len());
     w.bytes(seg.terms.as_bytes());
+    mark("term dictionary", w.buf.len());
     w.u64(seg.term_infos.len() as u64);
     for t in &seg.term_infos {
         w.u32(t.doc_freq);
         w.u32(t.first_block);
         w.u32(t.n_blocks);
     }
+    mark("term table", w.buf.len());
     w.bytes(&seg.postings.bytes);
+    mark("postings", w.buf.len());
     w.bytes(&seg.postings.positions);
+    mark("positions", w.buf.len());
     w.u64(seg.postings.blocks.len() as u64);
     for b in &seg.postings.blocks {
         w.u32(b.last_doc);
@@ -47,18 +73,23 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
         w.u32(b.pos_offset);
         w.u32(b.len);
     }
+    mark("block table", w.buf.len());
     w.u64(seg.postings.bounds.len() as u64);
     for b in &seg.postings.bounds {
         w.u32(b.max_tf);
         w.u32(b.min_len);
     }
+    mark("block bounds", w.buf.len());
     w.u32s(&seg.field_lens.to_doc_major());
+    mark("field lengths", w.buf.len());
     w.u64(seg.docs.len() as u64);
     for d in 0..seg.n_docs {
         w.str(seg.docs.id(d));
         w.bytes(seg.docs.stored_bytes(d));
     }
+    mark("doc store", w.buf.len());
     write_keywords(&mut w, &seg.namespaces);
+    mark("namespaces", w.buf.len());
     w.u64((seg.columns.len() + seg.vectors.len()) as u64);
     for c in &seg.columns {
         match c {
@@ -88,13 +119,16 @@ pub fn write_segment(seg: &Segment) -> Vec<u8> {
             }
         }
     }
+    mark("filter and links columns", w.buf.len());
     for v in &seg.vectors {
         write_vectors(&mut w, v);
     }
+    mark("vectors", w.buf.len());
     // Format v3: the surface words (super::surfaces).
     w.bytes(seg.surfaces.words.as_bytes());
     w.u32s(&seg.surfaces.stems);
     w.u32s(&seg.surfaces.counts);
+    mark("surface words", w.buf.len());
     w.buf
 }
 
