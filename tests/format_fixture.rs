@@ -1,8 +1,8 @@
 //! Frozen format fixtures: indexes written by older builds must keep
 //! opening (or fail with a clear VERSION error once a version is retired).
-//! tests/fixtures/format-v1 and format-v2 were written by
-//! `scripts/gen-format-fixture` (scripts/gen/format_fixture.rs) with format versions 1 and 2 and are
-//! never regenerated.
+//! tests/fixtures/format-vN were written by `scripts/gen-format-fixture`
+//! (scripts/gen/format_fixture.rs) with format version N and are never
+//! regenerated.
 // Native only: the browser stage (wasm-pack test) runs the wasm-specific
 // suites; these run natively in `cargo test`.
 #![cfg(not(target_arch = "wasm32"))]
@@ -140,9 +140,23 @@ fn rebuild(index: &mut Index) -> Index {
 /// from its stored documents (and the same vectors) does.
 #[test]
 fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v3", 3);
+}
+
+/// Format v4 (the compact tables: varint term, block, bound and length
+/// tables, short doc store prefixes, sparse number columns), frozen: the
+/// same fixture as v3's, written by format 4, answers the same.
+#[test]
+fn format_v4_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v4", 4);
+}
+
+/// The v3 fixture's checks over the fixture in `dir`, whose blobs are
+/// format `version`.
+fn answers_term_vector_link_and_typo_queries(dir: &str, version: u32) {
     use memdex::query::options::ExpandOptions;
 
-    let mut v3 = open_fixture("format-v3");
+    let mut v3 = open_fixture(dir);
     assert_eq!(v3.len(), 7);
     assert!(v3.snapshot().get("f4").is_none(), "the tombstone survived");
     assert_eq!(v3.snapshot().get("f1").unwrap()["title"], "Editor");
@@ -193,14 +207,14 @@ fn format_v3_fixture_opens_and_answers_like_a_rebuild() {
     assert_eq!(hits(&mut v3, "deploy friday", Mode::And), ["f0"]);
     assert_eq!(v3.searcher().search("", &near).unwrap().hits[0].id, "f2");
     assert_eq!(related_ids(&mut v3, "f5", &two), ["f6", "f7"]);
-    // The blobs are version 3.
+    // The blobs are of the fixture's version.
     let blobs = format!(
-        "{}/tests/fixtures/format-v3/fixture/blob",
+        "{}/tests/fixtures/{dir}/fixture/blob",
         env!("CARGO_MANIFEST_DIR")
     );
     for entry in std::fs::read_dir(blobs).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-        assert_eq!(bytes[4..8], 3u32.to_le_bytes());
+        assert_eq!(bytes[4..8], version.to_le_bytes());
     }
 }
 

@@ -46,6 +46,11 @@ const LAYOUT = [
     tables: ['wasm-size'],
   },
   {
+    title: 'Index bytes',
+    about: 'Where the serialized bytes of an index go, part by part, against tantivy\'s index of the same fields. Source: `bench/segments/parts.rs` (`cargo run --profile bench-native --example index_parts`).',
+    tables: ['index-parts'],
+  },
+  {
     title: 'Proximity and the natural-language default',
     about: 'memdex alone under several search options (modes, `proximity`, `strategy`): which one is the default, and what each costs. Source: `bench/relevance/options.rs`.',
     tables: ['search-options-relevance', 'search-options-speed'],

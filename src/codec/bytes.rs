@@ -33,6 +33,11 @@ impl ByteWriter {
     pub fn str(&mut self, v: &str) {
         self.bytes(v.as_bytes());
     }
+    /// `varint`-length-prefixed bytes (format 4's short strings).
+    pub fn short_bytes(&mut self, v: &[u8]) {
+        self.varint(v.len() as u32);
+        self.buf.extend_from_slice(v);
+    }
     pub fn u32s(&mut self, v: &[u32]) {
         self.u64(v.len() as u64);
         for &x in v {
@@ -83,11 +88,37 @@ impl<'a> ByteReader<'a> {
     pub fn f64(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.u64()?))
     }
+    /// A LEB128 u32 of at most 5 bytes; a longer, larger or truncated one
+    /// is `CORRUPT`.
     pub fn varint(&mut self) -> Result<u32> {
-        if self.pos >= self.buf.len() {
-            return Err(self.corrupt("truncated varint"));
+        let start = self.pos;
+        if let Some(&b) = self.buf.get(start) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u32);
+            }
         }
-        Ok(varint::read_u32(self.buf, &mut self.pos))
+        let v = varint::read_u64(self.buf, &mut self.pos);
+        let ended = self
+            .buf
+            .get(self.pos.wrapping_sub(1))
+            .is_some_and(|&b| b < 0x80);
+        if self.pos == start || !ended || self.pos - start > 5 || v > u32::MAX as u64 {
+            return Err(self.corrupt(format!("invalid varint at byte {start}")));
+        }
+        Ok(v as u32)
+    }
+    /// Bytes after a `varint` length.
+    pub fn short_bytes(&mut self) -> Result<&'a [u8]> {
+        let n = self.varint()? as usize;
+        self.take(n)
+    }
+    pub fn short_str(&mut self) -> Result<&'a str> {
+        let b = self.short_bytes()?;
+        std::str::from_utf8(b).map_err(|_| self.corrupt("invalid UTF-8 string"))
+    }
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
     }
     /// A length that must fit in the remaining bytes given `unit` bytes each.
     pub fn len(&mut self, unit: usize) -> Result<usize> {

@@ -92,7 +92,11 @@ test('a failed auto-commit still keeps its writes for the next attempt (close() 
   const index = await Memdex.open({ storage, autoCommit: { delayMs: 0 }, onError: (e) => errors.push(e) });
   storage.state.step = 'manifest';
   index.add(doc('a'));
-  await new Promise((r) => setTimeout(r, 50));
+  // The auto-commit runs on a timer: wait for its failure (a loaded machine
+  // may take longer than any fixed delay), bounded at 10 s.
+  for (let waited = 0; errors.length === 0 && waited < 10_000; waited += 10) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   assert.equal(errors.length, 1);
   assert.equal(index.get('a')?.id, 'a', 'nothing answered an error to the caller: the write stays pending');
   storage.state.step = null;

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
-use crate::postings::{BlockMeta, FieldBound, PostingsStore, TermInfo, BLOCK_LEN, MAX_TEXT_FIELDS};
+use crate::postings::{PostingsStore, MAX_TEXT_FIELDS};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::TermDict;
 use crate::vector::VectorColumn;
@@ -18,6 +18,8 @@ use super::lengths::FieldLengths;
 
 use super::segment::Segment;
 use super::surfaces::Surfaces;
+
+mod postings;
 
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
@@ -55,37 +57,24 @@ fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec
     mark("header", w.buf.len());
     w.bytes(seg.terms.as_bytes());
     mark("term dictionary", w.buf.len());
-    w.u64(seg.term_infos.len() as u64);
-    for t in &seg.term_infos {
-        w.u32(t.doc_freq);
-        w.u32(t.first_block);
-        w.u32(t.n_blocks);
-    }
+    postings::write_term_table(&mut w, &seg.term_infos);
     mark("term table", w.buf.len());
     w.bytes(&seg.postings.bytes);
     mark("postings", w.buf.len());
     w.bytes(&seg.postings.positions);
     mark("positions", w.buf.len());
-    w.u64(seg.postings.blocks.len() as u64);
-    for b in &seg.postings.blocks {
-        w.u32(b.last_doc);
-        w.u32(b.offset);
-        w.u32(b.pos_offset);
-        w.u32(b.len);
-    }
+    let buffers = (seg.postings.bytes.len(), seg.postings.positions.len());
+    postings::write_block_table(&mut w, &seg.term_infos, &seg.postings.blocks, buffers);
     mark("block table", w.buf.len());
-    w.u64(seg.postings.bounds.len() as u64);
-    for b in &seg.postings.bounds {
-        w.u32(b.max_tf);
-        w.u32(b.min_len);
-    }
+    postings::write_bounds(&mut w, &seg.postings.bounds);
     mark("block bounds", w.buf.len());
-    w.u32s(&seg.field_lens.to_doc_major());
+    for len in seg.field_lens.to_doc_major() {
+        w.varint(len);
+    }
     mark("field lengths", w.buf.len());
-    w.u64(seg.docs.len() as u64);
     for d in 0..seg.n_docs {
-        w.str(seg.docs.id(d));
-        w.bytes(seg.docs.stored_bytes(d));
+        w.short_bytes(seg.docs.id(d).as_bytes());
+        w.short_bytes(seg.docs.stored_bytes(d));
     }
     mark("doc store", w.buf.len());
     write_keywords(&mut w, &seg.namespaces);
@@ -98,9 +87,12 @@ fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec
                 write_keywords(&mut w, k);
             }
             Column::Number(v) => {
+                // Format 4: the documents that have a number, then their
+                // numbers (a sparse column costs what it holds).
                 w.u8(COL_NUMBER);
-                w.u64(v.len() as u64);
-                v.iter().for_each(|&x| w.f64(x));
+                let present = || (0..v.len() as u32).filter(|&d| !v[d as usize].is_nan());
+                write_doc_list(&mut w, present().count(), present());
+                present().for_each(|d| w.f64(v[d as usize]));
             }
             Column::Boolean(v) => {
                 w.u8(COL_BOOLEAN);
@@ -126,8 +118,11 @@ fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec
     mark("vectors", w.buf.len());
     // Format v3: the surface words (super::surfaces).
     w.bytes(seg.surfaces.words.as_bytes());
-    w.u32s(&seg.surfaces.stems);
-    w.u32s(&seg.surfaces.counts);
+    w.u64(seg.surfaces.stems.len() as u64);
+    for (&stem, &count) in seg.surfaces.stems.iter().zip(&seg.surfaces.counts) {
+        w.varint(stem);
+        w.varint(count);
+    }
     mark("surface words", w.buf.len());
     w.buf
 }
@@ -190,71 +185,34 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     let dict = r.bytes()?.to_vec();
     let terms = TermDict::from_bytes(dict)
         .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
-    let n_terms = r.len(12)?;
-    let mut term_infos = Vec::with_capacity(n_terms);
-    for _ in 0..n_terms {
-        term_infos.push(TermInfo {
-            doc_freq: r.u32()?,
-            first_block: r.u32()?,
-            n_blocks: r.u32()?,
-        });
-    }
+    let term_infos = postings::read_term_table(&mut r, version, terms.len(), n_docs)?;
     let postings_bytes = r.bytes()?.to_vec();
     let positions = r.bytes()?.to_vec();
-    let n_blocks = r.len(16)?;
-    let mut blocks = Vec::with_capacity(n_blocks);
-    for _ in 0..n_blocks {
-        let b = BlockMeta {
-            last_doc: r.u32()?,
-            offset: r.u32()?,
-            pos_offset: r.u32()?,
-            len: r.u32()?,
-        };
-        if b.offset as usize > postings_bytes.len()
-            || b.pos_offset as usize > positions.len()
-            || b.len as usize > BLOCK_LEN
-            || b.len == 0
-            || b.last_doc >= n_docs
-        {
-            return Err(r.corrupt("block entry out of range"));
+    let (blocks, bounds) = postings::read_blocks(
+        &mut r,
+        version,
+        &term_infos,
+        (n_docs, n_fields),
+        (postings_bytes.len(), positions.len()),
+    )?;
+    // u64: n_docs * n_fields may not fit a wasm32 usize in a crafted blob.
+    let cells = n_docs as u64 * n_fields as u64;
+    let field_lens = if version >= 4 {
+        // At least a byte per varint: a count the blob cannot hold is
+        // refused before anything is allocated.
+        if cells > r.remaining() as u64 {
+            return Err(r.corrupt("field length table does not match the document count"));
         }
-        blocks.push(b);
-    }
-    let n_bounds = r.len(8)?;
-    if n_bounds != n_blocks * n_fields {
-        return Err(r.corrupt("block bounds do not match the block table"));
-    }
-    let mut bounds = Vec::with_capacity(n_bounds);
-    for _ in 0..n_bounds {
-        bounds.push(FieldBound {
-            max_tf: r.u32()?,
-            min_len: r.u32()?,
-        });
-    }
-    for t in &term_infos {
-        let end = t.first_block as u64 + t.n_blocks as u64;
-        if end > n_blocks as u64 || t.n_blocks == 0 {
-            return Err(r.corrupt("term points outside the block table"));
+        (0..cells).map(|_| r.varint()).collect::<Result<Vec<_>>>()?
+    } else {
+        let lens = r.u32s()?;
+        if lens.len() as u64 != cells {
+            return Err(r.corrupt("field length table does not match the document count"));
         }
-    }
-    if terms.len() != term_infos.len() {
-        return Err(r.corrupt("term dictionary and term table differ in size"));
-    }
-    let field_lens = r.u32s()?;
-    if field_lens.len() != n_docs as usize * n_fields {
-        return Err(r.corrupt("field length table does not match the document count"));
-    }
+        lens
+    };
     let field_lens = FieldLengths::from_doc_major(&field_lens, n_fields);
-    let n_stored = r.len(16)?;
-    if n_stored != n_docs as usize {
-        return Err(r.corrupt("document store does not match the document count"));
-    }
-    let mut docs = DocStore::new();
-    for _ in 0..n_stored {
-        let id = r.str()?.to_string();
-        let stored = r.bytes()?;
-        docs.push(id, stored);
-    }
+    let docs = read_docs(&mut r, version, n_docs)?;
     let namespaces = read_keywords(&mut r, n_docs)?;
     let n_columns = r.len(1)?;
     let mut columns = Vec::with_capacity(n_columns);
@@ -267,14 +225,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         }
         columns.push(match kind {
             COL_KEYWORD => Column::Keyword(read_keywords(&mut r, n_docs)?),
-            COL_NUMBER => {
-                let n = r.len(8)?;
-                let v = (0..n).map(|_| r.f64()).collect::<Result<Vec<_>>>()?;
-                if v.len() != n_docs as usize {
-                    return Err(r.corrupt("number column does not match the document count"));
-                }
-                Column::Number(v)
-            }
+            COL_NUMBER => Column::Number(read_numbers(&mut r, version, n_docs)?),
             COL_BOOLEAN => {
                 let v = r.bytes()?.to_vec();
                 if v.len() != n_docs as usize {
@@ -308,9 +259,18 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
             .map_err(|reason| r.corrupt(format!("surface words: {reason}")))?;
         surfaces = Surfaces {
             words,
-            stems: r.u32s()?,
-            counts: r.u32s()?,
+            ..Default::default()
         };
+        if version >= 4 {
+            let n = r.len(2)?;
+            for _ in 0..n {
+                surfaces.stems.push(r.varint()?);
+                surfaces.counts.push(r.varint()?);
+            }
+        } else {
+            surfaces.stems = r.u32s()?;
+            surfaces.counts = r.u32s()?;
+        }
         surfaces
             .validate(terms.len())
             .map_err(|reason| r.corrupt(reason))?;
@@ -338,6 +298,46 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         surfaces,
         incoming: Default::default(),
     })
+}
+
+/// The doc store: per document its id and stored JSON, `varint`-length
+/// prefixed (format 4) or `u64` (2 and 3, after a `u64` document count).
+fn read_docs(r: &mut ByteReader<'_>, version: u32, n_docs: u32) -> Result<DocStore> {
+    if version < 4 && r.len(16)? != n_docs as usize {
+        return Err(r.corrupt("document store does not match the document count"));
+    }
+    let mut docs = DocStore::new();
+    for _ in 0..n_docs {
+        let (id, stored) = if version >= 4 {
+            (r.short_str()?, r.short_bytes()?)
+        } else {
+            (r.str()?, r.bytes()?)
+        };
+        docs.push(id.to_string(), stored);
+    }
+    Ok(docs)
+}
+
+/// A number column as a value per document (`NaN`: none). Format 4 stores
+/// the documents that have one ([`write_doc_list`]) and their values; 2 and
+/// 3 stored `u64 n_docs` values.
+fn read_numbers(r: &mut ByteReader<'_>, version: u32, n_docs: u32) -> Result<Vec<f64>> {
+    if version >= 4 {
+        let present = read_doc_list(r, n_docs, "number doc list")?;
+        if present.len().saturating_mul(8) > r.remaining() {
+            return Err(r.corrupt("number column does not match its doc list"));
+        }
+        let mut v = vec![f64::NAN; n_docs as usize];
+        for d in present {
+            v[d as usize] = r.f64()?;
+        }
+        return Ok(v);
+    }
+    let n = r.len(8)?;
+    if n != n_docs as usize {
+        return Err(r.corrupt("number column does not match the document count"));
+    }
+    (0..n).map(|_| r.f64()).collect()
 }
 
 /// `u64 count`, then `count` varint deltas of strictly ascending doc ids
@@ -379,3 +379,6 @@ fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
     }
     Ok(KeywordColumn { values })
 }
+
+#[cfg(test)]
+mod tests;
