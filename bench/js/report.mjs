@@ -46,6 +46,11 @@ const LAYOUT = [
     tables: ['wasm-size'],
   },
   {
+    title: 'Cold start',
+    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR ...]` for other builds).',
+    tables: ['cold-start-chromium', 'cold-start-workerd'],
+  },
+  {
     title: 'Proximity and the natural-language default',
     about: 'memdex alone under several search options (modes, `proximity`, `strategy`): which one is the default, and what each costs. Source: `bench/relevance/options.rs`.',
     tables: ['search-options-relevance', 'search-options-speed'],
