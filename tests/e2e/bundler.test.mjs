@@ -99,10 +99,12 @@ test('the worker starts but finds no wasm: its WASM_LOAD reaches the page with t
   assert.match(message, README);
 });
 
-test('the README section the load errors point to is in the package, with the esbuild steps', () => {
+test('the README section the load errors point to is in the package, with the esbuild steps and the Vite 7 dev line', () => {
   const readme = readFileSync(join(PKG, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Entry points\n'));
   assert.ok(readme.includes('\n## Entry points\n'), 'README.md has "## Entry points"');
   assert.match(section, /cp node_modules\/memdex\/memdex_bg\.wasm out\//);
   assert.match(section, /esbuild memdex\/worker\.js --bundle --format=esm --outfile=out\/worker\.js/);
+  // The line bundler-vite.test.mjs gives Vite 7's dev server.
+  assert.match(section, /export default \{ optimizeDeps: \{ exclude: \['memdex'\] \} \};/);
 });
