@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -15,13 +16,16 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 
 // The snapshot is fetched before the clock starts: the measure is memdex's
 // own (module graph, wasm fetch and compile, index load, first search).
-// `warm` runs more searches (a user typing), so Chromium tiers the wasm up
+// `?entry=` picks the module imported: the package's browser entry as it
+// ships (index.js and the files it imports) or one esbuild bundle of it.
+// `#warm` runs more searches (a user typing), so Chromium tiers the wasm up
 // and caches it, as after a real visit.
 const page = (query) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <script type="module">
 const snapshot = new Uint8Array(await (await fetch('/index.bin')).arrayBuffer());
+const entry = '/pkg/' + new URLSearchParams(location.search).get('entry');
 const t0 = performance.now();
-const { Memdex } = await import('/pkg/index.js');
+const { Memdex } = await import(entry);
 const t1 = performance.now();
 const index = await Memdex.import(snapshot);
 const t2 = performance.now();
@@ -33,18 +37,32 @@ window.__done = { importMs: t1 - t0, loadMs: t2 - t1, searchMs: t3 - t2, totalMs
 `;
 
 /**
- * Serves the page, the package build at /pkg/ and the snapshot, each with
- * a year-long `Cache-Control` as hashed production assets get.
+ * Serves the page, the package build at /pkg/ (with its esbuild bundle as
+ * /pkg/bundle.js, beside the wasm as a bundler would put it) and the
+ * snapshot, each with a year-long `Cache-Control` as hashed production
+ * assets get.
  * @param {string} pkgDir
  * @param {Uint8Array} snapshot
  * @param {string} query
  */
 async function serve(pkgDir, snapshot, query) {
+  const bundled = await build({
+    entryPoints: [join(pkgDir, 'index.js')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    outfile: join(pkgDir, 'bundle.js'),
+    logLevel: 'error',
+  });
+  const bundle = bundled.outputFiles[0].contents;
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     const cache = { 'cache-control': 'public, max-age=31536000, immutable' };
     if (path === '/') return void res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' }).end(page(query));
     if (path === '/index.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', ...cache }).end(snapshot);
+    if (path === '/pkg/bundle.js') return void res.writeHead(200, { 'content-type': TYPES['.js'], ...cache }).end(bundle);
     if (path.startsWith('/pkg/') && !path.includes('..')) {
       try {
         const body = readFileSync(join(pkgDir, path.slice(5)));
@@ -102,41 +120,51 @@ async function probe(context, url) {
 /** A Chromium with a profile of its own on disk (a new, empty one each call). */
 const profile = () => chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'memdex-cold-start-')), { executablePath: CHROMIUM, args: ARGS });
 
+/** The module the page imports: the package as it ships, or bundled. */
+export const ENTRIES = { unbundled: 'index.js', bundled: 'bundle.js' };
+
 /**
- * Cold and cached runs of one package build in Chromium. Each context is a
- * persistent profile (an incognito one keeps no code cache).
+ * Cold and cached runs of one package build in Chromium, for each entry of
+ * ENTRIES. Each context is a persistent profile (an incognito one keeps no
+ * code cache).
  * @param {{ pkgDir: string, snapshot: Uint8Array, query: string, runs: number }} o
- * @returns {Promise<{ cold: object[], cached: object[], probes: { cold: object, cached: object }, chromium: string }>}
+ * @returns {Promise<{ chromium: string, entries: Record<string, { cold: object[], cached: object[], probes: { cold: object, cached: object } }> }>}
  */
 export async function browserColdStart({ pkgDir, snapshot, query, runs }) {
   const site = await serve(pkgDir, snapshot, query);
   try {
-    const cold = [];
     let version = '';
-    for (let i = 0; i < runs; i++) {
+    /** @type {Record<string, any>} */
+    const entries = {};
+    for (const [name, file] of Object.entries(ENTRIES)) {
+      const url = `${site.url}?entry=${file}`;
+      const cold = [];
+      for (let i = 0; i < runs; i++) {
+        const context = await profile();
+        version = context.browser()?.version() ?? '';
+        cold.push(await visit(context, url));
+        await context.close();
+      }
+      const fresh = await profile();
+      const coldProbe = await probe(fresh, url);
+      await fresh.close();
       const context = await profile();
-      version = context.browser()?.version() ?? '';
-      cold.push(await visit(context, site.url));
-      await context.close();
+      try {
+        // The first visit stays open a while: Chromium writes compiled wasm
+        // to its cache some time after tier-up, from the live module.
+        const first = await context.newPage();
+        await first.goto(`${url}#warm`);
+        await first.waitForFunction(() => window.__done, null, { timeout: 60_000 });
+        await new Promise((done) => setTimeout(done, 3000));
+        await first.close();
+        const cached = [];
+        for (let i = 0; i < runs; i++) cached.push(await visit(context, url));
+        entries[name] = { cold, cached, probes: { cold: coldProbe, cached: await probe(context, url) } };
+      } finally {
+        await context.close();
+      }
     }
-    const fresh = await profile();
-    const coldProbe = await probe(fresh, site.url);
-    await fresh.close();
-    const context = await profile();
-    try {
-      // The first visit stays open a while: Chromium writes compiled wasm
-      // to its cache some time after tier-up, from the live module.
-      const first = await context.newPage();
-      await first.goto(`${site.url}#warm`);
-      await first.waitForFunction(() => window.__done, null, { timeout: 60_000 });
-      await new Promise((done) => setTimeout(done, 3000));
-      await first.close();
-      const cached = [];
-      for (let i = 0; i < runs; i++) cached.push(await visit(context, site.url));
-      return { cold, cached, probes: { cold: coldProbe, cached: await probe(context, site.url) }, chromium: version };
-    } finally {
-      await context.close();
-    }
+    return { chromium: version, entries };
   } finally {
     await site.close();
   }

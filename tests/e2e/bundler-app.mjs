@@ -55,6 +55,20 @@ const failure = async (open) => {
 };
 window.openMain = () => failure(() => Memdex.open());
 window.openWorker = () => failure(() => Memdex.openInWorker());
+
+// The files served from another folder, passed as the README says.
+window.runFrom = async (dir) => {
+  const wasm = dir + 'memdex_bg.wasm';
+  const m = await Memdex.open({ wasm });
+  m.add({ id: 'm1', text: 'served from elsewhere' });
+  const main = m.search('elsewhere').hits.map((h) => h.id);
+  await m.close();
+  const w = await Memdex.openInWorker({ worker: new Worker(dir + 'worker.js', { type: 'module' }), wasm });
+  await w.add({ id: 'w1', text: 'a worker served from elsewhere' });
+  const inWorker = (await w.search('worker')).hits.map((h) => h.id);
+  await w.close();
+  return { main, inWorker };
+};
 window.ready = true;
 `;
 
@@ -102,7 +116,8 @@ export function assertOneWasm(out) {
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 
 /**
- * Serves `dir` over HTTP on 127.0.0.1. `hide`: file names answered 404;
+ * Serves `dir` over HTTP on 127.0.0.1. `hide`: paths (from the root, as
+ * `/memdex_bg.wasm`) answered 404;
  * `fallback`: unknown paths get index.html with 200, as single-page-app
  * hosts and dev servers answer.
  * @param {string} dir
@@ -115,7 +130,7 @@ export async function serve(dir, { hide = [], fallback = false } = {}) {
     if (path.endsWith('/')) path += 'index.html';
     const file = join(dir, path);
     let body = null;
-    if (!path.includes('..') && !hide.some((h) => path.endsWith('/' + h))) {
+    if (!path.includes('..') && !hide.includes(path)) {
       try {
         body = readFileSync(file);
       } catch {
@@ -136,13 +151,15 @@ export async function serve(dir, { hide = [], fallback = false } = {}) {
 }
 
 /**
- * Opens `url` in a new page and calls `window[fn]()` there. A hang (a worker
- * that never answers) fails with the page's errors instead of stalling.
+ * Opens `url` in a new page and calls `window[fn](arg)` there. A hang (a
+ * worker that never answers) fails with the page's errors instead of
+ * stalling.
  * @param {import('playwright-core').Browser} browser
  * @param {string} url
- * @param {'run' | 'openMain' | 'openWorker'} fn
+ * @param {'run' | 'openMain' | 'openWorker' | 'runFrom'} fn
+ * @param {string} [arg]
  */
-export async function runApp(browser, url, fn = 'run') {
+export async function runApp(browser, url, fn = 'run', arg) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(String(err)));
@@ -156,7 +173,7 @@ export async function runApp(browser, url, fn = 'run') {
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer in 60 s; page errors: ${errors.join(' | ')}`)), 60_000);
     });
-    const report = await Promise.race([page.evaluate((f) => window[f](), fn), timeout]).finally(() => clearTimeout(timer));
+    const report = await Promise.race([page.evaluate(([f, a]) => window[f](a), [fn, arg]), timeout]).finally(() => clearTimeout(timer));
     return { report, errors };
   } finally {
     await page.close();

@@ -81,7 +81,7 @@ for (const v of VITES) {
   test(`${v.name}: a build whose worker chunk is not served fails with WASM_LOAD naming that chunk's URL`, async () => {
     const out = join(v.dir, 'dist');
     const [chunk] = workerChunks(out);
-    const site = await serve(out, { hide: [chunk.split('/').pop()] });
+    const site = await serve(out, { hide: [`/${chunk}`] });
     try {
       const { report } = await runApp(env.browser, site.url, 'openWorker');
       assert.equal(report.code, 'WASM_LOAD');

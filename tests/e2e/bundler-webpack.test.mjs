@@ -59,7 +59,7 @@ test('a webpack build whose worker chunk is not served: WASM_LOAD names that chu
   const out = join(dir, 'dist');
   const chunk = filesIn(out).find((f) => f.endsWith('.js') && readFileSync(join(out, f), 'utf8').includes('open the index first'));
   assert.ok(chunk);
-  const site = await serve(out, { hide: [chunk.split('/').pop()] });
+  const site = await serve(out, { hide: [`/${chunk}`] });
   try {
     const { report } = await runApp(env.browser, site.url, 'openWorker');
     assert.equal(report.code, 'WASM_LOAD');

@@ -69,31 +69,46 @@ async function failureOf(fn, options) {
   }
 }
 
+test('the wasm and the worker served from another folder, passed as `wasm` and `worker`: main thread and worker run', async () => {
+  mkdirSync(join(out, 'static'));
+  copyFileSync(join(out, 'memdex_bg.wasm'), join(out, 'static', 'memdex_bg.wasm'));
+  copyFileSync(join(out, 'worker.js'), join(out, 'static', 'worker.js'));
+  const site = await serve(out, { hide: ['/memdex_bg.wasm', '/worker.js'] });
+  try {
+    const { report, errors } = await runApp(env.browser, site.url, 'runFrom', '/static/');
+    assert.deepEqual(report, { main: ['m1'], inWorker: ['w1'] });
+    assert.deepEqual(errors, []);
+  } finally {
+    await site.close();
+    rmSync(join(out, 'static'), { recursive: true });
+  }
+});
+
 const README = /see "Entry points" in the memdex README/;
 
 test('no wasm next to the bundle: WASM_LOAD names the URL, the status and the README section', async () => {
-  const { code, message, url } = await failureOf('openMain', { hide: ['memdex_bg.wasm'] });
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'] });
   assert.equal(code, 'WASM_LOAD');
   assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
   assert.match(message, README);
 });
 
 test('a server that answers every path with the page: WASM_LOAD says a page came instead of the wasm', async () => {
-  const { code, message, url } = await failureOf('openMain', { hide: ['memdex_bg.wasm'], fallback: true });
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'], fallback: true });
   assert.equal(code, 'WASM_LOAD');
   assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 200 (text/html`), message);
   assert.match(message, README);
 });
 
 test('no worker next to the bundle: openInWorker fails with WASM_LOAD naming the worker URL and the README section', async () => {
-  const { code, message, url } = await failureOf('openWorker', { hide: ['worker.js'] });
+  const { code, message, url } = await failureOf('openWorker', { hide: ['/worker.js'] });
   assert.equal(code, 'WASM_LOAD');
   assert.ok(message.includes(`the memdex worker did not start (its script failed to load; script: ${url}worker.js)`), message);
   assert.match(message, README);
 });
 
 test('the worker starts but finds no wasm: its WASM_LOAD reaches the page with the URL the worker tried', async () => {
-  const { code, message, url } = await failureOf('openWorker', { hide: ['memdex_bg.wasm'] });
+  const { code, message, url } = await failureOf('openWorker', { hide: ['/memdex_bg.wasm'] });
   assert.equal(code, 'WASM_LOAD');
   assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
   assert.match(message, README);
