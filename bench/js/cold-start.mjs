@@ -103,7 +103,7 @@ writeTable(tables, {
   columns: [
     'build',
     col('wasm gzip -9'),
-    'import',
+    'entry',
     'visit',
     col('import JS (ms)'),
     col('wasm + index (ms)'),
