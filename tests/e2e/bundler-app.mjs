@@ -103,13 +103,19 @@ export function filesIn(dir, base = dir) {
   });
 }
 
-/** A build's output must carry the package's wasm exactly once, byte for byte. */
+/**
+ * A build's output must carry the package's wasm exactly once, byte for
+ * byte, and no Node built-in or file: URL of the build machine (what a
+ * bundler makes of an `import.meta.url` it does not follow).
+ */
 export function assertOneWasm(out) {
   const wasm = filesIn(out).filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm.length, 1, `one .wasm in the output, got ${wasm.join(', ')}`);
   assert.ok(readFileSync(join(out, wasm[0])).equals(readFileSync(join(PKG, 'memdex_bg.wasm'))), 'the wasm is the package file');
   for (const f of filesIn(out).filter((f) => f.endsWith('.js'))) {
-    assert.doesNotMatch(readFileSync(join(out, f), 'utf8'), /node:fs|node:path|node:crypto/, `${f} has no Node built-in`);
+    const code = readFileSync(join(out, f), 'utf8');
+    assert.doesNotMatch(code, /node:fs|node:path|node:crypto/, `${f} has no Node built-in`);
+    assert.doesNotMatch(code, /file:\/\//, `${f} has no file: URL`);
   }
 }
 
