@@ -81,8 +81,8 @@ export const ERRORS = Object.freeze({
   WASM_LOAD: {
     status: 500,
     from: 'package',
-    meaning: 'The .wasm file could not be fetched, read or instantiated.',
-    action: 'Serve memdex_bg.wasm next to the package\'s JS, or pass `wasm` to `Memdex.open`.',
+    meaning: 'The .wasm file, or the worker script of `openInWorker`, could not be fetched, read or instantiated; the message names the URL tried.',
+    action: 'Serve memdex_bg.wasm (and worker.js) at that URL, or pass `wasm` to `Memdex.open`; the package README\'s "Entry points" says how per bundler.',
   },
   CLOSED: {
     status: 503,

@@ -201,7 +201,9 @@ export function ensureLoaded(platform, source) {
       .then(() => platform.loadWasm(source))
       .catch((/** @type {Error | undefined} */ err) => {
         loading.delete(platform); // allow a retry, e.g. after a network failure
-        throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}`, { cause: err });
+        throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
+          cause: err,
+        });
       });
     loading.set(platform, load);
   }

@@ -46,10 +46,15 @@ class Channel {
   /** @type {MemdexError | null} */
   #dead = null;
 
-  /** @param {WorkerLike} worker */
-  constructor(worker) {
+  /**
+   * @param {WorkerLike} worker
+   * @param {string} script where the worker's script comes from, for the error when it does not start
+   */
+  constructor(worker, script) {
     this.#worker = worker;
+    let started = false;
     worker.addEventListener('message', (/** @type {MessageEvent} */ { data }) => {
+      started = true;
       const p = this.#pending.get(data?.id);
       if (!p) return;
       this.#pending.delete(data.id);
@@ -57,15 +62,22 @@ class Channel {
       else p.resolve(data.result);
     });
     const fail = (/** @type {string} */ message) => {
-      this.#dead = new MemdexError('INTERNAL', `memdex worker stopped: ${message}`);
+      // An error before the first answer: the script (or a module it
+      // imports) did not load, so it is a loading error like the wasm's.
+      this.#dead = started
+        ? new MemdexError('INTERNAL', `memdex worker stopped: ${message}`)
+        : new MemdexError('WASM_LOAD', `the memdex worker did not start (${message}; script: ${script}); see "Entry points" in the memdex README`);
       for (const p of this.#pending.values()) p.reject(this.#dead);
       this.#pending.clear();
     };
     worker.addEventListener('error', (/** @type {ErrorEvent} */ e) => {
       e.preventDefault?.();
-      fail(e.message ?? 'error');
+      fail(e.message || 'its script failed to load');
     });
-    worker.addEventListener('messageerror', () => fail('a message could not be deserialized'));
+    worker.addEventListener('messageerror', () => {
+      started = true;
+      fail('a message could not be deserialized');
+    });
   }
 
   /**
@@ -280,6 +292,36 @@ for (const getter of GETTERS) {
 }
 
 /**
+ * Runs `makeWorker` and notes the URL it gives `new Worker`, as the bundler
+ * rewrote it, for the error when the worker does not start. `new Worker(new
+ * URL(...))` has to stay literal for bundlers to follow it, so the URL is
+ * taken from the constructor call (the global is swapped only during this
+ * synchronous call).
+ * @param {() => WorkerLike} makeWorker
+ */
+function spawn(makeWorker) {
+  const Native = globalThis.Worker;
+  let script = 'worker.js';
+  try {
+    globalThis.Worker = class extends Native {
+      /** @param {[string | URL, WorkerOptions?]} args */
+      constructor(...args) {
+        script = String(args[0]);
+        super(...args);
+      }
+    };
+  } catch {
+    // A page that froze its globals: start the worker without the URL.
+    return { worker: makeWorker(), script };
+  }
+  try {
+    return { worker: makeWorker(), script };
+  } finally {
+    globalThis.Worker = Native;
+  }
+}
+
+/**
  * Builds `Memdex.openInWorker(options)` around a worker factory.
  * @param {() => WorkerLike} makeWorker
  */
@@ -298,9 +340,9 @@ export function defineOpenInWorker(makeWorker) {
     }
     if (typeof options.onError === 'function') throw new MemdexError('USAGE', 'openInWorker: `onError` cannot be sent to a worker');
     if (typeof Worker !== 'function') throw new MemdexError('USAGE', 'openInWorker() needs Web Workers (a browser)');
-    const worker = options.worker ?? makeWorker();
+    const { worker, script } = options.worker ? { worker: options.worker, script: 'the `worker` option' } : spawn(makeWorker);
     const { worker: _w, ...rest } = options;
-    const channel = new Channel(worker);
+    const channel = new Channel(worker, script);
     try {
       await channel.call('open', [rest]);
     } catch (err) {

@@ -46,6 +46,11 @@ const LAYOUT = [
     tables: ['wasm-size'],
   },
   {
+    title: 'Cold start',
+    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR ...]` for other builds).',
+    tables: ['cold-start-chromium', 'cold-start-workerd'],
+  },
+  {
     title: 'Index bytes',
     about: 'Where the serialized bytes of an index go, part by part, against tantivy\'s index of the same fields. Source: `bench/segments/parts.rs` (`cargo run --profile bench-native --example index_parts`).',
     tables: ['index-parts'],

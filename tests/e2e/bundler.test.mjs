@@ -1,67 +1,34 @@
-// The package through a bundler: esbuild (no plugins) bundles an app that
-// imports `memdex` and `memdex/tools` from node_modules, resolved through the
-// exports map's `browser` condition, plus the package's worker entry as a
-// second bundle. The wasm is copied next to the bundles, as the package
-// README says. The result runs in headless Chromium: IndexedDB persistence
-// across a reopen, the agent tools, and `openInWorker` with the bundled worker.
+// The package through esbuild (no plugins), as the package README's "Entry
+// points" says: the app bundled from node_modules through the exports map's
+// `browser` condition, `memdex/worker.js` bundled as a second entry point
+// and memdex_bg.wasm copied next to the bundles (esbuild does not follow
+// `new URL('./file', import.meta.url)`). It runs in headless Chromium
+// (bundler-app.mjs). The same output served with a file missing checks that
+// a failed wasm or worker fetch names the URL tried and that README section.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { launch } from './browser.mjs';
-
-const PKG = fileURLToPath(new URL('../../pkg/', import.meta.url));
-
-const APP = `
-import { Memdex, MemdexError } from 'memdex';
-import { memoryTools, handleToolCall } from 'memdex/tools';
-
-window.run = async () => {
-  const name = 'bundled-' + Date.now().toString(36);
-  const a = await Memdex.open({ name, storage: 'indexeddb', database: 'memdex-bundler-test', autoCommit: false });
-  a.add({ id: 'b1', title: 'Bundled memory', text: 'esbuild resolved the browser entry of the package' });
-  a.add({ id: 'b2', title: 'Another', text: 'nothing to see here' });
-  await a.commit();
-  await a.close();
-  const b = await Memdex.open({ name, storage: 'indexeddb', database: 'memdex-bundler-test' });
-  const reopened = b.search('esbuild browser', { highlight: true }).hits.map((h) => [h.id, h.snippets?.text ?? null]);
-  const tool = await handleToolCall(b, 'memory_search', { query: 'bundled' });
-  let code = null;
-  try {
-    b.search('(', { syntax: 'strict' });
-  } catch (e) {
-    code = e instanceof MemdexError ? e.code : 'not a MemdexError';
-  }
-  await b.close();
-
-  const w = await Memdex.openInWorker({ worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) });
-  await w.addMany([{ id: 'w1', text: 'indexed inside the bundled worker' }, { id: 'w2', text: 'also here' }]);
-  const inWorker = (await w.search('bundled worker')).hits.map((h) => h.id);
-  await w.close();
-  return { reopened, toolNames: memoryTools.map((t) => t.name), toolError: tool.isError, toolText: tool.content[0].text, code, inWorker };
-};
-window.ready = true;
-`;
+import { PKG, assertOneWasm, assertRun, html, runApp, scratchProject, serve } from './bundler-app.mjs';
 
 let env;
 let dir;
+let out;
 before(async () => {
   env = await launch();
-  dir = mkdtempSync(join(tmpdir(), 'memdex-bundler-'));
-  mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(PKG, join(dir, 'node_modules', 'memdex'), 'dir');
-  writeFileSync(join(dir, 'app.js'), APP);
-  mkdirSync(join(dir, 'out'));
+  dir = scratchProject('memdex-esbuild-');
+  out = join(dir, 'out');
+  mkdirSync(out);
   const common = { bundle: true, format: 'esm', platform: 'browser', minify: true, logLevel: 'error', absWorkingDir: dir };
-  await build({ ...common, entryPoints: ['app.js'], outfile: 'out/app.js' });
+  await build({ ...common, entryPoints: ['src/index.js'], outfile: 'out/app.js' });
   // The worker is its own entry point, as Vite and webpack make it from
   // `new Worker(new URL(...))`: a bare `import 'memdex/worker.js'` would be
   // dropped, since the package declares `sideEffects: false`.
   await build({ ...common, entryPoints: ['memdex/worker.js'], outfile: 'out/worker.js' });
-  copyFileSync(join(PKG, 'memdex_bg.wasm'), join(dir, 'out', 'memdex_bg.wasm'));
+  copyFileSync(join(PKG, 'memdex_bg.wasm'), join(out, 'memdex_bg.wasm'));
+  writeFileSync(join(out, 'index.html'), html('<script type="module" src="app.js"></script>'));
 });
 after(async () => {
   await env?.close();
@@ -69,8 +36,8 @@ after(async () => {
 });
 
 test('esbuild picks the browser entry: no Node built-ins, the engine glue once', () => {
-  const app = readFileSync(join(dir, 'out', 'app.js'), 'utf8');
-  assert.doesNotMatch(app, /node:fs|node:path|node:crypto/);
+  assertOneWasm(out);
+  const app = readFileSync(join(out, 'app.js'), 'utf8');
   assert.match(app, /memdex_bg\.wasm/);
   // The wasm-bindgen glue is in once (its import names are strings, which
   // minification keeps).
@@ -78,43 +45,81 @@ test('esbuild picks the browser entry: no Node built-ins, the engine glue once',
   assert.equal(app.match(/__wbg_memdexResults_[0-9a-f]+/g)?.length, 1);
 });
 
-test('an esbuild bundle of the package runs in Chromium: IndexedDB reopen, tools, bundled worker', async () => {
-  const page = await env.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(new Error(msg.text()));
-  });
-  const types = { '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
-  await page.route('**/__bundle__/**', async (route) => {
-    const file = new URL(route.request().url()).pathname.replace('/__bundle__/', '');
-    if (file === 'index.html') {
-      return route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><script type="module" src="app.js"></script>' });
-    }
-    if (file.includes('/') || file.includes('..')) return route.fulfill({ status: 404, body: 'no' });
-    try {
-      const body = readFileSync(join(dir, 'out', file));
-      return route.fulfill({ contentType: types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', body });
-    } catch {
-      return route.fulfill({ status: 404, body: 'not found' });
-    }
-  });
-  await page.goto(`${env.baseUrl}__bundle__/index.html`);
-  await page.waitForFunction(() => window.ready);
-  // A hang (say, a worker that never answers) fails with the page's errors
-  // instead of stalling the suite; the timer must not outlive the test.
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in 60 s; page errors: ${errors.map(String).join(' | ')}`)), 60_000);
-  });
-  const report = await Promise.race([page.evaluate(() => window.run()), timeout]).finally(() => clearTimeout(timer));
-  assert.deepEqual(report.reopened.map(([id]) => id), ['b1']);
-  assert.match(report.reopened[0][1], /<mark>esbuild<\/mark>/);
-  assert.deepEqual(report.toolNames, ['memory_search', 'memory_list', 'memory_get', 'memory_related', 'memory_store', 'memory_update', 'memory_delete']);
-  assert.equal(report.toolError, false);
-  assert.match(report.toolText, /b1/);
-  assert.equal(report.code, 'INVALID_QUERY');
-  assert.deepEqual(report.inWorker, ['w1']);
-  assert.deepEqual(errors.map(String), []);
-  await page.close();
+test('an esbuild bundle runs in Chromium: IndexedDB reopen, tools, openInWorker with the bundled worker', async () => {
+  const site = await serve(out);
+  try {
+    assertRun(await runApp(env.browser, site.url));
+  } finally {
+    await site.close();
+  }
+});
+
+/**
+ * Calls `fn` of the app served from `out` with `hide` missing.
+ * @param {'openMain' | 'openWorker'} fn
+ * @param {{ hide?: string[], fallback?: boolean }} options
+ */
+async function failureOf(fn, options) {
+  const site = await serve(out, options);
+  try {
+    const { report } = await runApp(env.browser, site.url, fn);
+    return { ...report, url: site.url };
+  } finally {
+    await site.close();
+  }
+}
+
+test('the wasm and the worker served from another folder, passed as `wasm` and `worker`: main thread and worker run', async () => {
+  mkdirSync(join(out, 'static'));
+  copyFileSync(join(out, 'memdex_bg.wasm'), join(out, 'static', 'memdex_bg.wasm'));
+  copyFileSync(join(out, 'worker.js'), join(out, 'static', 'worker.js'));
+  const site = await serve(out, { hide: ['/memdex_bg.wasm', '/worker.js'] });
+  try {
+    const { report, errors } = await runApp(env.browser, site.url, 'runFrom', '/static/');
+    assert.deepEqual(report, { main: ['m1'], inWorker: ['w1'] });
+    assert.deepEqual(errors, []);
+  } finally {
+    await site.close();
+    rmSync(join(out, 'static'), { recursive: true });
+  }
+});
+
+const README = /see "Entry points" in the memdex README/;
+
+test('no wasm next to the bundle: WASM_LOAD names the URL, the status and the README section', async () => {
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'] });
+  assert.equal(code, 'WASM_LOAD');
+  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
+  assert.match(message, README);
+});
+
+test('a server that answers every path with the page: WASM_LOAD says a page came instead of the wasm', async () => {
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'], fallback: true });
+  assert.equal(code, 'WASM_LOAD');
+  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 200 (text/html`), message);
+  assert.match(message, README);
+});
+
+test('no worker next to the bundle: openInWorker fails with WASM_LOAD naming the worker URL and the README section', async () => {
+  const { code, message, url } = await failureOf('openWorker', { hide: ['/worker.js'] });
+  assert.equal(code, 'WASM_LOAD');
+  assert.ok(message.includes(`the memdex worker did not start (its script failed to load; script: ${url}worker.js)`), message);
+  assert.match(message, README);
+});
+
+test('the worker starts but finds no wasm: its WASM_LOAD reaches the page with the URL the worker tried', async () => {
+  const { code, message, url } = await failureOf('openWorker', { hide: ['/memdex_bg.wasm'] });
+  assert.equal(code, 'WASM_LOAD');
+  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
+  assert.match(message, README);
+});
+
+test('the README section the load errors point to is in the package, with the esbuild steps and the Vite 7 dev line', () => {
+  const readme = readFileSync(join(PKG, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Entry points\n'));
+  assert.ok(readme.includes('\n## Entry points\n'), 'README.md has "## Entry points"');
+  assert.match(section, /cp node_modules\/memdex\/memdex_bg\.wasm out\//);
+  assert.match(section, /esbuild memdex\/worker\.js --bundle --format=esm --outfile=out\/worker\.js/);
+  // The line bundler-vite.test.mjs gives Vite 7's dev server.
+  assert.match(section, /export default \{ optimizeDeps: \{ exclude: \['memdex'\] \} \};/);
 });
