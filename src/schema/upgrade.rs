@@ -1,0 +1,202 @@
+//! Schema upgrades: the configuration an opener asks of a stored index,
+//! and which of its changes apply in place.
+//!
+//! In place (documents keep what they had, no re-analysis): a new field of
+//! any type, a text field's `weight`, a vector field's `quantize` (its int8
+//! codes are derived from the stored floats), `k1` and `b`. Fields the
+//! opener leaves out are kept (a schema never loses a field by omission).
+//! Anything that changes how stored data was analyzed or encoded (the
+//! analyzer, a field's language, type, `stored` flag, dimensions or metric)
+//! is [`Error::SchemaChange`]: the index must be rebuilt (`migrate`).
+
+use crate::analysis::AnalyzerOptions;
+use crate::error::{Error, Result};
+use crate::json::Value;
+
+use super::{FieldDef, IndexConfig};
+
+/// What an opener asks of a stored index's configuration: only the parts
+/// it names (`None` / absent fields: keep the stored ones).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SchemaRequest {
+    pub analyzer: Option<AnalyzerOptions>,
+    pub k1: Option<f32>,
+    pub b: Option<f32>,
+    /// The fields the opener declares (added, or changed in place).
+    pub fields: Vec<(String, FieldDef)>,
+    /// `fields` is the whole field list (`defaultSchema: false`): a
+    /// migration drops the fields it leaves out (an open keeps them).
+    pub whole_fields: bool,
+}
+
+impl SchemaRequest {
+    /// Asks for every part of `config` (its whole field list included).
+    pub fn whole(config: &IndexConfig) -> SchemaRequest {
+        SchemaRequest {
+            analyzer: Some(config.analyzer.clone()),
+            k1: Some(config.k1),
+            b: Some(config.b),
+            fields: config
+                .fields
+                .iter()
+                .map(|(n, d)| (n.clone(), d.clone()))
+                .collect(),
+            whole_fields: true,
+        }
+    }
+
+    /// The request of open options as JSON (what [`IndexConfig::from_json`]
+    /// reads): the fields of `schema` (or `fields`), never the default
+    /// fields `schema` extends (the stored index has its own), and the
+    /// analyzer, `k1` and `b` when given.
+    pub fn from_json(v: &Value) -> std::result::Result<SchemaRequest, String> {
+        let c = IndexConfig::from_json_as(v, Some(false))?;
+        let named = v.get("schema").is_some() || v.get("fields").is_some();
+        Ok(SchemaRequest {
+            analyzer: v.get("analyzer").is_some().then(|| c.analyzer.clone()),
+            k1: v.get("k1").is_some().then_some(c.k1),
+            b: v.get("b").is_some().then_some(c.b),
+            fields: match named {
+                true => c.fields.into_iter().collect(),
+                false => Vec::new(),
+            },
+            whole_fields: v.get("fields").is_some()
+                || (named && v.get("defaultSchema").and_then(Value::as_bool) == Some(false)),
+        })
+    }
+}
+
+impl IndexConfig {
+    /// The configuration `request` turns this stored one into: `Ok(None)`
+    /// when nothing changes, `Err` ([`Error::SchemaChange`]) for a change
+    /// that cannot apply in place, or a `SCHEMA` error if the result is not
+    /// a valid configuration.
+    pub fn upgraded(&self, request: &SchemaRequest) -> Result<Option<IndexConfig>> {
+        if let Some(a) = &request.analyzer {
+            if *a != self.analyzer {
+                return Err(Error::SchemaChange {
+                    field: String::new(),
+                    change: "analyzer",
+                    reason: format!(
+                        "the analyzer options given ({}) differ from the ones the index was built with ({})",
+                        crate::json::to_string(a),
+                        crate::json::to_string(&self.analyzer)
+                    ),
+                });
+            }
+        }
+        let mut next = self.clone();
+        next.k1 = request.k1.unwrap_or(self.k1);
+        next.b = request.b.unwrap_or(self.b);
+        for (name, def) in &request.fields {
+            if let Some(old) = self.fields.get(name) {
+                self.check_in_place(name, old, def)?;
+            }
+            next.fields.insert(name.clone(), def.clone());
+        }
+        next.validate()?;
+        Ok((next != *self).then_some(next))
+    }
+
+    /// The configuration of a rebuild of this index asked by `request`
+    /// (any change: the documents are analyzed anew): the fields it
+    /// declares replace or join the stored ones (all of them with
+    /// `whole_fields`), its analyzer, `k1` and `b` replace the stored ones.
+    pub fn migrated(&self, request: &SchemaRequest) -> Result<IndexConfig> {
+        let mut next = self.clone();
+        if request.whole_fields {
+            next.fields = crate::FieldMap::new();
+        }
+        for (name, def) in &request.fields {
+            next.fields.insert(name.clone(), def.clone());
+        }
+        next.analyzer = request.analyzer.clone().unwrap_or(next.analyzer);
+        next.k1 = request.k1.unwrap_or(self.k1);
+        next.b = request.b.unwrap_or(self.b);
+        next.validate()?;
+        Ok(next)
+    }
+
+    /// `Ok` if field `name` may change from `old` to `new` in place.
+    fn check_in_place(&self, name: &str, old: &FieldDef, new: &FieldDef) -> Result<()> {
+        let refuse = |change: &'static str, reason: String| {
+            Err(Error::SchemaChange {
+                field: name.to_string(),
+                change,
+                reason,
+            })
+        };
+        let lang = |l: &Option<crate::analysis::Language>| l.unwrap_or(self.analyzer.language);
+        match (old, new) {
+            (FieldDef::Text { language: l1, .. }, FieldDef::Text { language: l2, .. })
+                if lang(l1) != lang(l2) =>
+            {
+                refuse(
+                    "language",
+                    format!(
+                        "its language changes from {} to {}",
+                        lang(l1).name(),
+                        lang(l2).name()
+                    ),
+                )
+            }
+            (
+                FieldDef::Vector {
+                    dimensions: d1,
+                    metric: m1,
+                    ..
+                },
+                FieldDef::Vector {
+                    dimensions: d2,
+                    metric: m2,
+                    ..
+                },
+            ) => {
+                if d1 != d2 {
+                    return refuse(
+                        "dimensions",
+                        format!("its dimensions change from {d1} to {d2}"),
+                    );
+                }
+                if m1 != m2 {
+                    return refuse(
+                        "metric",
+                        format!("its metric changes from {} to {}", m1.name(), m2.name()),
+                    );
+                }
+                Ok(())
+            }
+            _ if std::mem::discriminant(old) != std::mem::discriminant(new) => refuse(
+                "type",
+                format!(
+                    "its type changes from {} to {}",
+                    type_name(old),
+                    type_name(new)
+                ),
+            ),
+            _ if old.is_stored() != new.is_stored() => refuse(
+                "stored",
+                format!(
+                    "its `stored` changes from {} to {}",
+                    old.is_stored(),
+                    new.is_stored()
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The `type` name of a field definition, as the schema spells it.
+fn type_name(def: &FieldDef) -> &'static str {
+    match def {
+        FieldDef::Text { .. } => "text",
+        FieldDef::Keyword { .. } => "keyword",
+        FieldDef::Number { .. } => "number",
+        FieldDef::Date { .. } => "date",
+        FieldDef::Boolean { .. } => "boolean",
+        FieldDef::Stored => "stored",
+        FieldDef::Vector { .. } => "vector",
+        FieldDef::Links => "links",
+    }
+}
