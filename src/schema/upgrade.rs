@@ -77,11 +77,7 @@ impl IndexConfig {
                 return Err(Error::SchemaChange {
                     field: String::new(),
                     change: "analyzer",
-                    reason: format!(
-                        "the analyzer options given ({}) differ from the ones the index was built with ({})",
-                        crate::json::to_string(a),
-                        crate::json::to_string(&self.analyzer)
-                    ),
+                    reason: analyzer_change(&self.analyzer, a),
                 });
             }
         }
@@ -185,6 +181,32 @@ impl IndexConfig {
             _ => Ok(()),
         }
     }
+}
+
+/// What differs between the stored analyzer options and the given ones.
+fn analyzer_change(old: &AnalyzerOptions, new: &AnalyzerOptions) -> String {
+    if old.language != new.language {
+        return format!(
+            "the analyzer language changes from {} to {}",
+            old.language.name(),
+            new.language.name()
+        );
+    }
+    let differs = [
+        ("foldDiacritics", old.fold_diacritics != new.fold_diacritics),
+        (
+            "defaultStopwords",
+            old.default_stopwords != new.default_stopwords,
+        ),
+        ("stopwords", old.stopwords != new.stopwords),
+        ("addStopwords", old.add_stopwords != new.add_stopwords),
+        (
+            "removeStopwords",
+            old.remove_stopwords != new.remove_stopwords,
+        ),
+    ];
+    let names: Vec<&str> = differs.iter().filter(|d| d.1).map(|d| d.0).collect();
+    format!("the analyzer options change ({})", names.join(", "))
 }
 
 /// The `type` name of a field definition, as the schema spells it.
