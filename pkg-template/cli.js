@@ -38,6 +38,7 @@ const TO_KEYS = ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b'];
 /**
  * `Memdex.migrate` options from the arguments of `memdex migrate`.
  * @param {string[]} argv
+ * @returns {Promise<import('./index.js').MigrateOptions>}
  */
 async function parseMigrate(argv) {
   const [dir, ...rest] = argv;
@@ -61,7 +62,7 @@ async function parseMigrate(argv) {
     else if (flag === '--to') to.name = v;
     else throw new Error(`unknown option ${flag}`);
   }
-  return { from: { storage: 'fs', dir, name }, to };
+  return /** @type {import('./index.js').MigrateOptions} */ ({ from: { storage: 'fs', dir, name }, to });
 }
 
 /** @param {string[]} argv */
