@@ -27,7 +27,7 @@ export { memoryStorage, withIndexLock } from './storage.js';
 export type MemdexErrorCode =
   /** A query could not be parsed (`syntax: 'strict'` only) or is not a string. */
   | 'INVALID_QUERY'
-  /** A document or the schema is invalid (unknown field, wrong type, missing id), or a schema differs from the stored one. */
+  /** A document or the schema is invalid (unknown field, wrong type, missing id), or a schema change needs `Memdex.migrate`. */
   | 'SCHEMA'
   /** A referenced document or index does not exist. */
   | 'NOT_FOUND'

@@ -382,3 +382,28 @@ fn a_rebuild_carries_documents_vectors_and_links() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Cosine vectors are stored unit-length; a rebuild copies them bit for
+/// bit instead of normalizing them again (which can move the last bit).
+#[test]
+fn a_rebuild_copies_vectors_bit_for_bit() {
+    let config =
+        IndexConfig::from_json(&json!({"schema": {"emb": {"type": "vector", "dimensions": 2}}}))
+            .unwrap();
+    let mut index = Index::new(config).unwrap();
+    for i in 0..20 {
+        index
+            .add(&json!({"id": format!("v{i}"), "text": "x", "emb": [1.0, i as f64 / 3.0]}))
+            .unwrap();
+    }
+    let req = request(serde_json::json!({"analyzer": {"language": "none"}}));
+    let rebuilt = index.rebuilt(&req).unwrap();
+    for i in 0..20 {
+        let id = format!("v{i}");
+        assert_eq!(
+            rebuilt.snapshot().get_json_with_vectors(&id),
+            index.snapshot().get_json_with_vectors(&id),
+            "{id}"
+        );
+    }
+}

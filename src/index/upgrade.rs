@@ -23,8 +23,8 @@ impl Index {
     /// A new index with the configuration `request` asks of a rebuild
     /// ([`IndexConfig::migrated`](crate::schema::IndexConfig::migrated)),
     /// holding every live document of this one re-added from its stored
-    /// form, vectors included, in their order here (fields the new schema
-    /// lacks are dropped). A field the new schema keeps that this one does
+    /// form, vectors included (bit for bit where the field is unchanged),
+    /// in their order here (fields the new schema lacks are dropped). A field the new schema keeps that this one does
     /// not store (`stored: false`) cannot be carried: `SCHEMA`. Nothing is
     /// committed; new segments are numbered after this index's.
     pub fn rebuilt(&mut self, request: &SchemaRequest) -> Result<Index> {
@@ -63,7 +63,18 @@ impl Index {
                         })
                         .collect();
                 }
-                out.add(&value)?;
+                let mut prepared = out.schema.prepare(&value)?;
+                // Vectors of an unchanged field are copied bit for bit (a
+                // cosine vector normalized again could move in its last bit).
+                for (j, field) in out.schema.vectors.iter().enumerate() {
+                    let same = self.schema.vectors.iter().position(|f| {
+                        f.name == field.name && f.dims == field.dims && f.metric == field.metric
+                    });
+                    if let Some(v) = same.and_then(|i| entry.segment.vector(i, doc)) {
+                        prepared.vectors[j] = Some(v.to_vec());
+                    }
+                }
+                out.add_prepared(prepared);
             }
         }
         Ok(out)
