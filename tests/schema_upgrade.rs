@@ -406,4 +406,27 @@ fn a_rebuild_copies_vectors_bit_for_bit() {
             "{id}"
         );
     }
+    // New dimensions: the old vectors cannot fit, the field starts empty.
+    let wider =
+        request(serde_json::json!({"schema": {"emb": {"type": "vector", "dimensions": 3}}}));
+    let rebuilt = index.rebuilt(&wider).unwrap();
+    assert_eq!(rebuilt.len(), 20);
+    assert!(!rebuilt
+        .snapshot()
+        .get_json_with_vectors("v3")
+        .unwrap()
+        .contains("emb"));
+    // dot -> cosine: normalized.
+    let dot = IndexConfig::from_json(
+        &json!({"schema": {"emb": {"type": "vector", "dimensions": 2, "metric": "dot"}}}),
+    )
+    .unwrap();
+    let mut raw = Index::new(dot).unwrap();
+    raw.add(&json!({"id": "a", "emb": [3, 4]})).unwrap();
+    let cos = request(serde_json::json!({"schema": {"emb": {"type": "vector", "dimensions": 2}}}));
+    let unit = raw.rebuilt(&cos).unwrap();
+    assert_eq!(
+        unit.snapshot().get_json_with_vectors("a").unwrap(),
+        r#"{"id":"a","emb":[0.6,0.8]}"#
+    );
 }

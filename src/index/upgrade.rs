@@ -11,10 +11,11 @@
 //! them under the upgraded manifest; until then storage is untouched.
 
 use crate::error::{Error, Result};
-use crate::json::Value;
+use crate::json::RawPairs;
 use crate::postings::TermPostingsEncoder;
 use crate::schema::{FieldDef, FilterKind, ResolvedSchema, SchemaRequest, ID_KEY, NAMESPACE_KEY};
 use crate::store::{Column, KeywordColumn};
+use crate::vector::Metric;
 
 use super::segment::{Segment, SegmentParts};
 use super::Index;
@@ -23,10 +24,13 @@ impl Index {
     /// A new index with the configuration `request` asks of a rebuild
     /// ([`IndexConfig::migrated`](crate::schema::IndexConfig::migrated)),
     /// holding every live document of this one re-added from its stored
-    /// form, vectors included (bit for bit where the field is unchanged),
-    /// in their order here (fields the new schema lacks are dropped). A field the new schema keeps that this one does
-    /// not store (`stored: false`) cannot be carried: `SCHEMA`. Nothing is
-    /// committed; new segments are numbered after this index's.
+    /// form, in their order here (fields the new schema lacks are dropped).
+    /// Vectors are copied bit for bit from fields of the same name and
+    /// dimensions (normalized when a `dot` field becomes `cosine`); a field
+    /// whose dimensions changed starts empty (re-embed). A field the new
+    /// schema keeps that this one does not store (`stored: false`) cannot
+    /// be carried: `SCHEMA`. Nothing is committed; new segments are
+    /// numbered after this index's.
     pub fn rebuilt(&mut self, request: &SchemaRequest) -> Result<Index> {
         let config = self.config().migrated(request)?;
         for (name, def) in &self.config().fields {
@@ -42,37 +46,61 @@ impl Index {
         }
         let mut out = Index::new(config)?;
         out.next_segment_id = self.next_segment_id;
+        // Per vector field of `out`: the one of this index it copies.
+        let sources: Vec<Option<usize>> = out
+            .schema
+            .vectors
+            .iter()
+            .map(|f| {
+                let i = self.schema.vectors.iter().position(|o| o.name == f.name)?;
+                (self.schema.vectors[i].dims == f.dims).then_some(i)
+            })
+            .collect();
         self.flush();
         let searcher = self.snapshot();
         for entry in &self.segments {
             for doc in (0..entry.segment.n_docs).filter(|&d| !entry.deletes.contains(d)) {
                 let id = entry.segment.docs.id(doc);
-                let Some(json) = searcher.get_json_with_vectors(id) else {
+                let Some(stored) = searcher.get_json(id) else {
                     continue;
                 };
-                let mut value = crate::json::parse(&json).map_err(|e| Error::Corrupt {
-                    key: id.to_string(),
-                    reason: format!("the stored document does not parse: {e}"),
-                })?;
-                if let Value::Object(members) = &mut value {
-                    let fields = &out.config().fields;
-                    *members = std::mem::take(members)
-                        .into_iter()
-                        .filter(|(k, _)| {
-                            k == ID_KEY || k == NAMESPACE_KEY || fields.get(k).is_some()
-                        })
-                        .collect();
-                }
-                let mut prepared = out.schema.prepare(&value)?;
-                // Vectors of an unchanged field are copied bit for bit (a
-                // cosine vector normalized again could move in its last bit).
-                for (j, field) in out.schema.vectors.iter().enumerate() {
-                    let same = self.schema.vectors.iter().position(|f| {
-                        f.name == field.name && f.dims == field.dims && f.metric == field.metric
-                    });
-                    if let Some(v) = same.and_then(|i| entry.segment.vector(i, doc)) {
-                        prepared.vectors[j] = Some(v.to_vec());
+                let mut kept = RawPairs::default();
+                kept.read(&stored);
+                let mut json = String::from("{");
+                for (key, raw) in kept.pairs() {
+                    if key == ID_KEY
+                        || key == NAMESPACE_KEY
+                        || out.config().fields.get(key).is_some()
+                    {
+                        if json.len() > 1 {
+                            json.push(',');
+                        }
+                        crate::json::write_string(key, &mut json);
+                        json.push(':');
+                        json.push_str(raw);
                     }
+                }
+                json.push('}');
+                let mut prepared = match out.schema.prepare_json(&json, &mut RawPairs::default()) {
+                    Ok(prepared) => prepared?,
+                    Err(e) => {
+                        return Err(Error::Corrupt {
+                            key: id.to_string(),
+                            reason: format!("the stored document does not parse: {e}"),
+                        })
+                    }
+                };
+                for (j, source) in sources.iter().enumerate() {
+                    let Some(v) = source.and_then(|i| entry.segment.vector(i, doc)) else {
+                        continue;
+                    };
+                    let mut v = v.to_vec();
+                    let normalize = out.schema.vectors[j].metric == Metric::Cosine
+                        && source.is_some_and(|i| self.schema.vectors[i].metric != Metric::Cosine);
+                    if normalize && !crate::vector::normalize(&mut v) {
+                        continue;
+                    }
+                    prepared.vectors[j] = Some(v);
                 }
                 out.add_prepared(prepared);
             }

@@ -115,26 +115,18 @@ impl IndexConfig {
 
     /// `Ok` if field `name` may change from `old` to `new` in place.
     fn check_in_place(&self, name: &str, old: &FieldDef, new: &FieldDef) -> Result<()> {
-        let refuse = |change: &'static str, reason: String| {
-            Err(Error::SchemaChange {
-                field: name.to_string(),
-                change,
-                reason,
-            })
+        let lang = |l: &Option<crate::analysis::Language>| {
+            l.unwrap_or(self.analyzer.language).name().to_string()
         };
-        let lang = |l: &Option<crate::analysis::Language>| l.unwrap_or(self.analyzer.language);
-        match (old, new) {
+        // (what changes, from, to): one message for every change.
+        let change = match (old, new) {
+            _ if std::mem::discriminant(old) != std::mem::discriminant(new) => {
+                Some(("type", type_name(old).into(), type_name(new).into()))
+            }
             (FieldDef::Text { language: l1, .. }, FieldDef::Text { language: l2, .. })
                 if lang(l1) != lang(l2) =>
             {
-                refuse(
-                    "language",
-                    format!(
-                        "its language changes from {} to {}",
-                        lang(l1).name(),
-                        lang(l2).name()
-                    ),
-                )
+                Some(("language", lang(l1), lang(l2)))
             }
             (
                 FieldDef::Vector {
@@ -147,38 +139,24 @@ impl IndexConfig {
                     metric: m2,
                     ..
                 },
-            ) => {
-                if d1 != d2 {
-                    return refuse(
-                        "dimensions",
-                        format!("its dimensions change from {d1} to {d2}"),
-                    );
-                }
-                if m1 != m2 {
-                    return refuse(
-                        "metric",
-                        format!("its metric changes from {} to {}", m1.name(), m2.name()),
-                    );
-                }
-                Ok(())
-            }
-            _ if std::mem::discriminant(old) != std::mem::discriminant(new) => refuse(
-                "type",
-                format!(
-                    "its type changes from {} to {}",
-                    type_name(old),
-                    type_name(new)
-                ),
-            ),
-            _ if old.is_stored() != new.is_stored() => refuse(
+            ) if d1 != d2 || m1 != m2 => Some(match d1 != d2 {
+                true => ("dimensions", d1.to_string(), d2.to_string()),
+                false => ("metric", m1.name().into(), m2.name().into()),
+            }),
+            _ if old.is_stored() != new.is_stored() => Some((
                 "stored",
-                format!(
-                    "its `stored` changes from {} to {}",
-                    old.is_stored(),
-                    new.is_stored()
-                ),
-            ),
-            _ => Ok(()),
+                old.is_stored().to_string(),
+                new.is_stored().to_string(),
+            )),
+            _ => None,
+        };
+        match change {
+            None => Ok(()),
+            Some((change, from, to)) => Err(Error::SchemaChange {
+                field: name.to_string(),
+                change,
+                reason: format!("its {change} changes from {from} to {to}"),
+            }),
         }
     }
 }
