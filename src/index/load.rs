@@ -23,10 +23,11 @@ use super::manifest::{
     blob_prefix, manifest_key, parse_blob_key, parse_manifest, pending_prefix, verify_blob,
     Manifest, SegmentRecord,
 };
+use super::merge::FieldMoves;
 use super::persist::{decode_deletes, PersistState};
 use super::segment::Segment;
 use super::serialize::read_segment;
-use super::upgrade::{relay_segment, FieldMoves};
+use super::upgrade::relay_segment;
 use super::{Index, SegmentEntry};
 
 /// Loads tried before giving up on a manifest that keeps changing.
