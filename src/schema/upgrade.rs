@@ -69,8 +69,8 @@ impl SchemaRequest {
 impl IndexConfig {
     /// The configuration `request` turns this stored one into: `Ok(None)`
     /// when nothing changes, `Err` ([`Error::SchemaChange`]) for a change
-    /// that cannot apply in place, or a `SCHEMA` error if the result is not
-    /// a valid configuration.
+    /// that cannot apply in place. Not validated (building an index from it
+    /// is).
     pub fn upgraded(&self, request: &SchemaRequest) -> Result<Option<IndexConfig>> {
         if let Some(a) = &request.analyzer {
             if *a != self.analyzer {
@@ -90,7 +90,7 @@ impl IndexConfig {
             }
             next.fields.insert(name.clone(), def.clone());
         }
-        next.validate()?;
+        // (Validated when the index is built from it.)
         Ok((next != *self).then_some(next))
     }
 
@@ -109,8 +109,7 @@ impl IndexConfig {
         next.analyzer = request.analyzer.clone().unwrap_or(next.analyzer);
         next.k1 = request.k1.unwrap_or(self.k1);
         next.b = request.b.unwrap_or(self.b);
-        next.validate()?;
-        Ok(next)
+        Ok(next) // validated when the index is built from it
     }
 
     /// `Ok` if field `name` may change from `old` to `new` in place.
