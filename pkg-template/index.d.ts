@@ -1062,11 +1062,13 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   /**
    * Rebuilds an index from its stored documents (vectors and links
    * included) under a schema or analyzer that cannot apply in place, and
-   * stores it with one commit under the index's writer lock: a crash before
-   * that commit's manifest swap leaves the old index as it was (and at a new
-   * `to.name`, no index), after it the complete new one. Writers of the old
-   * index that commit afterwards get `CONFLICT`, and their reload `SCHEMA`
-   * if their schema is the old one. Also `memdex migrate <dir> --schema file.json`.
+   * stores it with one commit of the target index, under its writer lock: a
+   * crash before that commit's manifest swap leaves the old index as it was
+   * (and at a new `to.name`, no index), after it the complete new one. In
+   * place, other writers wait for the lock; one that loaded the old index
+   * and commits afterwards gets `CONFLICT`, and its reload `SCHEMA` if its
+   * open options ask for what changed. Into a new name, the source is read
+   * as last committed and left as it is. Also `memdex migrate <dir> --schema file.json`.
    * @example await Memdex.migrate({ from: { storage: 'fs', dir }, to: { language: 'french' } })
    * @throws {MemdexError} `USAGE` (bad options, or `to.name` exists), `SCHEMA` (a document does not fit
    *   the new schema, or a kept field was never stored), `LOCKED`, `CONFLICT`, `STORAGE`.
