@@ -36,6 +36,9 @@ export async function migrate(cls, options) {
   for (const key of Object.keys(to)) {
     if (!TARGET.has(key)) throw usage(`Memdex.migrate: unknown option \`to.${key}\`; expected one of ${[...TARGET].join(', ')}`);
   }
+  if ((from.storage ?? 'memory') === 'memory') {
+    throw usage("Memdex.migrate: `from.storage` is where the index is stored ('fs' with `dir`, 'indexeddb' or an adapter)");
+  }
   /** @type {Record<string, unknown>} */
   const location = {};
   for (const key of LOCATION) if (from[key] !== undefined) location[key] = from[key];

@@ -160,6 +160,7 @@ test('Memdex.migrate rebuilds under a new analyzer, in place or into a new name,
   assert.deepEqual(Object.keys(slim.get('m0')).sort(), ['id', 'namespace', 'text', 'title']);
   slim.free();
   await assert.rejects(Memdex.migrate({ from: { dir }, to: { colour: 1 } }), (err) => err.code === 'USAGE' && /to\.colour/.test(err.message));
+  await assert.rejects(Memdex.migrate({ from: { dir }, to: {} }), (err) => err.code === 'USAGE' && /from\.storage/.test(err.message));
 });
 
 test('memdex migrate <dir> --schema file.json', async (t) => {
