@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `memdex` command. One subcommand for now: `memdex mcp`, the memory
-// tools served over MCP stdio (./mcp.js). Logs go to stderr: stdout carries
-// the protocol.
+// The `memdex` command: `memdex mcp`, the memory tools served over MCP
+// stdio (./mcp.js; logs go to stderr: stdout carries the protocol), and
+// `memdex migrate`, a rebuild under a new schema (Memdex.migrate).
 
 const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>]
 
@@ -15,7 +15,69 @@ memory_store, memory_update, memory_delete.
   --read-only         only the search, list, get and related tools; never writes
   --name <index>      index name inside the folder (default memdex)
   --sync-ms <ms>      reload what other processes committed at most this often
-                      before a read (default 1000; 0 = before every read)`;
+                      before a read (default 1000; 0 = before every read)
+
+usage: memdex migrate <dir> [--schema <file.json>] [--language <lang>] [--name <index>] [--to <name>]
+
+Rebuilds the index in <dir> from its stored documents (vectors and links
+included) under a new schema or analyzer, atomically: a crash leaves the old
+index as it was (and at a new name, nothing), or the complete new one.
+
+  --schema <file.json>  the fields to add or change, as the \`schema\` open option
+                        ({ "tags": "keyword" }); or an object of Memdex.migrate
+                        \`to\` options ({ "schema": {...}, "defaultSchema": false,
+                        "analyzer": {...} }): defaultSchema false drops the
+                        fields it leaves out
+  --language <lang>     the analyzer language (english, french, none, ...)
+  --name <index>        index name inside the folder (default memdex)
+  --to <name>           build a new index of this name; the old one stays`;
+
+/** Keys that make a --schema file an object of `to` options rather than a field map. */
+const TO_KEYS = ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b'];
+
+/**
+ * `Memdex.migrate` options from the arguments of `memdex migrate`.
+ * @param {string[]} argv
+ * @returns {Promise<import('./index.js').MigrateOptions>}
+ */
+async function parseMigrate(argv) {
+  const [dir, ...rest] = argv;
+  if (!dir || dir.startsWith('--')) throw new Error('the folder of the index comes first: memdex migrate <dir> ...');
+  /** @type {Record<string, unknown>} */
+  const to = {};
+  let name;
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i];
+    const v = rest[++i];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    if (flag === '--schema') {
+      const { readFile } = await import('node:fs/promises');
+      const spec = JSON.parse(await readFile(v, 'utf8'));
+      if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new Error(`${v} must hold a JSON object`);
+      const keys = Object.keys(spec);
+      const options = keys.length > 0 && keys.every((k) => TO_KEYS.includes(k)) && keys.some((k) => typeof spec[k] === 'object');
+      Object.assign(to, options ? spec : { schema: spec });
+    } else if (flag === '--language') to.language = v;
+    else if (flag === '--name') name = v;
+    else if (flag === '--to') to.name = v;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return /** @type {import('./index.js').MigrateOptions} */ ({ from: { storage: 'fs', dir, name }, to });
+}
+
+/** @param {string[]} argv */
+async function runMigrate(argv) {
+  let options;
+  try {
+    options = await parseMigrate(argv);
+  } catch (err) {
+    console.error(`memdex migrate: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const { Memdex } = await import('./node.js');
+  const done = await Memdex.migrate(options);
+  console.log(`migrated index '${done.name}': ${done.documents} documents, generation ${done.generation}`);
+}
 
 /**
  * The options of `memdex mcp` from its arguments (and environment).
@@ -72,7 +134,8 @@ async function main(argv) {
     console.log(USAGE);
     return;
   }
-  if (command !== 'mcp') {
+  if (command === 'migrate' && !rest.includes('--help') && !rest.includes('-h')) return runMigrate(rest);
+  if (command !== 'mcp' && command !== 'migrate') {
     console.error(command ? `memdex: unknown command ${command}\n\n${USAGE}` : USAGE);
     process.exit(2);
   }
@@ -106,6 +169,6 @@ async function main(argv) {
 }
 
 main(process.argv.slice(2)).catch((/** @type {{ code?: string, message?: string }} */ err) => {
-  console.error(`memdex mcp: ${err?.code ? `${err.code}: ` : ''}${err?.message ?? err}`);
+  console.error(`memdex ${process.argv[2] === 'migrate' ? 'migrate' : 'mcp'}: ${err?.code ? `${err.code}: ` : ''}${err?.message ?? err}`);
   process.exit(1);
 });

@@ -27,8 +27,8 @@ export const ERRORS = Object.freeze({
   SCHEMA: {
     status: 400,
     from: 'engine',
-    meaning: 'A document, filter or schema does not fit the schema (unknown field, wrong type, missing id), or a schema differs from the stored one.',
-    action: 'Fix the field the message names (in the document it names), or declare the field when the index is created.',
+    meaning: 'A document, filter or schema does not fit the schema (unknown field, wrong type, missing id), or a schema changes a stored index in a way its documents cannot take in place (`data.change`: analyzer, language, type, stored, dimensions, metric).',
+    action: 'Fix the field the message names (in the document it names), or declare the field (opening with a schema that adds it upgrades the index); rebuild with Memdex.migrate for the other changes.',
   },
   NOT_FOUND: {
     status: 404,

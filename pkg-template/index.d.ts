@@ -27,7 +27,7 @@ export { memoryStorage, withIndexLock } from './storage.js';
 export type MemdexErrorCode =
   /** A query could not be parsed (`syntax: 'strict'` only) or is not a string. */
   | 'INVALID_QUERY'
-  /** A document or the schema is invalid (unknown field, wrong type, missing id), or a schema differs from the stored one. */
+  /** A document or the schema is invalid (unknown field, wrong type, missing id), or a schema change needs `Memdex.migrate`. */
   | 'SCHEMA'
   /** A referenced document or index does not exist. */
   | 'NOT_FOUND'
@@ -278,6 +278,31 @@ export interface RecoveryReport {
   skipped: string[];
 }
 
+/** Options of {@link Memdex.migrate}. */
+export interface MigrateOptions {
+  /** Where the index is: `storage`, `dir`, `database`, `name`, `wasm` (its stored schema is read; other keys are ignored). */
+  from: Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'wasm'>;
+  /**
+   * The rebuilt index: `schema` fields replace or join the stored ones
+   * (`defaultSchema: false`: `schema` is the whole field list, fields it
+   * leaves out are dropped from every document); `language`, `analyzer`,
+   * `k1`, `b` replace the stored ones. `name`: build a new index of that
+   * name (which must not exist) and leave the old one as it is; default:
+   * replace the index in place.
+   */
+  to: Pick<OpenOptions, 'name' | 'schema' | 'defaultSchema' | 'language' | 'analyzer' | 'k1' | 'b'>;
+}
+
+/** What {@link Memdex.migrate} wrote. */
+export interface MigrateResult {
+  /** The rebuilt index's name. */
+  name: string;
+  /** Its live documents. */
+  documents: number;
+  /** Its generation (the commit that stored it). */
+  generation: number;
+}
+
 /** Options of {@link Memdex.open}. All optional. */
 export interface OpenOptions {
   /** Index name: the key prefix in storage; several indexes can share one storage (default `'memdex'`). */
@@ -302,7 +327,14 @@ export interface OpenOptions {
    * before `tags` and `links` were added keep their own schema (indexes created
    * before format 3 have `links` as `stored`: they open and keep their links,
    * but `expand` does not follow them). When opening
-   * a stored index, a given schema must equal the stored one (else `SCHEMA`).
+   * a stored index, the fields `schema` names upgrade its stored schema in
+   * place when they can: new fields of any type, a text field's `weight`, a
+   * vector field's `quantize` (with `k1` and `b`); documents keep what they
+   * had and gain new fields when next written; the next commit stores the
+   * upgrade. Stored fields it leaves out are kept. Any other change (the
+   * analyzer or a field's language, type, `stored`, dimensions or metric)
+   * is `SCHEMA` with `data.field` and `data.change`: rebuild with
+   * {@link Memdex.migrate}.
    * @example { schema: { priority: 'number', pinned: 'boolean' } }
    */
   schema?: Schema;
@@ -1013,7 +1045,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   /**
    * Opens the index `name` in `storage`, loading its last commit, or creates
    * an empty one. Loads the wasm engine once per process.
-   * @throws {MemdexError} `USAGE` (bad options), `SCHEMA` (schema differs from the stored one),
+   * @throws {MemdexError} `USAGE` (bad options), `SCHEMA` (a schema change that needs {@link Memdex.migrate}),
    *   `STORAGE`, `CORRUPT` (damaged data, or a lost manifest: blobs without a
    *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
@@ -1027,6 +1059,21 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * @throws {MemdexError} `USAGE` if the index has a manifest, `STORAGE`, `SCHEMA`.
    */
   static recover(options: Omit<OpenOptions, 'autoCommit' | 'onError'>): Promise<RecoveryReport>;
+  /**
+   * Rebuilds an index from its stored documents (vectors and links
+   * included) under a schema or analyzer that cannot apply in place, and
+   * stores it with one commit of the target index, under its writer lock: a
+   * crash before that commit's manifest swap leaves the old index as it was
+   * (and at a new `to.name`, no index), after it the complete new one. In
+   * place, other writers wait for the lock; one that loaded the old index
+   * and commits afterwards gets `CONFLICT`, and its reload `SCHEMA` if its
+   * open options ask for what changed. Into a new name, the source is read
+   * as last committed and left as it is. Also `memdex migrate <dir> --schema file.json`.
+   * @example await Memdex.migrate({ from: { storage: 'fs', dir }, to: { language: 'french' } })
+   * @throws {MemdexError} `USAGE` (bad options, or `to.name` exists), `SCHEMA` (a document does not fit
+   *   the new schema, or a kept field was never stored), `LOCKED`, `CONFLICT`, `STORAGE`.
+   */
+  static migrate(options: MigrateOptions): Promise<MigrateResult>;
   /** An in-memory index; same as `open({ ...options, storage: 'memory' })`. */
   static create<Doc extends DocumentShape = MemdexDocument>(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex<Doc>>;
   /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */

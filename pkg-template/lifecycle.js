@@ -7,6 +7,7 @@ import { Engine } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
 import { call, dispose, engineAsync, finalizer, loadEngine, realm, toMemdexError } from './realm.js';
 import { FLUSH_ON_HIDE, watchPage } from './open-options.js';
+import { REBUILD_FROM, migrate } from './migrate.js';
 
 /** Only the package's own static constructors make an index. */
 export const TOKEN = Symbol('memdex');
@@ -26,7 +27,7 @@ export const PENDING = Symbol('pending');
  * @property {boolean} persistent
  * @property {import('./open-options.js').AutoCommit | null} autoCommit
  * @property {((error: MemdexError) => void) | undefined} onError
- * @property {object | undefined} [config] the engine config (an empty index after a crash); undefined: the stored one
+ * @property {object | undefined} [config] the engine config: what a reload asks of the stored schema (an upgrade), and an empty index's; undefined: the stored one
  */
 
 /**
@@ -328,6 +329,57 @@ export class IndexLifecycle {
   }
 
   /**
+   * Rebuilds the documents of `source` (this index, or another one) under
+   * `config` and stores them as this index's next commit, holding its
+   * writer lock: one manifest swap replaces this index's last commit
+   * (`Memdex.migrate`). Resolves to the new generation.
+   * @param {IndexLifecycle} source
+   * @param {object} config
+   * @returns {Promise<number>}
+   */
+  [REBUILD_FROM](source, config) {
+    this.#checkOpen();
+    return this.#enqueue(() =>
+      this.#lock(async () => {
+        if (this.#writes + this.#inFlight > 0) throw usage('commit or drop the pending writes before a migration');
+        if (!(await engineAsync(() => this[ENGINE].isCurrent(this.#adapter, this.#name)))) await this.#reloadNow();
+        const base = this[ENGINE];
+        const built = source[ENGINE];
+        const epoch = realm.epoch;
+        const fresh = call(() => built.rebuild(config));
+        /** @type {import('./memdex.js').CommitHandle | undefined} */
+        let handle;
+        try {
+          handle = call(() => (fresh.rebase(base), fresh.prepareCommit(this.#name)));
+          const info = await engineAsync(() => /** @type {any} */ (handle).execute(this.#adapter));
+          if (epoch !== realm.epoch) return info.generation; // the restart reloads the commit
+          call(() => fresh.finishCommit(/** @type {any} */ (handle)));
+        } catch (err) {
+          dispose(fresh, epoch);
+          throw toMemdexError(err);
+        } finally {
+          dispose(handle, epoch);
+        }
+        const { engine: old, epoch: oldEpoch } = this.#box;
+        Object.assign(this.#box, { engine: fresh, epoch, crashed: false });
+        dispose(old, oldEpoch);
+        this.#config = config;
+        return call(() => fresh.generation);
+      }),
+    );
+  }
+
+  /**
+   * Rebuilds an index from its stored documents under a new schema or
+   * analyzer, atomically; see `Memdex.migrate` in index.d.ts.
+   * @param {import('./index.js').MigrateOptions} options
+   * @returns {Promise<import('./index.js').MigrateResult>}
+   */
+  static migrate(options) {
+    return migrate(/** @type {any} */ (this), options);
+  }
+
+  /**
    * Replaces the in-memory state with the last commit in storage (e.g.
    * after another tab or process committed). Uncommitted writes are dropped.
    * Resolves to whether anything was stored.
@@ -358,7 +410,8 @@ export class IndexLifecycle {
   /** @returns {Promise<boolean>} whether a commit was stored */
   async #reloadNow() {
     const box = this.#box;
-    const { engine: fresh, epoch, stored } = await loadEngine(this.#platform, this.#adapter, this.#name, undefined, () =>
+    // The open options' schema again: a reload keeps an upgrade not yet committed.
+    const { engine: fresh, epoch, stored } = await loadEngine(this.#platform, this.#adapter, this.#name, this.#config, () =>
       // Nothing stored: the last committed state is an empty index.
       box.engine && box.epoch === realm.epoch ? box.engine.emptyLike() : new Engine(this.#config),
     );

@@ -18,6 +18,15 @@ pub enum Error {
     /// A document or option does not fit the schema (unknown field, wrong type,
     /// bad field definition). `field` names the offending field.
     Schema { field: String, reason: String },
+    /// A schema given to open an index changes it in a way that cannot be
+    /// applied to the documents already indexed (code `SCHEMA`): `field`
+    /// (empty: the whole index) and which `change` (`analyzer`, `language`,
+    /// `type`, `stored`, `dimensions`, `metric`); the index must be rebuilt.
+    SchemaChange {
+        field: String,
+        change: &'static str,
+        reason: String,
+    },
     /// No document with this id exists.
     NotFound { id: String },
     /// The storage backend failed; nothing was committed. `adapter_reason`
@@ -51,7 +60,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidQuery { .. } => "INVALID_QUERY",
-            Error::Schema { .. } => "SCHEMA",
+            Error::Schema { .. } | Error::SchemaChange { .. } => "SCHEMA",
             Error::NotFound { .. } => "NOT_FOUND",
             Error::Storage { .. } => "STORAGE",
             Error::Corrupt { .. } => "CORRUPT",
@@ -89,6 +98,9 @@ impl Error {
     }
 }
 
+/// What a [`Error::SchemaChange`] message tells the caller to do.
+const REBUILD: &str = "the documents already indexed cannot take this change in place: rebuild the index from its stored documents with Memdex.migrate({ from, to }) (`memdex migrate <dir> --schema file.json` on the command line), or open it with the stored definition";
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -99,6 +111,14 @@ impl fmt::Display for Error {
             // An empty `field`: the schema as a whole (its reason names the option path).
             Error::Schema { field, reason } if field.is_empty() => write!(f, "schema error: {reason}"),
             Error::Schema { field, reason } => write!(f, "schema error on field `{field}`: {reason}"),
+            Error::SchemaChange { field, reason, .. } if field.is_empty() => write!(
+                f,
+                "schema error: {reason}; {REBUILD}"
+            ),
+            Error::SchemaChange { field, reason, .. } => write!(
+                f,
+                "schema error on field `{field}`: {reason}; {REBUILD}"
+            ),
             Error::NotFound { id } => write!(f, "no document with id `{id}`"),
             Error::Storage { key, reason, .. } => write!(
                 f,

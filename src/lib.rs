@@ -39,7 +39,7 @@ pub use error::{Error, Result};
 pub use index::{Index, Stats};
 pub use memdex_json::FieldMap;
 pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
-pub use schema::{FieldDef, IndexConfig};
+pub use schema::{FieldDef, IndexConfig, SchemaRequest};
 
 // Talc instead of std's dlmalloc in the wasm: 2.5 KB gzipped smaller and no
 // slower (bench/HISTORY.md, "Bundle size"). The module is single-threaded.

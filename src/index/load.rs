@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
-use crate::schema::IndexConfig;
+use crate::schema::{FieldDef, IndexConfig, ResolvedSchema, SchemaRequest};
 use crate::storage::Storage;
 
 use super::deletes::DeleteSet;
@@ -23,9 +23,11 @@ use super::manifest::{
     blob_prefix, manifest_key, parse_blob_key, parse_manifest, pending_prefix, verify_blob,
     Manifest, SegmentRecord,
 };
+use super::merge::FieldMoves;
 use super::persist::{decode_deletes, PersistState};
 use super::segment::Segment;
 use super::serialize::read_segment;
+use super::upgrade::relay_segment;
 use super::{Index, SegmentEntry};
 
 /// Loads tried before giving up on a manifest that keeps changing.
@@ -235,6 +237,21 @@ impl Index {
         self.persist.manifest.clone()
     }
 
+    /// Makes the next commit replace `base`'s last commit: it will expect
+    /// `base`'s manifest (one swap, as any commit) and write every segment
+    /// of this index. Call it before writing, so that new segments are
+    /// numbered after `base`'s. How a rebuilt index takes the place of the
+    /// one it was built from (`Memdex.migrate`).
+    pub fn rebase(&mut self, base: &Index) {
+        self.persist = PersistState {
+            generation: base.persist.generation,
+            commit: base.persist.commit.clone(),
+            manifest: base.persist.manifest.clone(),
+            records: Vec::new(),
+        };
+        self.next_segment_id = self.next_segment_id.max(base.next_segment_id);
+    }
+
     /// Opens the index stored under `name`, or creates an empty one with
     /// `config` (default schema if `None`) when nothing is stored.
     pub async fn open<S: Storage>(
@@ -259,20 +276,33 @@ impl Index {
         Ok(())
     }
 
-    /// Builds an index from a loaded committed state. A `config` that differs
-    /// from the stored one is a `SCHEMA` error.
+    /// Builds an index from a loaded committed state; `config`, when
+    /// given, is asked for whole ([`SchemaRequest::whole`]).
     pub fn from_loaded(loaded: LoadedIndex, config: Option<&IndexConfig>) -> Result<Index> {
+        Index::from_loaded_as(loaded, config.map(SchemaRequest::whole).as_ref())
+    }
+
+    /// Builds an index from a loaded committed state, upgrading its schema
+    /// to what `request` asks when that applies in place (a change that
+    /// does not is a `SCHEMA` error: see `IndexConfig::upgraded`). The
+    /// upgraded schema is stored by the next commit.
+    pub fn from_loaded_as(loaded: LoadedIndex, request: Option<&SchemaRequest>) -> Result<Index> {
         let manifest = loaded.manifest;
-        if let Some(c) = config {
-            if *c != manifest.config {
-                return Err(Error::schema(
-                    "",
-                    "the `schema` (or analyzer options) given differs from the one stored with this index; open it without them or use a new name",
-                ));
-            }
-        }
-        let mut index = Index::new(manifest.config.clone())?;
-        let n_fields = index.schema.text.len();
+        let upgraded = match request {
+            Some(r) => manifest.config.upgraded(r)?,
+            None => None,
+        };
+        let mut index = Index::new(upgraded.clone().unwrap_or_else(|| manifest.config.clone()))?;
+        let moves = match upgraded {
+            Some(_) => FieldMoves::between(&ResolvedSchema::new(&manifest.config)?, &index.schema),
+            None => None,
+        };
+        let n_fields = manifest
+            .config
+            .fields
+            .values()
+            .filter(|d| matches!(d, FieldDef::Text { .. }))
+            .count();
         let mut records: Vec<(u64, Vec<String>, Option<String>)> = Vec::new();
         for (record, segment, deletes) in loaded.segments {
             if segment.n_fields != n_fields {
@@ -281,10 +311,16 @@ impl Index {
                     reason: "segment has a different number of text fields than the schema".into(),
                 });
             }
-            index.adopt_segment(record.id, Arc::new(segment), deletes);
             // A repeated id replaces the earlier record (as a map insert did).
             records.retain(|r| r.0 != record.id);
-            records.push((record.id, record.chunks, record.deletes));
+            let segment = match &moves {
+                Some(m) => relay_segment(&segment, m, &index.schema),
+                None => {
+                    records.push((record.id, record.chunks, record.deletes));
+                    segment
+                }
+            };
+            index.adopt_segment(record.id, Arc::new(segment), deletes);
         }
         index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
         index.persist = PersistState {

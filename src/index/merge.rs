@@ -10,9 +10,42 @@ use crate::termdict::{TermDict, Union};
 use super::deletes::DeleteSet;
 use super::segment::{Segment, SegmentParts};
 use super::surfaces::Surfaces;
-use crate::schema::FilterKind;
+use crate::schema::{FilterKind, ResolvedSchema};
 
 const GONE: u32 = u32::MAX;
+
+/// Where each field of the old schema is in the new one, by kind.
+pub(crate) struct FieldMoves {
+    pub text: Vec<usize>,
+    pub filters: Vec<usize>,
+    pub vectors: Vec<usize>,
+}
+
+impl FieldMoves {
+    /// The moves from `old` to `new` (which keeps every field of `old`), or
+    /// `None` when segments of `old` are already laid out as `new` wants.
+    pub(crate) fn between(old: &ResolvedSchema, new: &ResolvedSchema) -> Option<FieldMoves> {
+        let place = |name: &str| -> usize {
+            match new.by_name.get(name) {
+                Some(crate::schema::FieldRef::Text(i))
+                | Some(crate::schema::FieldRef::Filter(i))
+                | Some(crate::schema::FieldRef::Vector(i)) => *i,
+                _ => usize::MAX,
+            }
+        };
+        let moves = FieldMoves {
+            text: old.text.iter().map(|f| place(&f.name)).collect(),
+            filters: old.filters.iter().map(|f| place(&f.name)).collect(),
+            vectors: old.vectors.iter().map(|f| place(&f.name)).collect(),
+        };
+        let identity =
+            |m: &[usize], n: usize| m.len() == n && m.iter().enumerate().all(|(i, &j)| i == j);
+        let same = identity(&moves.text, new.text.len())
+            && identity(&moves.filters, new.filters.len())
+            && identity(&moves.vectors, new.vectors.len());
+        (!same).then_some(moves)
+    }
+}
 
 /// Merges `parts` (segment and its tombstones), keeping their order.
 pub fn merge_segments(
@@ -20,6 +53,19 @@ pub fn merge_segments(
     n_fields: usize,
     kinds: &[FilterKind],
 ) -> Segment {
+    merge_moved(parts, n_fields, kinds, None)
+}
+
+/// [`merge_segments`] of parts written under an older schema, whose
+/// fields `moves` places in the new one (a schema upgrade; `None`: the
+/// same schema). Columns of fields the parts lack are left missing.
+pub(crate) fn merge_moved(
+    parts: &[(&Segment, &DeleteSet)],
+    n_fields: usize,
+    kinds: &[FilterKind],
+    moves: Option<&FieldMoves>,
+) -> Segment {
+    let text = |f: usize| moves.map_or(f, |m| m.text[f]);
     // Old local doc -> new doc id, per part.
     let mut remaps: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
     let mut next = 0u32;
@@ -46,8 +92,10 @@ pub fn merge_segments(
             let old = old as u32;
             out.docs
                 .push(seg.docs.id(old).to_string(), seg.docs.stored_bytes(old));
-            for f in 0..n_fields {
-                out.field_lens.push(seg.field_len(old, f));
+            let row = out.field_lens.len();
+            out.field_lens.resize(row + n_fields, 0);
+            for f in 0..seg.n_fields {
+                out.field_lens[row + text(f)] = seg.field_len(old, f);
             }
         }
         for (value, docs) in &seg.namespaces.values {
@@ -57,10 +105,16 @@ pub fn merge_segments(
                 }
             }
         }
-        for (target, source) in out.columns.iter_mut().zip(&seg.columns) {
-            merge_column(target, source, remap);
+        for (f, source) in seg.columns.iter().enumerate() {
+            if let Some(target) = out.columns.get_mut(moves.map_or(f, |m| m.filters[f])) {
+                merge_column(target, source, remap);
+            }
+        }
+        for column in out.columns.iter_mut() {
+            pad_column(column, out.docs.len());
         }
         for (f, col) in seg.vectors.iter().enumerate() {
+            let f = moves.map_or(f, |m| m.vectors[f]);
             for (i, &d) in col.docs.iter().enumerate() {
                 if let Some(&new) = remap.get(d as usize).filter(|&&n| n != GONE) {
                     out.push_vector(f, new, col.row(i));
@@ -94,6 +148,9 @@ pub fn merge_segments(
                 let old = cursor.doc();
                 if let Some(&new) = remap.get(old as usize).filter(|&&n| n != GONE) {
                     cursor.read_positions(&mut buf, &mut ranges);
+                    if moves.is_some() {
+                        move_ranges(&mut ranges, text);
+                    }
                     let lens_start = new as usize * n_fields;
                     encoder.push(
                         new,
@@ -135,6 +192,33 @@ pub fn merge_segments(
     let mut segment = Segment::assemble(out, terms);
     segment.surfaces = surfaces;
     segment
+}
+
+/// Renumbers the fields of a document's position ranges, keeping them
+/// sorted by field (at most 32: an insertion sort, no new slice-sort
+/// instantiation in the wasm).
+fn move_ranges(ranges: &mut [(usize, usize, usize)], text: impl Fn(usize) -> usize) {
+    for range in ranges.iter_mut() {
+        range.0 = text(range.0);
+    }
+    for i in 1..ranges.len() {
+        let mut j = i;
+        while j > 0 && ranges[j - 1].0 > ranges[j].0 {
+            ranges.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Fills a dense column up to `n_docs` documents with missing values (a
+/// field the merged parts lack).
+fn pad_column(column: &mut Column, n_docs: usize) {
+    match column {
+        Column::Keyword(_) => {}
+        Column::Number(v) => v.resize(n_docs, f64::NAN),
+        Column::Boolean(v) => v.resize(n_docs, 2),
+        Column::Links(v) => v.resize(n_docs, Vec::new()),
+    }
 }
 
 fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {

@@ -19,6 +19,7 @@ pub mod segment;
 pub mod serialize;
 mod snapshot;
 pub mod surfaces;
+mod upgrade;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;

@@ -106,7 +106,7 @@ pub async fn recover<S: Storage>(
     let n_segments = segments.len();
     let index = Index::from_loaded(
         LoadedIndex::from_parts(manifest.clone(), bytes.clone(), segments),
-        Some(&manifest.config),
+        None, // the manifest's own config
     )?;
     if !storage.swap(&mkey, None, &bytes).await? {
         return Err(Error::Conflict {

@@ -3,9 +3,11 @@
 
 mod dates;
 mod resolved;
+mod upgrade;
 
 pub use dates::{parse_date, parse_iso8601, MAX_DATE_MS};
 pub use resolved::{FieldRef, FilterField, FilterKind, ResolvedSchema, TextField, VectorField};
+pub use upgrade::SchemaRequest;
 
 use crate::json::{Object, ToJson, Value};
 

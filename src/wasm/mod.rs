@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::index::Index;
 use crate::json::{self, ToJson, Value};
 use crate::query::options::SearchOptions;
-use crate::schema::IndexConfig;
+use crate::schema::{IndexConfig, SchemaRequest};
 
 /// A JS promise driven by `fut`. Boxed so that every entrance shares one
 /// instance of the executor's glue instead of one per future type.
@@ -61,6 +61,15 @@ fn error_data(err: &Error) -> JsValue {
         }
         Error::Schema { field, reason } => {
             o.field("field", field).field("reason", reason);
+        }
+        Error::SchemaChange {
+            field,
+            change,
+            reason,
+        } => {
+            o.field("field", field)
+                .field("change", change)
+                .field("reason", reason);
         }
         Error::NotFound { id } => {
             o.field("id", id);
@@ -190,13 +199,14 @@ fn read_config(value: &JsValue, extend: Option<bool>) -> Result<IndexConfig, JsV
     IndexConfig::from_json_as(&v, extend).map_err(bad)
 }
 
-/// Whether a JS configuration extends the default fields.
-fn config_extends(value: &JsValue) -> bool {
-    json_text(value, "schema")
-        .ok()
-        .flatten()
-        .and_then(|j| json::parse(&j).ok())
-        .is_some_and(|v| IndexConfig::extends_defaults(&v))
+/// What open options (`undefined`: none) ask of a stored index's schema.
+fn read_request(value: &JsValue) -> Result<Option<SchemaRequest>, JsValue> {
+    let Some(json) = json_text(value, "schema")? else {
+        return Ok(None);
+    };
+    let bad = |e: String| to_js_error(Error::schema("", e));
+    let v = json::parse(&json).map_err(|e| bad(e.to_string()))?;
+    SchemaRequest::from_json(&v).map(Some).map_err(bad)
 }
 
 fn search_options(v: Value) -> Result<SearchOptions, String> {
@@ -501,30 +511,43 @@ pub fn run_storage_conformance(storage: JsValue, prefix: String) -> Result<Promi
 
 #[wasm_bindgen(js_class = Engine)]
 impl Engine {
-    /// Engine over a loaded index; `config`, when given, must equal the
-    /// stored one.
+    /// Engine over a loaded index; `config` (open options as JSON), when
+    /// given, upgrades the stored schema with the fields it declares (see
+    /// [`IndexConfig::upgraded`]); a change that cannot apply in place is
+    /// a `SCHEMA` error.
     #[wasm_bindgen(js_name = fromLoaded)]
     pub fn from_loaded(loaded: &mut Loaded, config: JsValue) -> Result<Engine, JsValue> {
         let inner = loaded.inner.take().ok_or_else(|| {
             to_js_error(Error::schema("loaded", "this LoadedIndex was already used"))
         })?;
-        let config: Option<IndexConfig> = if config.is_undefined() || config.is_null() {
-            None
-        } else {
-            let given = read_config(&config, None)?;
-            // An index created before `schema` extended the default fields
-            // was opened with its whole field list: accept that too.
-            let whole = || read_config(&config, Some(false));
-            Some(match given != *inner.config() {
-                true if config_extends(&config) => whole()?,
-                _ => given,
-            })
-        };
-        let index = Index::from_loaded(inner, config.as_ref()).map_err(to_js_error)?;
+        let request = read_request(&config)?;
+        let index = Index::from_loaded_as(inner, request.as_ref()).map_err(to_js_error)?;
         Ok(Engine {
             index,
             last_options: None,
         })
+    }
+
+    /// A new engine holding every document of this one rebuilt under the
+    /// configuration `config` asks (open options as JSON: its `schema`
+    /// fields replace or join the stored ones, all of them with
+    /// `defaultSchema: false`; `analyzer`, `k1`, `b` replace the stored
+    /// ones). Nothing is committed.
+    pub fn rebuild(&mut self, config: JsValue) -> Result<Engine, JsValue> {
+        let request = read_request(&config)?.unwrap_or_default();
+        let index = self.index.rebuilt(&request).map_err(to_js_error)?;
+        Ok(Engine {
+            index,
+            last_options: None,
+        })
+    }
+
+    /// Makes this engine's next commit replace `base`'s last commit (one
+    /// manifest swap that expects `base`'s manifest): how a rebuilt index
+    /// takes the place of the one it was built from (`Memdex.migrate`).
+    /// Every segment of this engine is written by that commit.
+    pub fn rebase(&mut self, base: &Engine) {
+        self.index.rebase(&base.index);
     }
 
     /// Flushes and prepares a commit of everything new under `name`.

@@ -8,6 +8,7 @@ import {
   type CommitInfo,
   type Hit,
   type MemdexErrorCode,
+  type MigrateResult,
   type OpenOptions,
   type RemoteMemdex,
   type SearchOptions,
@@ -249,7 +250,14 @@ async function typed(): Promise<void> {
   // @ts-expect-error not a field type
   await Memdex.open({ schema: { tags: 'keywords' } });
 
-  void [plain, own, title, tags, when, warnings, n, remoteHits, wrongTitle, wrongDate, served];
+  const migrated: MigrateResult = await Memdex.migrate({ from: { storage: 'fs', dir: 'memory' }, to: { language: 'french', schema: { area: 'keyword' } } });
+  const migratedDocs: number = migrated.documents;
+  // @ts-expect-error `to` takes the schema and analyzer options, not storage
+  await Memdex.migrate({ from: { dir: 'memory' }, to: { storage: 'memory' } });
+  // @ts-expect-error `from` is required
+  await Memdex.migrate({ to: { language: 'none' } });
+
+  void [plain, own, title, tags, when, warnings, n, remoteHits, wrongTitle, wrongDate, served, migratedDocs];
 }
 
 void main;

@@ -66,13 +66,16 @@ export function definePersistence({ Memdex, makeStorage, assert, t, expectCode, 
     await b.close();
   });
 
-  t('a different schema than the stored one is a SCHEMA error', async () => {
+  t('a schema change that cannot apply in place is a SCHEMA error; a new field upgrades', async () => {
     const storage = makeStorage();
     const a = await Memdex.open({ name: 's', storage, schema: { body: { type: 'text' } } });
     a.add({ id: '1', body: 'hello world' });
     await a.commit();
     await a.close();
-    await expectCode(Memdex.open({ name: 's', storage, schema: { other: { type: 'text' } } }), 'SCHEMA');
+    await expectCode(Memdex.open({ name: 's', storage, schema: { body: { type: 'keyword' } } }), 'SCHEMA');
+    const wider = await Memdex.open({ name: 's', storage, schema: { other: { type: 'text' } } });
+    assert.equal(wider.search('hello').hits[0].id, '1');
+    wider.free(); // never committed: the stored schema stays
     const b = await Memdex.open({ name: 's', storage }); // stored schema
     assert.equal(b.search('hello').hits[0].id, '1');
     await b.close();
