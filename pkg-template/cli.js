@@ -3,7 +3,7 @@
 // tools served over MCP stdio (./mcp.js). Logs go to stderr: stdout carries
 // the protocol.
 
-const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>]
+const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>] [--embed <module>]
 
 Serves the memory index in <folder> (created when missing) to an MCP client
 over stdio: tools memory_search, memory_list, memory_get, memory_related,
@@ -15,7 +15,10 @@ memory_store, memory_update, memory_delete.
   --read-only         only the search, list, get and related tools; never writes
   --name <index>      index name inside the folder (default memdex)
   --sync-ms <ms>      reload what other processes committed at most this often
-                      before a read (default 1000; 0 = before every read)`;
+                      before a read (default 1000; 0 = before every read)
+  --embed <module>    embed memories and searches with this module's default
+                      export, async (texts) => vectors (named exports: field,
+                      dimensions, text, batchSize, concurrency)`;
 
 /**
  * The options of `memdex mcp` from its arguments (and environment).
@@ -50,6 +53,9 @@ function parse(argv) {
         opts.syncMs = ms;
         break;
       }
+      case '--embed':
+        opts.embed = take();
+        break;
       case '--read-only':
         opts.readOnly = true;
         break;

@@ -176,6 +176,8 @@ export async function update(ctx, args) {
     // Links point at engine ids, as memory_store stores them.
     if (Array.isArray(args.links)) doc.links = args.links.map((l) => ({ type: l.type, to: engineKey(found.doc.namespace, l.to) }));
     putVector(ctx, doc, args.vector);
+    // A new title or text is embedded again (the index's embedder fills the dropped vector).
+    if (ctx.embedField !== undefined && args.vector === undefined && (args.title !== undefined || args.text !== undefined)) delete doc[ctx.embedField];
     undo.push({ key: found.key, prev: found.doc });
     await ctx.index.add(doc);
     return { ...memoryOf(ctx, found.key, doc), text: String(doc.text ?? '') };

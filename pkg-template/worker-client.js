@@ -6,6 +6,8 @@
 // instead of a function, and `pack` counts tokens with the default counter.
 import { MemdexError } from './memdex-error.js';
 import { rejectedDocument } from './documents.js';
+import { Embedder, checkEmbedOption } from './embed.js';
+import { embedInClient } from './worker-embed.js';
 
 /**
  * Methods answered by the worker's index as they are (arguments and results
@@ -298,17 +300,25 @@ export function defineOpenInWorker(makeWorker) {
     }
     if (typeof options.onError === 'function') throw new MemdexError('USAGE', 'openInWorker: `onError` cannot be sent to a worker');
     if (typeof Worker !== 'function') throw new MemdexError('USAGE', 'openInWorker() needs Web Workers (a browser)');
+    // The embedder stays on this side (worker-embed.js).
+    const embed = checkEmbedOption(options.embed);
     const worker = options.worker ?? makeWorker();
-    const { worker: _w, ...rest } = options;
+    const { worker: _w, embed: _e, ...rest } = options;
     const channel = new Channel(worker);
+    /** @type {Embedder | undefined} */
+    let embedder;
     try {
       await channel.call('open', [rest]);
+      if (embed) embedder = new Embedder(embed, new Set(await channel.call('vectorFields', [])));
     } catch (err) {
+      if (embed) await channel.call('free', []).catch(() => {});
       channel.terminate();
       throw err;
     }
     // The prototype carries every method and getter of the interface
     // (defined above from METHODS and GETTERS).
-    return /** @type {import('./index.js').RemoteMemdex} */ (/** @type {unknown} */ (new RemoteMemdex(channel, rest.name ?? 'memdex')));
+    const remote = new RemoteMemdex(channel, rest.name ?? 'memdex');
+    if (embedder) embedInClient(/** @type {any} */ (remote), embedder, (method, args) => remote[INVOKE](method, args));
+    return /** @type {import('./index.js').RemoteMemdex} */ (/** @type {unknown} */ (remote));
   };
 }
