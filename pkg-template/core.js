@@ -18,7 +18,7 @@ import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemove
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 import { Embedder, checkEmbedOption } from './embed.js';
 import {
-  EMBEDDER, PUT, SEARCH, STORED, applyOperations, packEmbedded, patchEmbedded, prepareOperations, searchSemantic, verifier,
+  EMBEDDER, PUT, SEARCH, STORED, applyOperations, embedDocuments, packEmbedded, patchEmbedded, prepareOperations, searchSemantic, verifier,
 } from './embed-ops.js';
 
 export { MemdexError, toMemdexError };
@@ -137,10 +137,7 @@ export class MemdexBase extends IndexLifecycle {
     throw usage('openInWorker() needs a browser (Web Workers)');
   }
 
-  /**
-   * An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`.
-   * @param {OpenInput} [options]
-   */
+  /** An in-memory index (no persistence): `open({ storage: 'memory', ... })`. @param {OpenInput} [options] */
   static async create(options = {}) {
     return this.open({ ...options, storage: 'memory' });
   }
@@ -182,10 +179,12 @@ export class MemdexBase extends IndexLifecycle {
     return embedder.fill([doc], verifier(this, embedder.field)).then(([ready]) => this[PUT](ready));
   }
 
-  /**
-   * Adds one document now.
-   * @param {unknown} doc
-   */
+  /** `embed` only: see EmbeddingMemdex in index.d.ts. @param {Doc[]} docs */
+  embedDocuments(docs) {
+    return embedDocuments(this, docs);
+  }
+
+  /** Adds one document now. @param {unknown} doc */
   [PUT](doc) {
     const engine = this[ENGINE];
     const floats = new FloatMembers();

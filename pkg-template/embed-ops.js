@@ -3,7 +3,7 @@
 // Each embeds first, with no lock held and nothing written, then makes its
 // writes at once through the index's synchronous members below (never
 // public API).
-import { MemdexError, describe, isObject } from './memdex-error.js';
+import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { checkSearch, patched } from './documents.js';
 import { NO_EMBEDDER, checkSemantic, checkVectors } from './embed.js';
 import { ENGINE } from './lifecycle.js';
@@ -26,6 +26,19 @@ export const SEARCH = Symbol('search');
  * @returns {import('./embed.js').Verify}
  */
 export const verifier = (index, field) => (vectors, whats) => checkVectors((q, o) => index[SEARCH](q, o), field, vectors, whats);
+
+/**
+ * `embedDocuments(docs)`: the documents with the vectors `add` would
+ * embed, nothing written.
+ * @param {Index} index
+ * @param {unknown} docs
+ */
+export function embedDocuments(index, docs) {
+  const embedder = index[EMBEDDER];
+  if (embedder === undefined) throw usage('embedDocuments needs an embedder: open the index with `embed`');
+  if (!Array.isArray(docs)) throw usage('embedDocuments(docs): docs must be an array of documents');
+  return embedder.fill(docs, verifier(index, embedder.field));
+}
 
 /** Re-reads of a document changed by another write while its text was embedded. */
 const PATCH_ATTEMPTS = 5;
@@ -145,7 +158,7 @@ export function semanticPlan(query, options) {
  * search (`semantic: 'hybrid'`, or `hybrid` options) or a vector search
  * (`semantic: 'vector'`) without a `vector` embeds the query (one call).
  * Without an embedder such a search is answered by words alone and says so
- * (`results.semantic: 'lexical'`, `results.warning`). Results of a
+ * (`results.semantic: 'lexical'`, a line of `results.warnings`). Results of a
  * semantic search carry `semantic`: what ranked them.
  * @param {Index} index
  * @param {string} query
@@ -164,7 +177,8 @@ export function searchSemantic(index, query, options) {
     const plan = semanticPlan(query, options);
     if (plan.embed) {
       const { hybrid: _, ...lexical } = plan.options;
-      return Object.assign(index[SEARCH](query, lexical), { semantic: /** @type {const} */ ('lexical'), warning: NO_EMBEDDER });
+      const results = index[SEARCH](query, lexical);
+      return Object.assign(results, { semantic: /** @type {const} */ ('lexical'), warnings: [...(results.warnings ?? []), NO_EMBEDDER] });
     }
     return run(plan, plan.options);
   }

@@ -652,7 +652,7 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * `'vector'`: ranked by the embedding alone. With a `vector` given, it is
    * used as is. Without an embedder and a `vector`, the search is answered
    * by words alone and says so ({@link SearchResults.semantic} `'lexical'`,
-   * {@link SearchResults.warning}). On an index with an embedder, a
+   * and a line of {@link SearchResults.warnings}). On an index with an embedder, a
    * `hybrid` search without a `vector` embeds its query too.
    */
   semantic?: 'hybrid' | 'vector';
@@ -959,8 +959,6 @@ export interface SearchResults<Doc = MemdexDocument> {
    * hits. `'lexical'`: no embedder and no `vector`, so words alone.
    */
   semantic?: 'hybrid' | 'vector' | 'lexical';
-  /** Why the answer is not what was asked (a `semantic` search answered by words alone). */
-  warning?: string;
   /** Time the search took in the engine call, milliseconds (fractional). */
   tookMs?: number;
   /**
@@ -1273,6 +1271,13 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
 export interface EmbeddingMemdex<Doc extends DocumentShape = MemdexDocument>
   extends Omit<Memdex<Doc>, 'add' | 'patch' | 'search' | 'pack' | 'update'> {
   add(doc: Input<Doc>): Promise<void>;
+  /**
+   * The documents with the vectors `add` would embed (copies; a document
+   * that carries its vector, or has no text, as given), nothing written:
+   * embed first, then write them inside `update(fn)` without the writer
+   * lock waiting on the embedder. `EMBED` as for `add`.
+   */
+  embedDocuments(docs: Input<Doc>[]): Promise<Input<Doc>[]>;
   patch(id: string, changes: Changes<Doc>): Promise<void>;
   search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
   pack(query: string, options: PackOptions<Doc>): Promise<PackResult<Doc>>;

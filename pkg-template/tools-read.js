@@ -83,7 +83,7 @@ export async function search(ctx, args) {
   if (total !== undefined && totalExact === false) structured.totalExact = false;
   if (results.semantic !== undefined) structured.semantic = results.semantic;
   // A semantic search without an embedder was answered by words alone: say so.
-  const note = results.warning === undefined ? '' : `\n[${results.warning.replace(/ \(open the index with `embed`\)/, ' on this server')}]`;
+  const note = results.semantic === 'lexical' && semantic !== 'off' ? '\n[no embedder is configured on this server: answered by words alone]' : '';
   if (out.length === 0) {
     const scope = describeFilter(args);
     return ok(

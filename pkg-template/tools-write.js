@@ -122,6 +122,7 @@ export async function store(ctx, args) {
     seen.add(m.id);
   }
   const replace = args.replace === true;
+  await embedFirst(ctx, items);
   const stored = await write(ctx, async (undo) => {
     /** @type {({ key: string, doc: StoredDoc } | undefined)[]} */
     const existing = [];
@@ -151,6 +152,25 @@ export async function store(ctx, args) {
   return ok(`Stored ${stored.length} memor${stored.length === 1 ? 'y' : 'ies'}: ${names.join(', ')}.`, {
     stored,
     count: stored.length,
+  });
+}
+
+/**
+ * With an embedder: the vectors of memories given without one, embedded in
+ * batches before the write takes the writer lock (else `add` would embed
+ * them one at a time under it).
+ * @param {ToolContext} ctx
+ * @param {MemoryFields[]} items
+ */
+async function embedFirst(ctx, items) {
+  const { embedDocuments } = /** @type {{ embedDocuments?: (docs: StoredDoc[]) => Promise<StoredDoc[]> }} */ (ctx.index);
+  const field = ctx.embedField;
+  if (field === undefined || typeof embedDocuments !== 'function') return;
+  const missing = items.filter((m) => m.vector === undefined);
+  const docs = await embedDocuments.call(ctx.index, missing.map((m) => docOf(ctx, engineKey(ctx.ns, /** @type {string} */ (m.id)), m)));
+  docs.forEach((doc, i) => {
+    const v = /** @type {ArrayLike<number> | undefined} */ (doc[field]);
+    if (v !== undefined) missing[i].vector = Array.from(v);
   });
 }
 

@@ -61,6 +61,9 @@ export function embedInClient(remote, embedder, invoke) {
   };
   /** @type {Methods} */
   const methods = {
+    async embedDocuments(docs) {
+      return embedder.fill(Array.isArray(docs) ? docs : [...docs], verify);
+    },
     async add(doc) {
       const [ready] = await embedder.fill([doc], verify);
       return base.add.call(remote, ready);
