@@ -33,7 +33,7 @@ export const verifier = (index, field) => (vectors, whats) => checkVectors((q, o
  * @param {Index} index
  * @param {unknown} docs
  */
-export function embedDocuments(index, docs) {
+export async function embedDocuments(index, docs) {
   const embedder = index[EMBEDDER];
   if (embedder === undefined) throw usage('embedDocuments needs an embedder: open the index with `embed`');
   if (!Array.isArray(docs)) throw usage('embedDocuments(docs): docs must be an array of documents');

@@ -1149,6 +1149,14 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * @example index.patch('m1', { text: 'Deploys are frozen on Fridays', tags: null });
    */
   patch(id: string, changes: Changes<Doc>): void;
+  /**
+   * An index opened with `embed`: the documents with the vectors `add`
+   * would embed (copies; a document that carries its vector, or has no
+   * text, as given), nothing written. Embed first, then write them inside
+   * `update(fn)` without the writer lock waiting on the embedder. `EMBED`
+   * as for `add`; `USAGE` without `embed`.
+   */
+  embedDocuments(docs: Input<Doc>[]): Promise<Input<Doc>[]>;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;
   /** Removes every document matching a (non-empty) filter; returns how many. */
@@ -1271,13 +1279,6 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
 export interface EmbeddingMemdex<Doc extends DocumentShape = MemdexDocument>
   extends Omit<Memdex<Doc>, 'add' | 'patch' | 'search' | 'pack' | 'update'> {
   add(doc: Input<Doc>): Promise<void>;
-  /**
-   * The documents with the vectors `add` would embed (copies; a document
-   * that carries its vector, or has no text, as given), nothing written:
-   * embed first, then write them inside `update(fn)` without the writer
-   * lock waiting on the embedder. `EMBED` as for `add`.
-   */
-  embedDocuments(docs: Input<Doc>[]): Promise<Input<Doc>[]>;
   patch(id: string, changes: Changes<Doc>): Promise<void>;
   search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
   pack(query: string, options: PackOptions<Doc>): Promise<PackResult<Doc>>;
@@ -1320,6 +1321,7 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
       | 'add'
       | 'addMany'
       | 'patch'
+      | 'embedDocuments'
       | 'remove'
       | 'removeWhere'
       | 'get'

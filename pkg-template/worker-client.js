@@ -14,7 +14,7 @@ import { embedInClient } from './worker-embed.js';
  * are plain data).
  */
 const METHODS = /** @type {const} */ ([
-  'add', 'patch', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
+  'add', 'patch', 'embedDocuments', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
   'commit', 'reload', 'refresh', 'ready',
 ]);
 /** Getters read in the worker (each an async property here). */
