@@ -141,7 +141,7 @@ export const ALL = [
         budgetTokens: int(200, 5000, undefined, 'Budget in tokens (chars/4), instead of maxChars.'),
         expand: { ...object(TRAVERSAL), additionalProperties: false, description: 'Add memories linked to the hits, e.g. {"hops":1}.' },
         vector: { ...VECTOR, description: 'Query embedding: hybrid search (needs a vector field).' },
-        semantic: { type: 'string', enum: ['hybrid', 'vector', 'off'], description: 'Search by meaning with the server\'s embedder: hybrid (its default), vector only, or off.' },
+        semantic: { type: 'string', enum: ['hybrid', 'vector', 'off'], description: 'By meaning (server embedder): hybrid is its default.' },
       },
       required: ['query'],
       additionalProperties: false,
