@@ -170,11 +170,7 @@ const schemas = {
       vector: { type: 'array', items: { type: 'number' }, description: 'Query embedding of the vector field\'s dimensions: alone (blank query) a vector search, with a query a hybrid search' },
       vectorField: { type: 'string', description: 'The vector field to search; may be left out when the schema has exactly one' },
       hybrid: { type: 'object', description: 'How a hybrid search fuses its lexical and vector lists, e.g. {"method":"rrf"}' },
-      semantic: {
-        type: 'string',
-        enum: ['hybrid', 'vector'],
-        description: 'Search by meaning without a vector: the query embedded by the Worker\'s Workers AI binding (AI), fused with the words (hybrid) or alone (vector); without the binding answered by words (semantic: lexical, a line in warnings)',
-      },
+      semantic: { type: 'string', enum: ['hybrid', 'vector'], description: 'Search by meaning without a vector: the query embedded by the Worker\'s Workers AI binding (AI), fused with the words (hybrid) or alone (vector); without the binding answered by words (semantic: lexical, a line in warnings)' },
     },
   },
   Schema: {
@@ -228,11 +224,7 @@ const schemas = {
       hits: { type: 'array', items: ref('Hit') },
       mode: { type: 'string', enum: ['or', 'and'] },
       total: { type: 'integer' },
-      warnings: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }',
-      },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }; a semantic search answered by words says so' },
       strategy: { type: 'object', description: 'What strategy "auto" chose: name, reason, mode, proximity, expand?, hybrid?, query?' },
       semantic: { type: 'string', enum: ['hybrid', 'vector', 'lexical'], description: 'A semantic search: what ranked the hits (lexical: no embedder, words alone)' },
       limited: {
