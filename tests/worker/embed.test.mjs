@@ -40,7 +40,9 @@ async function model(request) {
   const { model: name, text } = await request.json();
   calls.push({ model: name, texts: text });
   if (failing) return new Response('AiError: 3040: capacity temporarily exceeded', { status: 500 });
-  return Response.json({ shape: [text.length, DIMENSIONS], data: conceptVectors(text) });
+  // A text asking for it gets a vector one number short.
+  const data = conceptVectors(text).map((v, i) => (text[i].includes('wrong dimensions') ? v.slice(1) : v));
+  return Response.json({ shape: [text.length, DIMENSIONS], data });
 }
 
 let mf;
@@ -132,6 +134,12 @@ test('/mcp: memory_store embeds, memory_search is by meaning by default; a model
     assert.equal(count.body.documents, 9, 'm1-m6, own, t1, t2: nothing of the failed writes');
     const missing = await admin('GET', '/v1/ns/emb/docs/t4');
     assert.equal(missing.status, 404);
+    // A vector that does not fit the field: EMBED naming the document by its id, nothing written.
+    const short = await admin('POST', '/v1/ns/emb/docs', { json: [{ id: 'ok1', text: 'car' }, { id: 'bad', text: 'wrong dimensions' }] });
+    assert.equal(short.status, 502, JSON.stringify(short.body));
+    assert.equal(short.body.error.code, 'EMBED');
+    assert.match(short.body.error.message, /vector for document "bad" does not fit field `embedding`: the vector has 6 numbers but field `embedding` has 7 dimensions/);
+    assert.equal((await admin('GET', '/v1/ns/emb/docs/ok1')).status, 404, 'nothing of the request');
   } finally {
     failing = false;
     await c.close();
