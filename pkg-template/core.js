@@ -16,6 +16,10 @@ import {
 } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
+import { Embedder, checkEmbedOption } from './embed.js';
+import {
+  EMBEDDER, PUT, SEARCH, STORED, applyOperations, embedDocuments, packEmbedded, patchEmbedded, prepareOperations, searchSemantic, verifier,
+} from './embed-ops.js';
 
 export { MemdexError, toMemdexError };
 export { rejectedDocument } from './documents.js';
@@ -85,10 +89,26 @@ export class MemdexBase extends IndexLifecycle {
     const platform = platformOf(this);
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+    const embed = checkEmbedOption(options.embed);
     await ensureLoaded(platform, options.wasm);
     const { engine } = await loadEngine(platform, adapter, name, config, () => new Engine(config));
-    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), config });
+    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), config }).#withEmbed(embed);
   }
+
+  /** This index with its embedder (`embed` of open), or freed (USAGE) if the field is no vector field. @param {ReturnType<typeof checkEmbedOption>} embed */
+  #withEmbed(embed) {
+    if (embed === undefined) return this;
+    try {
+      this[EMBEDDER] = new Embedder(embed, vectorFields(this[ENGINE]));
+    } catch (err) {
+      this.free();
+      throw err;
+    }
+    return this;
+  }
+
+  /** @type {Embedder | undefined} */
+  [EMBEDDER] = undefined;
 
   /**
    * Rebuilds the lost manifest of the index `name` in `storage` from the
@@ -117,10 +137,7 @@ export class MemdexBase extends IndexLifecycle {
     throw usage('openInWorker() needs a browser (Web Workers)');
   }
 
-  /**
-   * An in-memory index (no persistence). Same as `open({ storage: 'memory', ... })`.
-   * @param {OpenInput} [options]
-   */
+  /** An in-memory index (no persistence): `open({ storage: 'memory', ... })`. @param {OpenInput} [options] */
   static async create(options = {}) {
     return this.open({ ...options, storage: 'memory' });
   }
@@ -142,16 +159,33 @@ export class MemdexBase extends IndexLifecycle {
     const platform = platformOf(this);
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
+    const embed = checkEmbedOption(options.embed);
     await ensureLoaded(platform, options.wasm);
     const engine = call(() => Engine.importSnapshot(bytes));
-    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options) });
+    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options) }).#withEmbed(embed);
   }
 
   /**
-   * Adds a document, replacing any document with the same `id`.
+   * Adds a document, replacing any document with the same `id`. With
+   * `embed`: resolves once its vector was embedded (when it carries none)
+   * and it was added.
    * @param {Doc} doc
+   * @returns {void | Promise<void>}
    */
   add(doc) {
+    const embedder = this[EMBEDDER];
+    if (embedder === undefined) return this[PUT](doc);
+    this[ENGINE]; // throws CLOSED before the embedder runs
+    return embedder.fill([doc], verifier(this, embedder.field)).then(([ready]) => this[PUT](ready));
+  }
+
+  /** `embed` only: see EmbeddingMemdex in index.d.ts. @param {Doc[]} docs */
+  embedDocuments(docs) {
+    return embedDocuments(this, docs);
+  }
+
+  /** Adds one document now. @param {unknown} doc */
+  [PUT](doc) {
     const engine = this[ENGINE];
     const floats = new FloatMembers();
     const json = floats.take(doc, 0, vectorFields(engine));
@@ -171,6 +205,15 @@ export class MemdexBase extends IndexLifecycle {
       throw usage('addAll(docs): docs must be an iterable of documents');
     }
     const engine = this[ENGINE]; // throws CLOSED before consuming the iterable
+    const embedder = this[EMBEDDER];
+    if (embedder !== undefined) {
+      const all = [...docs];
+      docs = all;
+      const missing = all.filter((doc) => embedder.pending(doc) !== undefined).length;
+      if (missing > 0) {
+        throw usage(`addAll is synchronous and cannot wait for the embedder: ${missing} documents carry no \`${embedder.field}\` vector; use \`await addMany(docs)\`, which embeds them`);
+      }
+    }
     const batch = new JsonLinesBatch('addAll', () => engine, (n) => this[WROTE](n));
     for (const doc of docs) batch.push(doc);
     batch.flush();
@@ -197,6 +240,13 @@ export class MemdexBase extends IndexLifecycle {
     const batch = new JsonLinesBatch('addMany', () => this[ENGINE], (n) => this[WROTE](n), batchSize);
     await this.ready();
     this[ENGINE]; // throws CLOSED before consuming the iterable
+    const embedder = this[EMBEDDER];
+    if (embedder !== undefined) {
+      // Every embedding first: a failed one leaves nothing of this call written.
+      const all = [];
+      for await (const doc of docs) all.push(doc);
+      docs = /** @type {Doc[]} */ (await embedder.fill(all, verifier(this, embedder.field)));
+    }
     for await (const doc of docs) {
       if (batch.push(doc)) {
         onProgress?.({ added: batch.added, total: known });
@@ -241,23 +291,38 @@ export class MemdexBase extends IndexLifecycle {
    * Changes the given fields of the document `id` and keeps every other
    * stored field, its vectors and its links: one upsert of the stored
    * document with `changes` applied (`null` removes a field). `NOT_FOUND`
-   * when there is no such document.
+   * when there is no such document. With `embed`: resolves once written,
+   * the text embedded again when the patch changed it.
    * @param {string} id
    * @param {Record<string, unknown>} changes
+   * @returns {void | Promise<void>}
    */
   patch(id, changes) {
     const engine = this[ENGINE];
     checkId(id);
     checkChanges(id, changes);
+    const embedder = this[EMBEDDER];
+    if (embedder !== undefined) return patchEmbedded(this, embedder, id, changes);
+    const json = documentJson(patched(this[STORED](id, 'patch'), changes));
+    call(() => engine.addJson(json));
+    this[WROTE]();
+  }
+
+  /**
+   * The stored document `id` with its vectors; NOT_FOUND when missing.
+   * @param {string} id
+   * @param {string} verb what needs it (named in the error)
+   * @returns {Record<string, unknown>}
+   */
+  [STORED](id, verb) {
+    const engine = this[ENGINE];
     const stored = call(() => engine.get(id, true));
     if (stored === undefined) {
-      const err = new MemdexError('NOT_FOUND', `no document with id ${describe(id)} to patch; add it first (patch changes an existing document)`);
+      const err = new MemdexError('NOT_FOUND', `no document with id ${describe(id)} to ${verb}; add it first (${verb} changes an existing document)`);
       err.data = { id };
       throw err;
     }
-    const json = documentJson(patched(stored, changes));
-    call(() => engine.addJson(json));
-    this[WROTE]();
+    return stored;
   }
 
   /**
@@ -275,12 +340,24 @@ export class MemdexBase extends IndexLifecycle {
   }
 
   /**
-   * Ranked search; see `SearchOptions` in index.d.ts.
+   * Ranked search; see `SearchOptions` in index.d.ts. With `embed`, or
+   * with `semantic`, see searchSemantic (embed-ops.js).
+   * @param {string} query
+   * @param {import('./index.js').SearchOptions} [options]
+   * @returns {import('./index.js').SearchResults | Promise<import('./index.js').SearchResults>}
+   */
+  search(query, options) {
+    if (this[EMBEDDER] !== undefined || (isObject(options) && options.semantic !== undefined)) return searchSemantic(this, query, options);
+    return this[SEARCH](query, options);
+  }
+
+  /**
+   * The search itself.
    * @param {string} query
    * @param {import('./index.js').SearchOptions} [options]
    * @returns {import('./index.js').SearchResults}
    */
-  search(query, options) {
+  [SEARCH](query, options) {
     const engine = this[ENGINE];
     const opts = checkSearch(query, options);
     // A query vector goes over as a Float32Array (copied as floats), not
@@ -310,9 +387,10 @@ export class MemdexBase extends IndexLifecycle {
    * Best hits as compact context within `budgetTokens`; see `PackOptions` (pack.js).
    * @param {string} query
    * @param {import('./index.js').PackOptions} options
-   * @returns {import('./index.js').PackResult}
+   * @returns {import('./index.js').PackResult | Promise<import('./index.js').PackResult>}
    */
   pack(query, options) {
+    if (this[EMBEDDER] !== undefined) return packEmbedded(this, query, options, (db) => pack(db, query, options, usage));
     return pack(this, query, options, usage);
   }
 
@@ -382,6 +460,11 @@ export class MemdexBase extends IndexLifecycle {
   update(fn, options) {
     if (!Array.isArray(fn)) return super.update(fn, options);
     const ops = fn.map(checkOperation);
+    const embedder = this[EMBEDDER];
+    if (embedder !== undefined) {
+      // Embedded before the update takes the writer lock.
+      return prepareOperations(this, embedder, ops).then((p) => super.update((index) => applyOperations(index, embedder, p.ops, p.known), options));
+    }
     return super.update((index) => {
       let added = 0;
       let removed = 0;

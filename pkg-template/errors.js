@@ -90,6 +90,12 @@ export const ERRORS = Object.freeze({
     meaning: 'The index was closed.',
     action: 'Open it again with `Memdex.open()`.',
   },
+  EMBED: {
+    status: 502,
+    from: 'package',
+    meaning: 'The embedder (`embed` of `Memdex.open`, `memdex mcp --embed`, the Worker\'s `env.AI`) threw, or answered something other than one vector of finite numbers per text that fits the vector field; nothing of the call was written. `cause` carries the embedder\'s own error.',
+    action: 'Fix the embedder (its error is `err.cause`) or the field\'s `dimensions`, then repeat the call; a document that carries its own vector is never embedded.',
+  },
   INTERNAL: {
     status: 500,
     from: 'package',

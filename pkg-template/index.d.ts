@@ -59,6 +59,12 @@ export type MemdexErrorCode =
   | 'INTERNAL'
   /** `fs` storage: another live writer process held the writer lock longer than the lock wait; see {@link MemdexError.holder}. */
   | 'LOCKED'
+  /**
+   * The embedder (`embed` of {@link OpenOptions}) threw, or answered other
+   * than one vector of finite numbers per text fitting the vector field;
+   * nothing of the call was written. `cause` is the embedder's error.
+   */
+  | 'EMBED'
   /** HTTP (the memdex Worker): the request is malformed (URL, JSON, NDJSON, content type); nothing was changed. */
   | 'BAD_REQUEST'
   /** HTTP (the memdex Worker): no API key, or an unknown one. */
@@ -365,12 +371,55 @@ export interface OpenOptions {
    * Only the first call of a process loads it.
    */
   wasm?: URL | string | Response | BufferSource | WebAssembly.Module;
+  /**
+   * Embeds documents and queries for you: documents that carry no vector
+   * in `field` are embedded before they are added, and a `semantic` (or
+   * `hybrid`) search without a `vector` embeds its query. The writes and
+   * searches that may embed then return Promises: see {@link EmbeddingMemdex}.
+   * A function is `{ embed: fn }`.
+   *
+   * ```ts
+   * const index = await Memdex.open({
+   *   schema: { embedding: { type: 'vector', dimensions: 384 } },
+   *   embed: { field: 'embedding', embed: async (texts) => model.embed(texts) },
+   * });
+   * await index.add({ id: 'm1', title: 'Deploy rule', text: 'Never deploy on Fridays' });
+   * const { hits } = await index.search('when can we ship?', { semantic: 'hybrid' });
+   * ```
+   */
+  embed?: EmbedOptions | Embed;
+}
+
+/** An embedding function: one vector (`dimensions` finite numbers) per text, in order. */
+export type Embed = (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
+
+/** The `embed` option of {@link OpenOptions}. */
+export interface EmbedOptions<Doc = MemdexDocument> {
+  /** The model: one vector per text, in order. Its errors, and answers of the wrong count, length or numbers, are `EMBED`. */
+  embed: Embed;
+  /** The vector field it fills; may be left out when the schema has exactly one. */
+  field?: string;
+  /**
+   * What is embedded: fields joined with `". "` (default `['title', 'text']`,
+   * blank ones skipped), or a function of the document. A document whose
+   * text is blank is added without a vector.
+   */
+  text?: (keyof FieldsOf<Doc> & string)[] | ((doc: Input<Doc>) => string);
+  /** Texts per call of `embed` (default 32). */
+  batchSize?: number;
+  /** Calls of `embed` running at once (default 2). */
+  concurrency?: number;
 }
 
 /** Options of {@link Memdex.import}: where the imported index lives. */
-export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm'>;
+export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm' | 'embed'>;
 
-/** Options of {@link Memdex.openInWorker}: as {@link OpenOptions}, with storage given by name. */
+/**
+ * Options of {@link Memdex.openInWorker}: as {@link OpenOptions}, with
+ * storage given by name. `embed` runs on the calling side (a function
+ * cannot cross into the worker): documents and queries are embedded here,
+ * then sent with their vectors.
+ */
 export interface WorkerOpenOptions extends Omit<OpenOptions, 'storage' | 'onError'> {
   /** `'memory'` (default) or `'indexeddb'`; adapter objects cannot cross into a worker. */
   storage?: 'memory' | 'indexeddb';
@@ -628,6 +677,17 @@ export interface SearchOptions<Doc = MemdexDocument> {
   vectorField?: string;
   /** How a hybrid search (query string + `vector`) fuses its two lists; defaults apply when omitted. */
   hybrid?: HybridOptions;
+  /**
+   * Search by meaning without computing the `vector` yourself: the query is
+   * embedded with the index's embedder (`embed` of {@link OpenOptions}; one
+   * call). `'hybrid'`: fused with the word search as `hybrid` is;
+   * `'vector'`: ranked by the embedding alone. With a `vector` given, it is
+   * used as is. Without an embedder and a `vector`, the search is answered
+   * by words alone and says so ({@link SearchResults.semantic} `'lexical'`,
+   * and a line of {@link SearchResults.warnings}). On an index with an embedder, a
+   * `hybrid` search without a `vector` embeds its query too.
+   */
+  semantic?: 'hybrid' | 'vector';
   /**
    * Term proximity (off by default): the best candidates of the BM25F
    * ranking (`depth`, default twice `offset + limit`) are reordered with a
@@ -926,6 +986,11 @@ export interface SearchResults<Doc = MemdexDocument> {
   total?: number;
   /** Whether `total` counts every match (like Elasticsearch's `total.relation: 'eq'`). */
   totalExact?: boolean;
+  /**
+   * A `semantic` search (or one whose query was embedded): what ranked the
+   * hits. `'lexical'`: no embedder and no `vector`, so words alone.
+   */
+  semantic?: 'hybrid' | 'vector' | 'lexical';
   /** Time the search took in the engine call, milliseconds (fractional). */
   tookMs?: number;
   /**
@@ -1049,6 +1114,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    *   `STORAGE`, `CORRUPT` (damaged data, or a lost manifest: blobs without a
    *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
+  static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { embed: EmbedOptions<Doc> | Embed }): Promise<EmbeddingMemdex<Doc>>;
   static open<Doc extends DocumentShape = MemdexDocument>(options?: OpenOptions): Promise<Memdex<Doc>>;
   /**
    * Rebuilds the lost manifest of index `name` from the blobs still in
@@ -1075,8 +1141,15 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    */
   static migrate(options: MigrateOptions): Promise<MigrateResult>;
   /** An in-memory index; same as `open({ ...options, storage: 'memory' })`. */
+  static create<Doc extends DocumentShape = MemdexDocument>(
+    options: Omit<OpenOptions, 'storage' | 'dir' | 'database'> & { embed: EmbedOptions<Doc> | Embed },
+  ): Promise<EmbeddingMemdex<Doc>>;
   static create<Doc extends DocumentShape = MemdexDocument>(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex<Doc>>;
   /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */
+  static import<Doc extends DocumentShape = MemdexDocument>(
+    bytes: Uint8Array,
+    options: ImportOptions & { embed: EmbedOptions<Doc> | Embed },
+  ): Promise<EmbeddingMemdex<Doc>>;
   static import<Doc extends DocumentShape = MemdexDocument>(bytes: Uint8Array, options?: ImportOptions): Promise<Memdex<Doc>>;
   /**
    * Browsers: the same API with every method async, backed by a dedicated
@@ -1123,6 +1196,14 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * @example index.patch('m1', { text: 'Deploys are frozen on Fridays', tags: null });
    */
   patch(id: string, changes: Changes<Doc>): void;
+  /**
+   * An index opened with `embed`: the documents with the vectors `add`
+   * would embed (copies; a document that carries its vector, or has no
+   * text, as given), nothing written. Embed first, then write them inside
+   * `update(fn)` without the writer lock waiting on the embedder. `EMBED`
+   * as for `add`; `USAGE` without `embed`.
+   */
+  embedDocuments(docs: Input<Doc>[]): Promise<Input<Doc>[]>;
   /** Removes a document; returns whether it existed. */
   remove(id: string): boolean;
   /** Removes every document matching a (non-empty) filter; returns how many. */
@@ -1231,6 +1312,27 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   free(): void;
 }
 
+/**
+ * A {@link Memdex} opened with `embed`: the calls that may wait for the
+ * embedder return Promises. `add`, `addMany` and `patch` embed the
+ * documents that carry no vector (`patch`: when it changes the embedded
+ * text, or gives the vector field `null`) before anything is written: an
+ * `EMBED` error writes nothing of the call, and no commit or writer lock
+ * waits on the embedder. `update(operations)` embeds before it takes the
+ * writer lock; inside `update(fn)`, `await index.add(doc)` embeds under it.
+ * `addAll` is synchronous: it takes only documents that carry their vectors
+ * (else `USAGE`). `search` and `pack` resolve to their results.
+ */
+export interface EmbeddingMemdex<Doc extends DocumentShape = MemdexDocument>
+  extends Omit<Memdex<Doc>, 'add' | 'patch' | 'search' | 'pack' | 'update'> {
+  add(doc: Input<Doc>): Promise<void>;
+  patch(id: string, changes: Changes<Doc>): Promise<void>;
+  search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
+  pack(query: string, options: PackOptions<Doc>): Promise<PackResult<Doc>>;
+  update<R>(fn: (index: this) => R | Promise<R>, options?: { retries?: number }): Promise<R>;
+  update(operations: WriteOperation<Doc>[], options?: { retries?: number }): Promise<UpdateResult>;
+}
+
 /** One write of {@link Memdex.update}'s list form. */
 export type WriteOperation<Doc = MemdexDocument> =
   | { op: 'add'; doc: Input<Doc> }
@@ -1266,6 +1368,7 @@ export interface RemoteMemdex<Doc extends DocumentShape = MemdexDocument>
       | 'add'
       | 'addMany'
       | 'patch'
+      | 'embedDocuments'
       | 'remove'
       | 'removeWhere'
       | 'get'

@@ -14,11 +14,11 @@
  * ```
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Memdex, RemoteMemdex } from './index.js';
+import type { EmbedOptions, EmbeddingMemdex, Memdex, RemoteMemdex } from './index.js';
 
 /** An index of any document type, in process or in a worker. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyMemdex = Memdex<any> | RemoteMemdex<any>;
+type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any>;
 import type { ToolCallOptions } from './tools.js';
 
 /** An `McpServer` serving the memory tools (see `memdex/tools`) on `index`. */
@@ -48,11 +48,32 @@ export interface StdioServerOptions {
    * schema), and a `vector` argument is a `USAGE` error saying so.
    */
   vectorField?: string | false;
+  /**
+   * An embedder (`memdex mcp --embed <file>`): the path of a module (see
+   * {@link loadEmbedder}) or its exports. memory_store and memory_update
+   * embed memories that carry no vector, memory_search searches by meaning
+   * (`semantic`, hybrid by default). With `dimensions`, its `field`
+   * (default `embedding`) is declared in the index's schema.
+   */
+  embed?: string | EmbedderModule;
   /** Diagnostics (default: stderr). */
   log?: (message: string) => void;
   /** Called after shutdown with the exit code (default `process.exit`). */
   exit?: (code: number) => void;
 }
+
+/** What an embedder module exports: the `embed` option of `Memdex.open`, and the field's `dimensions`. */
+export interface EmbedderModule extends EmbedOptions {
+  /** The vector field's length, to declare it in a new index's schema. */
+  dimensions?: number;
+}
+
+/**
+ * Loads an embedder module: its default export is the embed function
+ * (other named exports: `field`, `dimensions`, `text`, `batchSize`,
+ * `concurrency`), or an object of those with `embed`.
+ */
+export function loadEmbedder(file: string): Promise<EmbedderModule>;
 
 /**
  * Serves the memory in `options.dir` over MCP stdio. Every write tool call is
@@ -62,7 +83,7 @@ export interface StdioServerOptions {
  */
 export function serveStdio(options: StdioServerOptions): Promise<{
   server: McpServer;
-  index: Memdex;
+  index: Memdex | EmbeddingMemdex;
   /** Shuts down as stdin closing would. */
   shutdown(reason: string): Promise<void>;
 }>;

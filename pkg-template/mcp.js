@@ -4,11 +4,15 @@
 // dependencies of the package, are imported only here, so they never reach
 // a browser bundle.
 import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
 import { Memdex } from './node.js';
 import { handleToolCall, idle, toolDefinitions } from './tools.js';
+import { EMBEDDER } from './embed-ops.js';
+import { MemdexError } from './memdex-error.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
@@ -87,6 +91,39 @@ function followCommits(index, minMs, log) {
 }
 
 /**
+ * The embedder module of `memdex mcp --embed <file>`: its default export
+ * is the embed function (other exports: `field`, `dimensions`, `text`,
+ * `batchSize`, `concurrency`), or an object of those with `embed`.
+ * @param {string} file
+ * @returns {Promise<import('./mcp.js').EmbedderModule>}
+ */
+export async function loadEmbedder(file) {
+  /** @type {Record<string, any>} */
+  const mod = await import(pathToFileURL(resolve(file)).href);
+  const spec = typeof mod.default === 'function' ? { ...mod, embed: mod.default } : (mod.default ?? mod);
+  if (spec === null || typeof spec !== 'object' || typeof spec.embed !== 'function') {
+    throw new MemdexError('USAGE', `--embed ${file}: the module must export default async (texts) => vectors, or { embed, field, dimensions }`);
+  }
+  const { field, dimensions, text, batchSize, concurrency, embed } = spec;
+  return /** @type {import('./mcp.js').EmbedderModule} */ (
+    Object.fromEntries(Object.entries({ field, dimensions, text, batchSize, concurrency, embed }).filter(([, v]) => v !== undefined))
+  );
+}
+
+/**
+ * Open options of the served index for an embedder: its `field` (default
+ * `embedding`) declared with `dimensions`, when given.
+ * @param {import('./mcp.js').EmbedderModule | undefined} spec
+ */
+function embedOpen(spec) {
+  if (spec === undefined) return {};
+  const { dimensions, ...embed } = spec;
+  if (dimensions === undefined) return { embed };
+  const field = embed.field ?? 'embedding';
+  return { schema: { [field]: { type: /** @type {const} */ ('vector'), dimensions } }, embed: { ...embed, field } };
+}
+
+/**
  * Serves the memory in `dir` over stdio until stdin closes or the process
  * gets SIGINT/SIGTERM, then finishes running calls, commits and exits.
  * Every write tool call is committed before it answers.
@@ -101,18 +138,24 @@ export async function serveStdio({
   stdin = process.stdin,
   stdout = process.stdout,
   vectorField = false,
+  embed,
   log = (message) => void process.stderr.write(`memdex mcp: ${message}\n`),
   exit = (code) => process.exit(code),
 }) {
   if (!readOnly) mkdirSync(dir, { recursive: true });
-  const index = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false });
+  const spec = typeof embed === 'string' ? await loadEmbedder(embed) : embed;
+  const opened = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false, ...embedOpen(spec) });
+  const embedField = opened[EMBEDDER]?.field;
+  // Typed as index.d.ts declares it: with an embedder, the calls that may embed return Promises.
+  const index = /** @type {import('./index.js').Memdex | import('./index.js').EmbeddingMemdex} */ (/** @type {unknown} */ (opened));
   const beforeRead = followCommits(index, syncMs, log);
   const server = createMemoryServer(index, {
     namespace,
     readOnly,
     commit: !readOnly,
     beforeRead,
-    vectorField,
+    vectorField: vectorField === false && embedField !== undefined ? embedField : vectorField,
+    embedField,
     onConflict: (tool, attempt) => log(`${tool}: another process committed first; reloaded and applied the call again (attempt ${attempt + 1})`),
   });
   // The SDK types its streams as node:stream's classes; any Node stream pair works.
@@ -150,7 +193,7 @@ export async function serveStdio({
   await server.connect(transport);
   log(
     `serving ${dir}${namespace !== undefined ? ` (namespace ${namespace})` : ''}${readOnly ? ' read-only' : ''}: ` +
-      `${index.size} memories, generation ${index.generation}`,
+      `${index.size} memories, generation ${index.generation}${embedField ? `, embedding into ${embedField}` : ''}`,
   );
   return { server, index, shutdown };
 }

@@ -48,7 +48,7 @@
  * @typedef {Omit<MemoryFields, 'kind'> & {
  *   namespace?: string, query?: string, kind?: string | string[], since?: string, until?: string,
  *   mode?: 'or' | 'and' | 'fallback', order?: string, sortBy?: string, limit?: number, maxChars?: number,
- *   budgetTokens?: number, cursor?: string, expand?: { hops?: number, types?: string[], direction?: 'out' | 'in' | 'both' },
+ *   budgetTokens?: number, cursor?: string, semantic?: 'hybrid' | 'vector' | 'off', expand?: { hops?: number, types?: string[], direction?: 'out' | 'in' | 'both' },
  *   ids?: string[], memories?: MemoryFields[], replace?: boolean, confirm?: boolean,
  *   hops?: number, types?: string[], direction?: 'out' | 'in' | 'both'
  * }} ToolArgs
@@ -79,6 +79,7 @@
  * @property {() => number} now
  * @property {(asked: number | undefined, fallback: number) => number} maxChars
  * @property {string | false | undefined} vectorField the index's vector field (false: none; undefined: its only one)
+ * @property {string | undefined} embedField the field the index's embedder fills (undefined: no embedder)
  */
 
 /**

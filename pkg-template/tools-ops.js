@@ -50,6 +50,7 @@ export async function runTool(index, name, args, options) {
     /** @type {(asked: number | undefined, fallback: number) => number} */
     maxChars: (asked, fallback) => Math.min(asked ?? Math.min(fallback, options.maxChars ?? fallback), options.maxChars ?? Infinity),
     vectorField: options.vectorField,
+    embedField: options.embedField,
   };
   // `repo:*` (a trailing `*`) selects every namespace starting with `repo:`:
   // a filter for search, list and delete by filter, not a namespace to

@@ -28,7 +28,9 @@ export async function search(ctx, args) {
   const order = args.order ?? 'relevance';
   // Snippets sized so that `limit` hits roughly fill the budget.
   const snippetLength = Math.max(80, Math.min(600, Math.floor(maxChars / limit) - 80));
-  const { hits: found, mode, total, totalExact } = await ctx.index.search(args.query, {
+  // By meaning by default when the server embeds (and no order or vector asks otherwise).
+  const semantic = args.semantic ?? (ctx.embedField !== undefined && order === 'relevance' && args.vector === undefined ? 'hybrid' : 'off');
+  const results = await ctx.index.search(args.query, {
     limit,
     // Absent: the engine's default mode (the library's and the Worker's too).
     mode: args.mode,
@@ -40,7 +42,9 @@ export async function search(ctx, args) {
     sort: order === 'relevance' ? undefined : { field: 'timestamp', order: order === 'newest' ? 'desc' : 'asc' },
     expand: args.expand,
     ...vectorOptions(ctx, args.vector),
+    ...(semantic === 'off' ? {} : { semantic }),
   });
+  const { hits: found, mode, total, totalExact } = results;
   // Links never lead out of a pinned namespace (expand follows them).
   const hits = ctx.pinned ? found.filter((h) => h.namespace === ctx.ns) : found;
   /** @type {Record<string, unknown>[]} */
@@ -77,19 +81,23 @@ export async function search(ctx, args) {
   // it a lower bound, said by totalExact: false).
   if (total !== undefined) structured.total = total;
   if (total !== undefined && totalExact === false) structured.totalExact = false;
+  if (results.semantic !== undefined) structured.semantic = results.semantic;
+  // A semantic search without an embedder was answered by words alone: say so.
+  const note = results.semantic === 'lexical' && semantic !== 'off' ? '\n[no embedder is configured on this server: answered by words alone]' : '';
   if (out.length === 0) {
     const scope = describeFilter(args);
     return ok(
-      `No memories match "${args.query}"${scope ? ` (${scope})` : ''}. Try other or fewer words, fewer filters, or memory_list to browse.`,
+      `No memories match "${args.query}"${scope ? ` (${scope})` : ''}. Try other or fewer words, fewer filters, or memory_list to browse.${note}`,
       structured,
     );
   }
-  const how = `${mode} mode${order === 'relevance' ? '' : `, ${order} first`}`;
+  const how = `${results.semantic === 'hybrid' || results.semantic === 'vector' ? `${results.semantic} by meaning, ` : ''}${mode} mode${order === 'relevance' ? '' : `, ${order} first`}`;
   const of = total === undefined ? '' : ` of ${totalExact === false ? 'at least ' : ''}${total}`;
   let text = `${out.length}${of} memor${out.length === 1 ? 'y' : 'ies'} for "${args.query}" (${how}):\n\n${lines.join('\n')}`;
   if (omitted > 0) text += `\n\n[${omitted} more hit${omitted === 1 ? '' : 's'} omitted to fit the ${maxChars}-character budget; narrow the search or raise maxChars]`;
   else if (truncated) text += `\n\n[snippets shortened to fit the ${maxChars}-character budget]`;
   if (out.some((h) => h.snippetTruncated)) text += '\n[snippets are excerpts; memory_get returns the full text]';
+  text += note;
   if (args.budgetTokens !== undefined) {
     const usedTokens = Math.ceil(text.length / 4);
     structured.usedTokens = usedTokens;

@@ -122,6 +122,7 @@ export async function store(ctx, args) {
     seen.add(m.id);
   }
   const replace = args.replace === true;
+  await embedMemories(ctx, items);
   const stored = await write(ctx, async (undo) => {
     /** @type {({ key: string, doc: StoredDoc } | undefined)[]} */
     const existing = [];
@@ -155,6 +156,37 @@ export async function store(ctx, args) {
 }
 
 /**
+ * With an embedder: the vectors of memories given without one, embedded in
+ * batches before the write takes the writer lock (else `add` would embed
+ * them one at a time under it).
+ * @param {ToolContext} ctx
+ * @param {MemoryFields[]} items
+ */
+async function embedMemories(ctx, items) {
+  const field = ctx.embedField;
+  if (field === undefined) return;
+  const missing = items.filter((m) => m.vector === undefined);
+  const docs = await embedFirst(ctx, missing.map((m) => docOf(ctx, engineKey(ctx.ns, /** @type {string} */ (m.id)), m)));
+  docs.forEach((doc, i) => {
+    const v = /** @type {ArrayLike<number> | undefined} */ (doc[field]);
+    if (v !== undefined) missing[i].vector = Array.from(v);
+  });
+}
+
+/**
+ * `docs` with the vectors the index's embedder gives them (as they are
+ * without one).
+ * @param {ToolContext} ctx
+ * @param {StoredDoc[]} docs
+ * @returns {Promise<StoredDoc[]>}
+ */
+async function embedFirst(ctx, docs) {
+  const { embedDocuments } = /** @type {{ embedDocuments?: (docs: StoredDoc[]) => Promise<StoredDoc[]> }} */ (ctx.index);
+  if (ctx.embedField === undefined || typeof embedDocuments !== 'function') return docs;
+  return embedDocuments.call(ctx.index, docs);
+}
+
+/**
  * @param {ToolContext} ctx
  * @param {ToolArgs & { id: string }} args
  * @returns {Promise<ToolResult>}
@@ -166,16 +198,29 @@ export async function update(ctx, args) {
   if (changed.length === 0) {
     throw fail('USAGE', `give at least one field to change: ${FIELDS.join(', ')}, vector`);
   }
-  const memory = await write(ctx, async (undo) => {
-    // With its vectors: fields not given (the vector too) are kept.
-    const found = await find(ctx, args.id, true);
-    if (!found) throw fail('NOT_FOUND', notFound(ctx, [args.id]));
+  /** The memory as the update makes it (with its vectors: fields not given, the vector too, are kept). @param {{ key: string, doc: StoredDoc }} found */
+  const updated = (found) => {
     /** @type {StoredDoc} */
     const doc = { ...found.doc, id: found.key };
     for (const f of FIELDS) if (args[f] !== undefined) doc[/** @type {string} */ (f)] = args[f];
     // Links point at engine ids, as memory_store stores them.
     if (Array.isArray(args.links)) doc.links = args.links.map((l) => ({ type: l.type, to: engineKey(found.doc.namespace, l.to) }));
     putVector(ctx, doc, args.vector);
+    // A new title or text is embedded again (the index's embedder fills the dropped vector).
+    if (ctx.embedField !== undefined && args.vector === undefined && (args.title !== undefined || args.text !== undefined)) delete doc[ctx.embedField];
+    return doc;
+  };
+  // Embedded before the write takes the writer lock; under it only if the memory changed meanwhile.
+  const early = ctx.embedField === undefined ? undefined : await find(ctx, args.id, true);
+  const ahead = early && (await embedFirst(ctx, [updated(early)]))[0];
+  const memory = await write(ctx, async (undo) => {
+    const found = await find(ctx, args.id, true);
+    if (!found) throw fail('NOT_FOUND', notFound(ctx, [args.id]));
+    const doc = updated(found);
+    const field = /** @type {string} */ (ctx.embedField);
+    if (ahead?.[field] !== undefined && doc[field] === undefined && JSON.stringify(doc) === JSON.stringify({ ...ahead, [field]: undefined })) {
+      doc[field] = ahead[field];
+    }
     undo.push({ key: found.key, prev: found.doc });
     await ctx.index.add(doc);
     return { ...memoryOf(ctx, found.key, doc), text: String(doc.text ?? '') };

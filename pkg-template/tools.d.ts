@@ -23,11 +23,11 @@
  * characters), and the tools show `x`. Documents added with the JS API
  * (engine id `x` in namespace `ns`) are found by the tools as well.
  */
-import type { Memdex, MemdexErrorData, RemoteMemdex } from './index.js';
+import type { EmbeddingMemdex, Memdex, MemdexErrorData, RemoteMemdex } from './index.js';
 
 /** An index of any document type, in process or in a worker. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyMemdex = Memdex<any> | RemoteMemdex<any>;
+type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any>;
 
 /** A JSON Schema (the subset these tools use). */
 export interface JsonSchema {
@@ -137,6 +137,14 @@ export interface ToolCallOptions {
    * vector field for searches.
    */
   vectorField?: string | false;
+  /**
+   * The vector field the index's embedder fills (`embed` of `Memdex.open`):
+   * memory_search then searches by meaning by default (`semantic:
+   * 'hybrid'`), and memory_update embeds a changed title or text again.
+   * Default: none (searches by words unless `semantic` is asked, which
+   * then falls back to words and says so).
+   */
+  embedField?: string;
 }
 
 /**

@@ -6,13 +6,15 @@
 // instead of a function, and `pack` counts tokens with the default counter.
 import { MemdexError } from './memdex-error.js';
 import { rejectedDocument } from './documents.js';
+import { Embedder, checkEmbedOption } from './embed.js';
+import { embedInClient } from './worker-embed.js';
 
 /**
  * Methods answered by the worker's index as they are (arguments and results
  * are plain data).
  */
 const METHODS = /** @type {const} */ ([
-  'add', 'patch', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
+  'add', 'patch', 'embedDocuments', 'remove', 'removeWhere', 'get', 'search', 'related', 'suggest', 'count', 'compact', 'stats', 'export',
   'commit', 'reload', 'refresh', 'ready',
 ]);
 /** Getters read in the worker (each an async property here). */
@@ -340,17 +342,25 @@ export function defineOpenInWorker(makeWorker) {
     }
     if (typeof options.onError === 'function') throw new MemdexError('USAGE', 'openInWorker: `onError` cannot be sent to a worker');
     if (typeof Worker !== 'function') throw new MemdexError('USAGE', 'openInWorker() needs Web Workers (a browser)');
+    // The embedder stays on this side (worker-embed.js).
+    const embed = checkEmbedOption(options.embed);
     const { worker, script } = options.worker ? { worker: options.worker, script: 'the `worker` option' } : spawn(makeWorker);
-    const { worker: _w, ...rest } = options;
+    const { worker: _w, embed: _e, ...rest } = options;
     const channel = new Channel(worker, script);
+    /** @type {Embedder | undefined} */
+    let embedder;
     try {
       await channel.call('open', [rest]);
+      if (embed) embedder = new Embedder(embed, new Set(await channel.call('vectorFields', [])));
     } catch (err) {
+      if (embed) await channel.call('free', []).catch(() => {});
       channel.terminate();
       throw err;
     }
     // The prototype carries every method and getter of the interface
     // (defined above from METHODS and GETTERS).
-    return /** @type {import('./index.js').RemoteMemdex} */ (/** @type {unknown} */ (new RemoteMemdex(channel, rest.name ?? 'memdex')));
+    const remote = new RemoteMemdex(channel, rest.name ?? 'memdex');
+    if (embedder) embedInClient(/** @type {any} */ (remote), embedder, (method, args) => remote[INVOKE](method, args));
+    return /** @type {import('./index.js').RemoteMemdex} */ (/** @type {unknown} */ (remote));
   };
 }

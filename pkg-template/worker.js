@@ -4,6 +4,9 @@
 // getter as `get:<name>`, or one of the handlers below; replies are
 // `{ id, result }` or `{ id, error: { code, message, ... } }`.
 import { Memdex, MemdexError } from './index.js';
+import { checkVectors } from './embed.js';
+import { vectorFields } from './documents.js';
+import { ENGINE } from './lifecycle.js';
 
 /** @type {Memdex | null} */
 let index = null;
@@ -15,7 +18,9 @@ const GETTERS = new Set(['size', 'generation', 'dirty']);
 const handlers = {
   async open([options]) {
     if (index) throw new MemdexError('USAGE', 'this worker already serves an index');
-    index = await Memdex.open({ ...options, onError: (err) => console.error('memdex worker: auto-commit failed:', err) });
+    /** @type {import('./index.js').OpenOptions} embed runs in the client (worker-client.js) */
+    const open = { ...options, onError: (err) => console.error('memdex worker: auto-commit failed:', err) };
+    index = await Memdex.open(open);
     return null;
   },
   async addBatch([docs]) {
@@ -30,6 +35,16 @@ const handlers = {
       if (Number.isInteger(e?.added) && e.cause) throw Object.assign(/** @type {object} */ (e.cause), { added: e.added });
       throw err;
     }
+  },
+  // openInWorker({ embed }): the client embeds; these answer what it needs.
+  async vectorFields() {
+    const engine = /** @type {{ [ENGINE]: import('./memdex.js').Engine }} */ (/** @type {unknown} */ (index))[ENGINE];
+    return [...vectorFields(engine)];
+  },
+  async checkVectors([field, vectors, whats]) {
+    const open = /** @type {Memdex} */ (index);
+    checkVectors((query, options) => open.search(query, options), field, vectors, whats);
+    return null;
   },
   async close() {
     if (index) await index.close();

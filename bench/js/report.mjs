@@ -71,6 +71,11 @@ const LAYOUT = [
     tables: ['vectors-relevance', 'vectors-hybrid-sweep', 'vectors-fusion-sweep', 'vectors-speed', 'vectors-build'],
   },
   {
+    title: 'Embedding on write',
+    about: 'What `Memdex.open({ embed })` costs `addMany` with an embedder of fixed latency, across batch sizes and concurrency, and whether the writer lock or the engine ever waits on the embedder. Source: `bench/js/embed-cost.mjs`.',
+    tables: ['embed-cost'],
+  },
+  {
     title: 'Agent retrieval: links, recency, totals',
     about: 'The cost of link expansion, `related`, recency decay and match totals over a ranked search. Sources: `bench/agent/links.rs`, `examples/query_digest.rs`.',
     tables: ['agent-links', 'exact-total'],

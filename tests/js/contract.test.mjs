@@ -42,6 +42,7 @@ const SEARCH = [
   ['bad date in a filter', { filter: { timestamp: { gte: 'yesterday' } } }, 'SCHEMA', 'range bounds must be numbers'],
   ['filter on an undeclared field', { filter: { nope: 'a' } }, 'SCHEMA', 'field `nope`: is not declared'],
   ['keyword filter of the wrong type', { filter: { kind: { $foo: 1 } } }, 'SCHEMA', 'field `kind`: filter by a string'],
+  ['unknown semantic', { semantic: 'yes' }, 'USAGE', "search option `semantic` must be 'hybrid'"],
 ];
 
 const DOCS = [
@@ -82,6 +83,7 @@ const MCP = {
   'bad date in a filter': ['memory_search', { query: 'deploy', since: 'yesterday' }],
   'filter on an undeclared field': 'filters are built from kind, tags, since and until',
   'keyword filter of the wrong type': TOOL_SHAPE,
+  'unknown semantic': TOOL_SHAPE,
   'document that is not an object': 'memory_store builds the document',
   'document without id': 'memory_store gives every memory an id',
   'id of the wrong type': TOOL_SHAPE,

@@ -30,7 +30,7 @@ test('definitions: seven tools; pinned servers take no namespace; read-only ones
   }
   assert.deepEqual(toolDefinitions({ readOnly: true }).map((t) => t.name), ['memory_search', 'memory_list', 'memory_get', 'memory_related']);
   assert.deepEqual(validateToolArguments('memory_search', { query: 'x', namespace: 'b' }, { namespace: 'a' }), [
-    'unknown argument "namespace"; allowed: query, kind, tags, since, until, mode, order, limit, maxChars, budgetTokens, expand, vector',
+    'unknown argument "namespace"; allowed: query, kind, tags, since, until, mode, order, limit, maxChars, budgetTokens, expand, vector, semantic',
   ]);
   assert.match(validateToolArguments('memory_store', { text: 'x' }, { readOnly: true })[0], /not available on this read-only server/);
 });

@@ -80,7 +80,7 @@ export async function read(c, ns, op, minGeneration) {
   const index = await readCopy(c.env, c.ctx, ns, minGeneration);
   if (index) {
     try {
-      return { value: runRead(index, ns, op), generation: index.generation, servedBy: 'isolate' };
+      return { value: await runRead(index, ns, op), generation: index.generation, servedBy: 'isolate' };
     } catch (err) {
       if (isInternal(err)) discardCopy(ns, index);
       throw err;

@@ -74,6 +74,7 @@ const SEARCH_QUERY = [
   q('vector', { type: 'string' }, 'JSON array: the query embedding (a namespace with a vector field); alone a vector search, with q a hybrid one'),
   q('vectorField', { type: 'string' }, 'The vector field to search (optional with one vector field)'),
   q('hybrid', { type: 'string' }, 'JSON {"method","k","alpha","candidates"}: how a hybrid search fuses its two lists'),
+  q('semantic', { type: 'string', enum: ['hybrid', 'vector'] }, 'Search by meaning: q embedded by the Worker\'s Workers AI binding (AI) into the namespace\'s vector field, fused with the words (hybrid) or alone (vector); without the binding, answered by words and said in warnings'),
   q('trackTotal', { type: 'string' }, 'How many matches "total" counts exactly (default 10000; true: all, false: none past the ranking)'),
   MIN_GEN,
 ];
@@ -169,6 +170,7 @@ const schemas = {
       vector: { type: 'array', items: { type: 'number' }, description: 'Query embedding of the vector field\'s dimensions: alone (blank query) a vector search, with a query a hybrid search' },
       vectorField: { type: 'string', description: 'The vector field to search; may be left out when the schema has exactly one' },
       hybrid: { type: 'object', description: 'How a hybrid search fuses its lexical and vector lists, e.g. {"method":"rrf"}' },
+      semantic: { type: 'string', enum: ['hybrid', 'vector'], description: 'Search by meaning without a vector: the query embedded by the Worker\'s Workers AI binding (AI), fused with the words (hybrid) or alone (vector); without the binding answered by words (semantic: lexical, a line in warnings)' },
     },
   },
   Schema: {
@@ -222,12 +224,9 @@ const schemas = {
       hits: { type: 'array', items: ref('Hit') },
       mode: { type: 'string', enum: ['or', 'and'] },
       total: { type: 'integer' },
-      warnings: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }',
-      },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'How the query was read differently from how it was written, e.g. kind:rule applied as the filter { kind: rule }; a semantic search answered by words says so' },
       strategy: { type: 'object', description: 'What strategy "auto" chose: name, reason, mode, proximity, expand?, hybrid?, query?' },
+      semantic: { type: 'string', enum: ['hybrid', 'vector', 'lexical'], description: 'A semantic search: what ranked the hits (lexical: no embedder, words alone)' },
       limited: {
         type: 'array',
         items: { type: 'string', enum: ['expansions', 'scoring', 'rerank', 'expand', 'answer'] },

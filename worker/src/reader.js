@@ -26,6 +26,7 @@ import { INDEX_NAME, kvPrefix } from './ids.js';
 import { kvStorage } from 'memdex/storage/kv';
 import { wasmMemoryBytes } from './wasm-memory.js';
 import { schemaKey, setSchemaOf } from './schema.js';
+import { embedOption } from './embed.js';
 
 
 /**
@@ -148,15 +149,12 @@ function check(env, ctx, ns, copy) {
  */
 async function load(env, ns, copy, manifest, keepOld) {
   if (!keepOld) drop(copy);
-  const index = await Memdex.open({ storage: kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false });
-  try {
-    // The custom schema (none for a namespace created by a write); the engine has the whole one.
-    const text = await env.MEMDEX_KV.get(schemaKey(kvPrefix(ns)), 'text');
-    setSchemaOf(index, text === null ? {} : JSON.parse(text));
-  } catch (err) {
-    index.free();
-    throw err;
-  }
+  // The custom schema (none for a namespace created by a write); the engine has the whole one.
+  const text = await env.MEMDEX_KV.get(schemaKey(kvPrefix(ns)), 'text');
+  const schema = text === null ? {} : JSON.parse(text);
+  const embed = embedOption(env, schema);
+  const index = await Memdex.open({ storage: kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false, ...embed });
+  setSchemaOf(index, schema, embed.embed !== undefined);
   loads++;
   drop(copy);
   copy.index = index;

@@ -23,14 +23,16 @@ import { BASE_FIELDS, schemaOf } from './schema.js';
  * @param {Memdex} index
  * @param {string} ns
  * @param {ReadOp} op
- * @returns {unknown}
+ * @returns {Promise<unknown>}
  */
-export function runRead(index, ns, op) {
+export async function runRead(index, ns, op) {
   switch (op.kind) {
     case 'search': {
       const started = Date.now();
-      // The engine checks the options (names, types, values) as it does for the package.
-      const result = /** @type {{ hits: Record<string, any>[] }} */ (index.search(op.query, /** @type {import('memdex').SearchOptions} */ (op.options)));
+      // The engine checks the options (names, types, values) as it does for
+      // the package; a `semantic` search on an index that embeds (embed.js)
+      // embeds its query first.
+      const result = /** @type {{ hits: Record<string, any>[] }} */ (await index.search(op.query, /** @type {import('memdex').SearchOptions} */ (op.options)));
       for (const hit of result.hits) {
         hit.id = publicId(ns, hit.id);
         if (hit.fields?.links !== undefined) hit.fields.links = publicLinks(ns, hit.fields.links);

@@ -73,14 +73,25 @@ export function toolVectorField(schema) {
   return found ? found[0] : false;
 }
 
-/** The custom schema of each open index (set by whoever opened it: reader.js, writer.js). */
+/** The custom schema of each open index (set by whoever opened it: reader.js, writer.js), and whether it embeds. */
 const schemas = new WeakMap();
 
-/** @param {object} index @param {Schema} schema */
-export const setSchemaOf = (index, schema) => void schemas.set(index, schema);
+/** @param {object} index @param {Schema} schema @param {boolean} [embeds] opened with `embed` (embed.js) */
+export const setSchemaOf = (index, schema, embeds = false) => void schemas.set(index, { schema, embeds });
 
 /** @param {object} index @returns {Schema} */
-export const schemaOf = (index) => schemas.get(index) ?? {};
+export const schemaOf = (index) => schemas.get(index)?.schema ?? {};
+
+/**
+ * The memory tools' options for an index: its `vectorField`, and its
+ * `embedField` when it embeds (memory_search then searches by meaning).
+ *
+ * @param {object} index
+ */
+export function toolFields(index) {
+  const vectorField = toolVectorField(schemaOf(index));
+  return schemas.get(index)?.embeds && vectorField !== false ? { vectorField, embedField: vectorField } : { vectorField };
+}
 
 /** The KV key of a namespace's custom schema, beside its index's keys. @param {string} prefix  kvPrefix(ns) */
 export const schemaKey = (prefix) => `${prefix}schema`;

@@ -34,7 +34,8 @@ import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { runRead } from './reads.js';
 import { applyWrite, commitInSlices, mayCreate } from './writes.js';
-import { schemaKey, schemaOf, setSchemaOf, toolVectorField } from './schema.js';
+import { schemaKey, setSchemaOf, toolFields } from './schema.js';
+import { embedOption } from './embed.js';
 import { isInternal } from './reader.js';
 import { writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
@@ -156,7 +157,7 @@ export class NamespaceWriter extends DurableObject {
       await this.flushing;
       if (!this.created) return notFound(ns);
       live = await this.#open(ns); // a failed commit may have reopened it
-      return { ok: true, value: runRead(live, ns, op), generation: live.generation };
+      return { ok: true, value: await runRead(live, ns, op), generation: live.generation };
     } catch (err) {
       if (live && isInternal(err)) this.#discard(live);
       return { ok: false, error: errorRecord(err) };
@@ -183,7 +184,7 @@ export class NamespaceWriter extends DurableObject {
       await this.flushing;
       if (!this.created) return notFound(ns);
       const live = await this.#open(ns);
-      const options = { namespace: ns, readOnly: true, maxChars, vectorField: toolVectorField(schemaOf(live)) };
+      const options = { namespace: ns, readOnly: true, maxChars, ...toolFields(live) };
       const result = await tools.handleToolCall(live, name, args, options);
       if (isInternal(result)) this.#discard(live);
       return { ok: true, value: result, generation: live.generation };
@@ -261,8 +262,9 @@ export class NamespaceWriter extends DurableObject {
         this.schema ??= await storedSchema(this.state, this.env, ns);
         // A stored index carries its schema; a new one is created with it.
         const schema = manifest === null && Object.keys(this.schema).length ? { schema: /** @type {import('memdex').Schema} */ (this.schema) } : {};
-        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, ...schema });
-        setSchemaOf(index, this.schema);
+        const embed = embedOption(this.env, this.schema);
+        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, ...schema, ...embed });
+        setSchemaOf(index, this.schema, embed.embed !== undefined);
         this.index = index;
         return index;
       })().finally(() => {

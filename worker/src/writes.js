@@ -5,7 +5,7 @@ import { errorRecord } from './errors.js';
 import { engineId, namespaceCovers } from './ids.js';
 import { tools } from './memdex.js';
 import { cleanMessage, findDoc } from './reads.js';
-import { canonical, schemaOf, toolVectorField } from './schema.js';
+import { canonical, schemaOf, toolFields } from './schema.js';
 
 /** @typedef {import('./writer.js').WriteOp} WriteOp */
 /** @typedef {import('./writer.js').Outcome} Outcome */
@@ -47,7 +47,8 @@ export async function applyWrite(index, ns, op) {
       case 'add': {
         // One document: the engine's own error, without addMany's "stopped at document 1".
         if (op.docs.length === 1) {
-          index.add(/** @type {import('memdex').MemdexDocument} */ (op.docs[0]));
+          // With Workers AI (embed.js), a document without a vector is embedded first.
+          await index.add(/** @type {import('memdex').MemdexDocument} */ (op.docs[0]));
           return { ok: true, value: { added: 1 }, generation: 0 };
         }
         // Indexed in slices of about SLICE_BYTES, a yield apart (addMany):
@@ -59,7 +60,7 @@ export async function applyWrite(index, ns, op) {
         // The REST id, or a plain id of this namespace (JS API).
         const doc = findDoc(index, ns, op.id);
         if (!doc) return { ok: false, error: { code: 'NOT_FOUND', message: `no document "${op.id}" in namespace "${ns}" to patch; PUT it first` } };
-        index.patch(doc.id, /** @type {import('memdex').Changes} */ (op.changes));
+        await index.patch(doc.id, /** @type {import('memdex').Changes} */ (op.changes));
         return { ok: true, value: { patched: true }, generation: 0 };
       }
       case 'remove': {
@@ -81,7 +82,7 @@ export async function applyWrite(index, ns, op) {
         return { ok: true, value: { removed: index.removeWhere(/** @type {import('memdex').Filter} */ (filter)) }, generation: 0 };
       }
       case 'tool': {
-        const options = { namespace: ns, commit: false, maxChars: op.maxChars, vectorField: toolVectorField(schemaOf(index)) };
+        const options = { namespace: ns, commit: false, maxChars: op.maxChars, ...toolFields(index) };
         const result = await tools.handleToolCall(index, op.name, op.args, options);
         return { ok: true, value: result, generation: 0 };
       }

@@ -14,6 +14,7 @@ import { isObject, json, parseJson, parseNdjson, readText, requireType, utf8Leng
 import { checkId, engineId, engineLinks } from '../ids.js';
 import { readParams } from '../params.js';
 import { generationHeader, read, write, writeResponse } from '../context.js';
+import { embedBeforeWrite } from '../embed.js';
 
 /** @typedef {import('../context.js').Context} Context */
 
@@ -33,7 +34,8 @@ export async function putDoc(/** @type {Context} */ c) {
   // The engine rejects a body that is not an object, in its own words.
   if (!isObject(doc)) return writeResponse(await write(c, ns, { kind: 'add', docs: [doc], bytes }));
   if (doc.id !== undefined && doc.id !== id) throw badRequest(`the body's id "${String(doc.id).slice(0, 200)}" differs from the URL's "${id}"`);
-  return writeResponse(await write(c, ns, { kind: 'add', docs: [stored(ns, id, doc)], bytes }));
+  const docs = await embedBeforeWrite(c.env, ns, [stored(ns, id, doc)]);
+  return writeResponse(await write(c, ns, { kind: 'add', docs, bytes }));
 }
 
 /**
@@ -96,7 +98,7 @@ export async function postDocs(/** @type {Context} */ c) {
     }
     return stored(ns, /** @type {string} */ (doc.id), doc);
   });
-  return writeResponse(await write(c, ns, { kind: 'add', docs, bytes: utf8Length(text) }));
+  return writeResponse(await write(c, ns, { kind: 'add', docs: await embedBeforeWrite(c.env, ns, docs), bytes: utf8Length(text) }));
 }
 
 /** GET /v1/ns/:ns/docs/:id (`?vectors=true`: with its vectors, as the package's `get(id, { vectors: true })`) */

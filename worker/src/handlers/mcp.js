@@ -29,7 +29,7 @@ import { tools } from '../memdex.js';
 import { discardCopy, isInternal, readCopy } from '../reader.js';
 import { takeToken } from '../ratelimit.js';
 import { write, writerOf } from '../context.js';
-import { schemaOf, toolVectorField } from '../schema.js';
+import { toolFields } from '../schema.js';
 import { PREFIX_RE, PREFIX_TOOLS, prefixCall } from './mcp-prefix.js';
 
 /** @typedef {import('../context.js').Context} Context */
@@ -250,7 +250,7 @@ async function readTool(c, ns, name, args, need) {
     throw err;
   }
   if (index) {
-    const options = { namespace: ns, readOnly: true, maxChars: MAX_CHARS, vectorField: toolVectorField(schemaOf(index)) };
+    const options = { namespace: ns, readOnly: true, maxChars: MAX_CHARS, ...toolFields(index) };
     const result = await tools.handleToolCall(index, name, args, options);
     if (isInternal(result)) discardCopy(ns, index);
     return result;
