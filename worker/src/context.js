@@ -10,8 +10,8 @@ import { discardCopy, isInternal, readCopy } from './reader.js';
 /** @typedef {import('./auth.js').Principal} Principal */
 /** @typedef {import('./config.js').Settings} Settings */
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
-/** @typedef {import('./writer.js').WriteOp} WriteOp */
-/** @typedef {import('./writer.js').Outcome} Outcome */
+/** @typedef {import('./writes.js').WriteOp} WriteOp */
+/** @typedef {import('./writes.js').Outcome} Outcome */
 
 /**
  * @typedef {object} Context
@@ -56,13 +56,18 @@ export function writeResponse(outcome) {
   throw outcomeError(outcome);
 }
 
+/** @type {Record<string, number>} */
+const WRITER_LIMIT_STATUS = { maxNamespacesPerKey: 403, maxSchemaFields: 400 };
+
 /** @param {Outcome & { ok: false }} outcome */
 export function outcomeError(outcome) {
   const { code, message, ...extra } = outcome.error;
   if (outcome.generation !== undefined && extra.added) Object.assign(extra, { generation: outcome.generation });
-  // The namespace quota (it names its setting) is 403; the engine's own
-  // limits (nesting depth, field size) take the table's status (413).
-  const status = code === 'LIMIT' && extra.limit === 'maxNamespacesPerKey' ? 403 : undefined;
+  // Limits checked in the writer keep their status across the RPC: the
+  // namespace quota is 403, the schema's field cap 400 (as when a create
+  // request is checked); the engine's own limits (nesting depth, field
+  // size) take the table's status (413).
+  const status = code === 'LIMIT' ? WRITER_LIMIT_STATUS[/** @type {string} */ (extra.limit)] : undefined;
   return new ApiError(/** @type {any} */ (code), message, { extra, status });
 }
 

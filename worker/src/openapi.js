@@ -292,7 +292,7 @@ const paths = {
   '/v1/ns/{ns}': {
     put: op(
       'Create the namespace with a schema (write key): its fields are added to the base fields and used by every REST and MCP write and search of the namespace (vector fields: vector and hybrid search). ' +
-        'A schema cannot change: the same schema again is 200 (created: false), another one 409 CONFLICT. A namespace created by its first write has the base fields only.',
+        'Again on an existing namespace (200, created: false): the fields it names are added, or their weight changed, in place, the others kept, as Memdex.open({ schema }) upgrades an index; a change that needs a rebuild (a type, a language, vector dimensions) is 400 SCHEMA and changes nothing. A namespace created by its first write has the base fields only until then.',
       {
         parameters: [NS],
         requestBody: { required: true, content: jsonBody({ type: 'object', additionalProperties: false, properties: { schema: ref('Schema') } }) },

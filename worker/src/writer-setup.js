@@ -1,10 +1,13 @@
 // @ts-check
 // What a namespace's writer (writer.js) reads and builds when it starts
 // serving a namespace: its storage adapter, with the alarm that backs up
-// manifest publication and blob deletion, and its stored custom schema.
+// manifest publication and blob deletion, its stored custom schema, and the
+// index reopened under an extended schema.
 import { settings } from './config.js';
-import { kvPrefix } from './ids.js';
-import { schemaKey } from './schema.js';
+import { embedOption } from './embed.js';
+import { INDEX_NAME, kvPrefix } from './ids.js';
+import { Memdex } from './memdex.js';
+import { canonical, checkSchema, schemaKey, setSchemaOf } from './schema.js';
 import { faultyStorage } from './test-hooks.js';
 import { writerStorage } from './writer-storage.js';
 
@@ -50,4 +53,38 @@ export async function storedSchema(state, env, ns) {
   if (stored !== undefined) return /** @type {import('./schema.js').Schema} */ (stored);
   const text = await env.MEMDEX_KV.get(schemaKey(kvPrefix(ns)), 'text');
   return text === null ? {} : JSON.parse(text);
+}
+
+/**
+ * The index of namespace `ns` reopened with its custom schema `current`
+ * extended by `wanted` (a create request's schema: the fields it names are
+ * added or changed, the others kept, as `Memdex.open({ schema })` upgrades
+ * a package index in place). The engine refuses a change it cannot make in
+ * place (SCHEMA with `data.change`; nothing stored). The extended schema is
+ * stored (DO storage, then KV for the read copies) before the index is
+ * used, so a writer that stops before the next commit redoes the upgrade
+ * when it reopens (#open passes the stored schema); that commit stores the
+ * upgraded manifest. Null when `wanted` changes nothing.
+ *
+ * @param {DurableObjectState} state
+ * @param {Env} env
+ * @param {string} ns
+ * @param {import('memdex').StorageAdapter} storage
+ * @param {import('./schema.js').Schema} current
+ * @param {import('./schema.js').Schema} wanted
+ */
+export async function upgradeSchema(state, env, ns, storage, current, wanted) {
+  const schema = checkSchema({ ...current, ...wanted }); // the field cap holds for the sum too
+  if (canonical(schema) === canonical(current)) return null;
+  const embed = embedOption(env, schema);
+  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, schema: /** @type {import('memdex').Schema} */ (schema), ...embed });
+  try {
+    await state.storage.put('meta:schema', schema);
+    await env.MEMDEX_KV.put(schemaKey(kvPrefix(ns)), JSON.stringify(schema));
+  } catch (err) {
+    index.free();
+    throw err;
+  }
+  setSchemaOf(index, schema, embed.embed !== undefined);
+  return { index, schema };
 }

@@ -19,14 +19,11 @@
 // so they never see writes that might still fail.
 //
 // Only a write that may create the namespace, accepted by the registry
-// (the key's quota), stores state here; anything else of a namespace this
-// object does not hold answers NOT_FOUND and writes nothing. A swap that
-// stored but failed (its outcome unknown) is judged by the reopened
-// state; INTERNAL (a trap) fails the batch and drops the engine.
-//
-// Memory: objects of this class may share an isolate (128 MiB), so a writer
-// without requests for `writerIdleMs` frees its index; the next request
-// reopens it from its manifest (one load, ~0.3 s at 100k documents).
+// (the key's quota), stores state here; else NOT_FOUND, nothing written. A
+// swap that stored but failed is judged by the reopened state; INTERNAL (a
+// trap) fails the batch and drops the engine. A create with more fields
+// upgrades the schema in a batch of its own (writer-setup.js). An idle
+// writer frees its index after `writerIdleMs` (isolates hold 128 MiB).
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { errorRecord } from './errors.js';
@@ -39,21 +36,11 @@ import { embedOption } from './embed.js';
 import { isInternal } from './reader.js';
 import { writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
-import { namespaceStorage, storedSchema } from './writer-setup.js';
+import { namespaceStorage, storedSchema, upgradeSchema } from './writer-setup.js';
 
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
 
-/**
- * @typedef {{ kind: 'create', schema: import('./schema.js').Schema, creating?: boolean }
- *   | { kind: 'add', docs: Record<string, unknown>[], bytes: number }
- *   | { kind: 'patch', id: string, changes: Record<string, unknown> }
- *   | { kind: 'remove', ids: string[] }
- *   | { kind: 'removeWhere', filter: Record<string, unknown> }
- *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp
- * @typedef {{ keyId: string, maxNamespaces: number }} Grant  who writes, for the namespace quota
- * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string, data?: Record<string, unknown> }, generation?: number }} Outcome
- */
-
+/** @typedef {import('./writes.js').WriteOp} WriteOp @typedef {import('./writes.js').Outcome} Outcome @typedef {import('./writes.js').Grant} Grant */
 
 export class NamespaceWriter extends DurableObject {
   /** @param {DurableObjectState} state @param {Env} env */
@@ -90,11 +77,7 @@ export class NamespaceWriter extends DurableObject {
 
   /**
    * Applies `op` to namespace `ns` as part of the next group commit.
-   *
-   * @param {string} ns
-   * @param {WriteOp} op
-   * @param {Grant} grant
-   * @returns {Promise<Outcome>}
+   * @param {string} ns @param {WriteOp} op @param {Grant} grant @returns {Promise<Outcome>}
    */
   async write(ns, op, grant) {
     this.#enter();
@@ -142,10 +125,7 @@ export class NamespaceWriter extends DurableObject {
 
   /**
    * A read served by the writer's index, after the commit in flight.
-   *
-   * @param {string} ns
-   * @param {ReadOp} op
-   * @returns {Promise<Outcome>}
+   * @param {string} ns @param {ReadOp} op @returns {Promise<Outcome>}
    */
   async read(ns, op) {
     this.#enter();
@@ -169,11 +149,7 @@ export class NamespaceWriter extends DurableObject {
   /**
    * A read-only memory tool call on the writer's index (read-your-writes
    * for MCP clients that pass a minimum generation).
-   *
-   * @param {string} ns
-   * @param {string} name
-   * @param {Record<string, unknown>} args
-   * @param {number} maxChars
+   * @param {string} ns @param {string} name @param {Record<string, unknown>} args @param {number} maxChars
    * @returns {Promise<Outcome>}
    */
   async readTool(ns, name, args, maxChars) {
@@ -197,16 +173,9 @@ export class NamespaceWriter extends DurableObject {
 
   /** Counters and memory, for tests and the benchmarks. */
   async info() {
-    return {
-      generation: this.index?.generation ?? null,
-      commits: this.commits,
-      batches: this.batches,
-      releases: this.releases,
-      queued: this.queue.length,
-      bytes: this.index?.stats().bytes ?? 0,
-      wasmMemoryBytes: wasmMemoryBytes(),
-      storedKeys: (await this.state.storage.list()).size,
-    };
+    const { commits, batches, releases } = this;
+    const storedKeys = (await this.state.storage.list()).size;
+    return { generation: this.index?.generation ?? null, commits, batches, releases, queued: this.queue.length, bytes: this.index?.stats().bytes ?? 0, wasmMemoryBytes: wasmMemoryBytes(), storedKeys };
   }
 
   /** Test-only fault injection; nothing unless MEMDEX_TEST_HOOKS=1 (test-hooks.js). @param {string} action */
@@ -260,8 +229,10 @@ export class NamespaceWriter extends DurableObject {
         const manifest = await this.storage.reconcile(INDEX_NAME);
         this.created = manifest !== null || (await this.state.storage.get('meta:created')) !== undefined;
         this.schema ??= await storedSchema(this.state, this.env, ns);
-        // A stored index carries its schema; a new one is created with it.
-        const schema = manifest === null && Object.keys(this.schema).length ? { schema: /** @type {import('memdex').Schema} */ (this.schema) } : {};
+        // A new index is created with the stored schema; a stored one is
+        // opened with it too, which upgrades it if an upgrade stored its
+        // schema but stopped before its commit (writer-setup.js).
+        const schema = Object.keys(this.schema).length ? { schema: /** @type {import('memdex').Schema} */ (this.schema) } : {};
         const embed = embedOption(this.env, this.schema);
         const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, ...schema, ...embed });
         setSchemaOf(index, this.schema, embed.embed !== undefined);
@@ -322,8 +293,11 @@ export class NamespaceWriter extends DurableObject {
   }
 
   async #flush() {
-    const batch = this.queue;
-    this.queue = [];
+    // A schema upgrade starts a batch of its own: the writes before it are
+    // committed under the old schema first (writer-setup.js).
+    const cut = this.queue.findIndex((q, i) => i > 0 && q.op.kind === 'create');
+    const batch = cut > 0 ? this.queue.slice(0, cut) : this.queue;
+    this.queue = cut > 0 ? this.queue.slice(cut) : [];
     if (batch.length === 0 || this.ns === null) return;
     const ns = this.ns;
     this.batches++;
@@ -333,11 +307,21 @@ export class NamespaceWriter extends DurableObject {
     let index = null;
     let before = -1;
     try {
-      index = await this.#open(ns);
-      before = index.generation;
-      let created = false; // a new namespace: its schema is committed even without documents
+      let live = await this.#open(ns);
+      index = live;
+      before = live.generation;
+      let created = false; // a new namespace, or a new schema: committed even without documents
       for (const { op } of batch) {
-        const o = await applyWrite(index, ns, op);
+        if (op.kind === 'create' && !op.creating) {
+          const upgraded = await this.#upgrade(ns, live, op.schema);
+          if ('error' in upgraded) {
+            outcomes.push(upgraded.error);
+            continue;
+          }
+          if (upgraded.index !== live) created = true;
+          live = index = upgraded.index;
+        }
+        const o = await applyWrite(live, ns, op);
         if (op.kind === 'create' && o.ok && /** @type {{ created: boolean }} */ (o.value).created) created = true;
         // A trapped engine cannot go on, nor be committed from.
         if (o.ok ? isInternal(o.value) : o.error.code === 'INTERNAL') {
@@ -345,11 +329,11 @@ export class NamespaceWriter extends DurableObject {
         }
         outcomes.push(o);
       }
-      if (index.dirty || created) {
-        await commitInSlices(index);
+      if (live.dirty || created) {
+        await commitInSlices(live);
         this.commits++;
       }
-      const generation = index.generation;
+      const generation = live.generation;
       for (const o of outcomes) o.generation = generation;
     } catch (err) {
       // Drop the index (with the batch's uncommitted writes) and reopen it
@@ -368,6 +352,20 @@ export class NamespaceWriter extends DurableObject {
       }
     }
     batch.forEach((b, i) => b.resolve(outcomes[i]));
+  }
+
+  /**
+   * `index` under its schema extended by `wanted` (a batch's first op: nothing uncommitted), or the refusal.
+   * @param {string} ns @param {import('./memdex.js').Memdex} index @param {import('./schema.js').Schema} wanted
+   * @returns {Promise<{ index: import('./memdex.js').Memdex } | { error: Outcome }>}
+   */
+  async #upgrade(ns, index, wanted) {
+    const storage = /** @type {import('memdex').StorageAdapter} */ (this.storage);
+    const up = await upgradeSchema(this.state, this.env, ns, storage, this.schema ?? {}, wanted).catch((err) => ({ error: errorRecord(err) }));
+    if (up === null || 'error' in up) return up === null ? { index } : { error: { ok: false, error: up.error } };
+    [this.schema, this.index] = [up.schema, up.index];
+    this.#discard(index);
+    return { index: up.index };
   }
 
   /**

@@ -7,8 +7,16 @@ import { tools } from './memdex.js';
 import { cleanMessage, findDoc } from './reads.js';
 import { canonical, schemaOf, toolFields } from './schema.js';
 
-/** @typedef {import('./writer.js').WriteOp} WriteOp */
-/** @typedef {import('./writer.js').Outcome} Outcome */
+/**
+ * @typedef {{ kind: 'create', schema: import('./schema.js').Schema, creating?: boolean }
+ *   | { kind: 'add', docs: Record<string, unknown>[], bytes: number }
+ *   | { kind: 'patch', id: string, changes: Record<string, unknown> }
+ *   | { kind: 'remove', ids: string[] }
+ *   | { kind: 'removeWhere', filter: Record<string, unknown> }
+ *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp
+ * @typedef {{ keyId: string, maxNamespaces: number }} Grant  who writes, for the namespace quota
+ * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string, data?: Record<string, unknown> }, generation?: number }} Outcome
+ */
 
 /** Bytes of documents indexed between two yields to the event loop. */
 const SLICE_BYTES = 128 << 10;
@@ -32,14 +40,13 @@ export async function applyWrite(index, ns, op) {
   try {
     switch (op.kind) {
       case 'create': {
-        // The schema the index was opened with: this request's when it
-        // created the namespace, else the one it was created with.
+        // The index was opened with this request's schema when it created
+        // the namespace, or upgraded to it (writer.js) before this op: every
+        // field it names is as asked. Anything else is a refused upgrade's
+        // leftover, never silently accepted.
         const schema = schemaOf(index);
-        if (canonical(schema) !== canonical(op.schema)) {
-          const has = Object.keys(schema).length ? `the schema ${JSON.stringify(schema)}` : 'the base fields only (it was created by a write)';
-          const message =
-            `namespace "${ns}" exists with ${has}; a namespace's schema cannot change. ` +
-            `Write with its fields, or create a new namespace with the schema you need and copy the documents into it (GET /v1/ns/${ns}/export).`;
+        if (canonical(schema) !== canonical({ ...schema, ...op.schema })) {
+          const message = `namespace "${ns}" has the schema ${JSON.stringify(schema)}, not the one asked; retry the request`;
           return { ok: false, error: { code: 'CONFLICT', message } };
         }
         return { ok: true, value: { namespace: ns, schema, created: op.creating === true }, generation: 0 };
@@ -97,15 +104,15 @@ export async function applyWrite(index, ns, op) {
 }
 
 /**
- * The engine's message, with what declaring a field means here (the
- * engine's advice speaks of creating the index).
+ * The engine's message, with how a field is declared here (the engine's
+ * advice speaks of opening the index with a schema).
  *
  * @param {string} ns
  * @param {string} message
  */
 function adviseSchema(ns, message) {
   if (!/is not declared in the schema/.test(message)) return message;
-  return `${message} Here a namespace's fields are declared when it is created: PUT /v1/ns/${ns} with {"schema": {"<field>": "keyword"}} (GET /v1/ns/${ns} shows its schema).`;
+  return `${message} Here a namespace's fields are declared with PUT /v1/ns/${ns} and {"schema": {"<field>": "keyword"}}, at its creation or later (the fields named are added; GET /v1/ns/${ns} shows its schema).`;
 }
 
 /** Resolves after the event loop ran what was waiting (timers, other requests). */

@@ -35,7 +35,7 @@ import { PREFIX_RE, PREFIX_TOOLS, prefixCall } from './mcp-prefix.js';
 /** @typedef {import('../context.js').Context} Context */
 /** @typedef {import('../auth.js').Principal} Principal */
 /** @typedef {import('../memdex.js').ToolResult} ToolResult */
-/** @typedef {import('../writer.js').Outcome} Outcome */
+/** @typedef {import('../writes.js').Outcome} Outcome */
 
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const READ_TOOLS = new Set(['memory_search', 'memory_list', 'memory_get']);

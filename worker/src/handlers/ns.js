@@ -6,8 +6,10 @@
 // (keywords to filter on, numbers, dates, vectors for vector and hybrid
 // search), create it first with `{"schema": {...}}`: the fields are added to
 // the base fields, and every REST and MCP write and search of the
-// namespace uses them. A schema cannot change: PUT again with the same
-// schema answers 200 (`created: false`), with another one CONFLICT.
+// namespace uses them. PUT again adds the fields it names (or changes a
+// weight) in place, as `Memdex.open({ schema })` upgrades a package index;
+// a change the engine cannot make in place (a field's type, a language,
+// vector dimensions) is SCHEMA and changes nothing.
 import { ApiError, badRequest } from '../errors.js';
 import { isObject, json, parseJson, readText, requireType } from '../http.js';
 import { readParams } from '../params.js';
