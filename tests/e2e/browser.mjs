@@ -1,6 +1,7 @@
 // Shared helpers of the Playwright tests: the demo server (www/ at /, pkg/ at
 // /pkg/), headless Chromium (system /usr/bin/chromium via playwright-core),
 // and `/__tests__/*` routed to files of tests/ so pages can import test code.
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
@@ -55,6 +56,39 @@ export async function harnessPage(env, html) {
   });
   await page.goto(`${env.baseUrl}__tests__/page.html`);
   return { page, errors };
+}
+
+/**
+ * Chromium and the test server for the tests of one file: launched before
+ * them, closed after. `chromium.env` is `launch()`'s environment.
+ */
+export function useChromium() {
+  /** @type {{ env: Awaited<ReturnType<typeof launch>> | undefined }} */
+  const chromium = { env: undefined };
+  before(async () => {
+    chromium.env = await launch();
+  });
+  after(() => chromium.env?.close());
+  return chromium;
+}
+
+/**
+ * A page that puts the browser build's `names` (and any `extra` module
+ * code) on `window`, then sets `window.ready`.
+ */
+export const memdexPage = (title, names = ['Memdex'], extra = '') => `<!doctype html><meta charset="utf-8"><title>${title}</title>
+<script type="module">
+import { ${names.join(', ')} } from '/pkg/index.js';
+${names.map((n) => `window.${n} = ${n};`).join('\n')}
+${extra}
+window.ready = true;
+</script>`;
+
+/** harnessPage, once the page's modules ran (`window.ready`). */
+export async function readyPage(env, html) {
+  const opened = await harnessPage(env, html);
+  await opened.page.waitForFunction(() => window.ready);
+  return opened;
 }
 
 /**

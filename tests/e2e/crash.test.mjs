@@ -5,26 +5,16 @@
 // plus a message that grows the wasm memory to its maximum) exhausts the
 // memory, then 1 MiB documents are added until the engine cannot allocate.
 /* global Memdex */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harnessPage, launch } from './browser.mjs';
+import { memdexPage, readyPage, useChromium } from './browser.mjs';
 
-const PAGE = `<!doctype html><meta charset="utf-8"><title>memdex crash</title>
-<script type="module">
-import { Memdex } from '/pkg/index.js';
-window.Memdex = Memdex;
-window.ready = true;
-</script>`;
+const PAGE = memdexPage('memdex crash');
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(() => env?.close());
+const chromium = useChromium();
 
 test('openInWorker: a trap answers INTERNAL once; the next calls answer from IndexedDB on a fresh engine', async () => {
-  const { page, errors } = await harnessPage(env, PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, PAGE);
   const report = await page.evaluate(async () => {
     const worker = new Worker('/__tests__/e2e/crash-worker.mjs', { type: 'module' });
     const index = await Memdex.openInWorker({ worker, storage: 'indexeddb', name: 'crash-' + Date.now(), autoCommit: false });

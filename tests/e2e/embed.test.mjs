@@ -5,9 +5,9 @@
 // IndexedDB): the embedder runs on the page, documents and the query cross
 // with their vectors, and a second worker reads them back.
 /* global Memdex, conceptVectors */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harnessPage, launch, reportSuite, runSuitePage, suitePage } from './browser.mjs';
+import { readyPage, reportSuite, runSuitePage, suitePage, useChromium } from './browser.mjs';
 
 const PAGE = suitePage({ title: 'memdex embed suite', module: 'embed.suite.mjs', define: 'defineEmbedSuite', database: 'memdex-embed' });
 
@@ -20,14 +20,10 @@ window.conceptVectors = conceptVectors;
 window.ready = true;
 </script>`;
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(() => env?.close());
+const chromium = useChromium();
 
 test('embed suite in Chromium (memory + IndexedDB)', async (t) => {
-  const run = await runSuitePage(env, PAGE);
+  const run = await runSuitePage(chromium.env, PAGE);
   const { results } = run;
   assert.equal(results.length, 16);
   assert.ok(results.some((r) => r.name.startsWith('browser indexeddb') && r.name.includes('after a reopen')));
@@ -35,8 +31,7 @@ test('embed suite in Chromium (memory + IndexedDB)', async (t) => {
 });
 
 test('openInWorker on IndexedDB: the page embeds in batches, the worker writes; EMBED writes nothing; read back by another worker', async () => {
-  const { page, errors } = await harnessPage(env, WORKER_PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, WORKER_PAGE);
   const out = await page.evaluate(async () => {
     const calls = [];
     let fail = false;

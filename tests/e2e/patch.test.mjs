@@ -4,27 +4,18 @@
 // fresh open); and `patch` through `Memdex.openInWorker` (a real module
 // Web Worker) on IndexedDB, reopened in a second worker.
 /* global Memdex */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harnessPage, launch, reportSuite, runSuitePage, suitePage } from './browser.mjs';
+import { memdexPage, readyPage, reportSuite, runSuitePage, suitePage, useChromium } from './browser.mjs';
 
 const PAGE = suitePage({ title: 'memdex patch suite', module: 'patch.suite.mjs', define: 'definePatchSuite', database: 'memdex-patch' });
 
-const WORKER_PAGE = `<!doctype html><meta charset="utf-8"><title>memdex patch worker</title>
-<script type="module">
-import { Memdex } from '/pkg/index.js';
-window.Memdex = Memdex;
-window.ready = true;
-</script>`;
+const WORKER_PAGE = memdexPage('memdex patch worker');
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(() => env?.close());
+const chromium = useChromium();
 
 test('patch suite in Chromium (memory + IndexedDB)', async (t) => {
-  const run = await runSuitePage(env, PAGE);
+  const run = await runSuitePage(chromium.env, PAGE);
   const { results } = run;
   assert.equal(results.length, 12);
   assert.ok(results.some((r) => r.name.startsWith('browser indexeddb') && r.name.includes('persist')));
@@ -32,8 +23,7 @@ test('patch suite in Chromium (memory + IndexedDB)', async (t) => {
 });
 
 test('openInWorker on IndexedDB: patch keeps vectors and links, committed and read back by another worker', async () => {
-  const { page, errors } = await harnessPage(env, WORKER_PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, WORKER_PAGE);
   const out = await page.evaluate(async () => {
     const options = { name: 'patch-worker-' + Date.now(), storage: 'indexeddb', autoCommit: false, schema: { emb: { type: 'vector', dimensions: 2 } } };
     const a = await Memdex.openInWorker(options);

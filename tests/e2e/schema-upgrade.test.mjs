@@ -5,26 +5,16 @@
 // after a reopen (also through openInWorker); Memdex.migrate rebuilds it
 // under a new analyzer in place.
 /* global Memdex */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harnessPage, launch } from './browser.mjs';
+import { memdexPage, readyPage, useChromium } from './browser.mjs';
 
-const PAGE = `<!doctype html><meta charset="utf-8"><title>memdex schema upgrade</title>
-<script type="module">
-import { Memdex } from '/pkg/index.js';
-window.Memdex = Memdex;
-window.ready = true;
-</script>`;
+const PAGE = memdexPage('memdex schema upgrade');
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(() => env?.close());
+const chromium = useChromium();
 
 test('IndexedDB: an extended schema upgrades in place, openInWorker sees it, migrate rebuilds under a new analyzer', async () => {
-  const { page, errors } = await harnessPage(env, PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, PAGE);
   const out = await page.evaluate(async () => {
     const base = { name: `upgrade-${Date.now()}`, storage: 'indexeddb', autoCommit: false };
     const ids = ['d0', 'd1', 'd2', 'd3'];

@@ -2,9 +2,9 @@
 // indexed through addMany by a dedicated module worker while a
 // PerformanceObserver watches the main thread for long tasks (> 50 ms).
 /* global Memdex, MemdexError -- set on the page (window.Memdex) for page.evaluate */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harnessPage, launch } from './browser.mjs';
+import { readyPage, useChromium } from './browser.mjs';
 
 const COUNT = Number(process.env.MEMDEX_WORKER_DOCS ?? 100_000);
 
@@ -20,15 +20,10 @@ new PerformanceObserver((list) => {
 window.ready = true;
 </script>`;
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(() => env?.close());
+const chromium = useChromium();
 
 test(`openInWorker + addMany: ${COUNT} memories without main-thread long tasks; search works`, async () => {
-  const { page, errors } = await harnessPage(env, PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, PAGE);
   const report = await page.evaluate(async (count) => {
     const index = await Memdex.openInWorker({ name: 'bulk' });
     const topics = ['deploy', 'database', 'billing', 'backup', 'credentials', 'review', 'latency', 'cache', 'schema', 'queue'];
@@ -92,8 +87,7 @@ test(`openInWorker + addMany: ${COUNT} memories without main-thread long tasks; 
 });
 
 test('openInWorker with IndexedDB: close commits; a new worker reopens the index; errors keep their codes', async () => {
-  const { page, errors } = await harnessPage(env, PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, PAGE);
   const report = await page.evaluate(async () => {
     const name = 'persist-' + Date.now().toString(36);
     const a = await Memdex.openInWorker({ name, storage: 'indexeddb', database: 'memdex-worker-test' });
@@ -137,8 +131,7 @@ test('openInWorker with IndexedDB: close commits; a new worker reopens the index
 });
 
 test('openInWorker is the whole Memdex API: related, pack, update(operations), refresh, ready, async getters, free', async () => {
-  const { page, errors } = await harnessPage(env, PAGE);
-  await page.waitForFunction(() => window.ready);
+  const { page, errors } = await readyPage(chromium.env, PAGE);
   const report = await page.evaluate(async () => {
     const name = 'surface-' + Date.now().toString(36);
     const options = { name, storage: 'indexeddb', database: 'memdex-worker-test' };
