@@ -12,7 +12,7 @@ import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
 import {
   FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
-  wantsVectors, yieldToEventLoop,
+  runOperations, wantsVectors, yieldToEventLoop,
 } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
@@ -465,24 +465,7 @@ export class MemdexBase extends IndexLifecycle {
       // Embedded before the update takes the writer lock.
       return prepareOperations(this, embedder, ops).then((p) => super.update((index) => applyOperations(index, embedder, p.ops, p.known), options));
     }
-    return super.update((index) => {
-      let added = 0;
-      let removed = 0;
-      for (const o of ops) {
-        if (o.op === 'add') {
-          index.add(o.doc);
-          added++;
-        } else if (o.op === 'patch') {
-          index.patch(o.id, o.changes);
-          added++;
-        } else if (o.op === 'remove') {
-          if (index.remove(o.id)) removed++;
-        } else {
-          removed += index.removeWhere(o.filter);
-        }
-      }
-      return { added, removed };
-    }, options);
+    return super.update((index) => runOperations(index, ops, { add: (doc) => index.add(doc), patch: (id, changes) => index.patch(id, changes) }), options);
   }
 
   /**

@@ -396,3 +396,29 @@ export function checkFilter(filter, what) {
   checkJsonable(filter, `${what} filter`);
   return filter;
 }
+
+/**
+ * Runs checked write operations (Memdex#update(operations)) on `index`,
+ * adds and patches through `write` (the index's own, or embedding first);
+ * a synchronous `write` runs them all without yielding. Counts what was
+ * added (adds and patches) and removed.
+ * @param {{ remove(id: string): boolean, removeWhere(filter: import('./index.js').Filter): number }} index
+ * @param {import('./core.js').WriteOperation[]} ops
+ * @param {{ add(doc: import('./index.js').MemdexDocument): unknown, patch(id: string, changes: Record<string, unknown>): unknown }} write
+ */
+export async function runOperations(index, ops, write) {
+  let added = 0;
+  let removed = 0;
+  for (const o of ops) {
+    if (o.op === 'add' || o.op === 'patch') {
+      const done = o.op === 'add' ? write.add(o.doc) : write.patch(o.id, o.changes);
+      if (done instanceof Promise) await done;
+      added++;
+    } else if (o.op === 'remove') {
+      if (index.remove(o.id)) removed++;
+    } else {
+      removed += index.removeWhere(o.filter);
+    }
+  }
+  return { added, removed };
+}

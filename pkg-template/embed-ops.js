@@ -4,7 +4,7 @@
 // writes at once through the index's synchronous members below (never
 // public API).
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
-import { checkSearch, patched } from './documents.js';
+import { checkSearch, patched, runOperations } from './documents.js';
 import { NO_EMBEDDER, checkSemantic, checkVectors } from './embed.js';
 import { ENGINE } from './lifecycle.js';
 
@@ -112,23 +112,11 @@ export async function prepareOperations(index, embedder, ops) {
  * @param {import('./core.js').WriteOperation[]} ops
  * @param {Map<string, Float32Array>} known
  */
-export async function applyOperations(index, embedder, ops, known) {
-  let added = 0;
-  let removed = 0;
-  for (const o of ops) {
-    if (o.op === 'add') {
-      index[PUT](o.doc);
-      added++;
-    } else if (o.op === 'patch') {
-      await patchEmbedded(index, embedder, o.id, o.changes, known);
-      added++;
-    } else if (o.op === 'remove') {
-      if (index.remove(o.id)) removed++;
-    } else {
-      removed += index.removeWhere(o.filter);
-    }
-  }
-  return { added, removed };
+export function applyOperations(index, embedder, ops, known) {
+  return runOperations(index, ops, {
+    add: (doc) => index[PUT](doc),
+    patch: (id, changes) => patchEmbedded(index, embedder, id, changes, known),
+  });
 }
 
 /**
