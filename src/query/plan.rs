@@ -61,6 +61,8 @@ pub enum Node {
         should: Vec<Node>,
         must_not: Vec<Node>,
     },
+    /// Matches what any child matches; scores the best matching child.
+    Best(Vec<Node>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -429,13 +431,17 @@ impl<'a> Planner<'a> {
                     let mut parts: Vec<Node> = Vec::new();
                     let mut last_position = None;
                     let mut group: Vec<Node> = Vec::new();
+                    let mut hyphenated = false;
                     for (i, token) in tokens.into_iter().enumerate() {
                         if last_position != Some(token.position) && !group.is_empty() {
-                            parts.push(either(std::mem::take(&mut group)));
+                            let group = std::mem::take(&mut group);
+                            parts.push(alternatives_node(group, hyphenated));
+                            hyphenated = false;
                         }
                         last_position = Some(token.position);
+                        hyphenated |= is_hyphenated_words(&token.term);
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
-                        group.push(Node::Term(exact));
+                        let mut own = vec![Node::Term(exact)];
                         let stemmed = surfaces.get(i).and_then(|s| s.as_deref());
                         let surface = stemmed.unwrap_or(&token.term);
                         let distance = match fuzzy {
@@ -463,12 +469,13 @@ impl<'a> Planner<'a> {
                             }
                             for (t, factor) in found {
                                 let id = self.add_term(t, fields, boost * b * factor);
-                                group.push(Node::Term(id));
+                                own.push(Node::Term(id));
                             }
                         }
+                        group.push(either(own));
                     }
                     if !group.is_empty() {
-                        parts.push(either(group));
+                        parts.push(alternatives_node(group, hyphenated));
                     }
                     if let Some(node) = combine(parts, required) {
                         alternatives.push(node);
@@ -595,6 +602,26 @@ fn either(mut nodes: Vec<Node>) -> Node {
         should: nodes,
         must_not: Vec::new(),
     }
+}
+
+/// Alternatives at one query position: a compound's whole token and its
+/// first part. Words joined by hyphens (`three-dimensional`) are prose: the
+/// whole token spells the same words, so the position scores its best
+/// alternative (a sum would count the word twice, with the compound's high
+/// idf on top). Other compounds (`getUserById`, `src/lib/auth.ts`, `v1.2.3`)
+/// name one thing: their whole token adds to the parts, and the exact
+/// identifier ranks first.
+fn alternatives_node(mut nodes: Vec<Node>, hyphenated: bool) -> Node {
+    match nodes.len() {
+        1 => nodes.pop().expect("one node"),
+        _ if hyphenated => Node::Best(nodes),
+        _ => either(nodes),
+    }
+}
+
+/// A whole token of letters joined by hyphens (`large-deflection`).
+fn is_hyphenated_words(term: &str) -> bool {
+    term.contains('-') && term.chars().all(|c| c == '-' || c.is_alphabetic())
 }
 
 /// Tokens of one word: all required (AND) or any (OR).
