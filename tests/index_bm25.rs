@@ -70,9 +70,9 @@ fn single_field_config() -> IndexConfig {
 }
 
 /// Reference BM25 (Lucene idf), computed from scratch over token lists.
-/// Query tokens sharing a position (a compound and its first part) add up,
-/// except for words joined by hyphens, whose position scores the best of
-/// its alternatives.
+/// Query tokens sharing a position (a compound and its first part) add up;
+/// the whole token of words joined by hyphens is not searched (its words
+/// are).
 fn reference_scores(
     docs: &[(String, String)],
     query: &str,
@@ -96,35 +96,25 @@ fn reference_scores(
         .collect();
     let n = analyzed.len() as f64;
     let avg = analyzed.iter().map(|(_, _, len)| len).sum::<f64>() / n;
-    let mut groups: Vec<(u32, Vec<String>)> = Vec::new();
-    for t in analyzer.analyze(query) {
-        match groups.last_mut() {
-            Some((p, g)) if *p == t.position => g.push(t.term),
-            _ => groups.push((t.position, vec![t.term])),
-        }
-    }
+    let qterms: Vec<String> = analyzer
+        .analyze(query)
+        .into_iter()
+        .map(|t| t.term)
+        .filter(|t| !(t.contains('-') && t.chars().all(|c| c == '-' || c.is_alphabetic())))
+        .collect();
     let mut out = HashMap::new();
     for (id, terms, len) in &analyzed {
         let mut score = 0.0;
         let mut matched = false;
-        for (_, group) in &groups {
-            let hyphenated = group
-                .iter()
-                .any(|t| t.contains('-') && t.chars().all(|c| c == '-' || c.is_alphabetic()));
-            let (mut best, mut sum) = (0.0f64, 0.0f64);
-            for q in group {
-                let tf = terms.iter().filter(|t| *t == q).count() as f64;
-                if tf == 0.0 {
-                    continue;
-                }
-                matched = true;
-                let df = analyzed.iter().filter(|(_, t, _)| t.contains(q)).count() as f64;
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                let s = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg));
-                best = best.max(s);
-                sum += s;
+        for q in &qterms {
+            let tf = terms.iter().filter(|t| *t == q).count() as f64;
+            if tf == 0.0 {
+                continue;
             }
-            score += if hyphenated { best } else { sum };
+            matched = true;
+            let df = analyzed.iter().filter(|(_, t, _)| t.contains(q)).count() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            score += idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len / avg));
         }
         if matched {
             out.insert(id.clone(), score);

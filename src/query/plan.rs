@@ -61,8 +61,6 @@ pub enum Node {
         should: Vec<Node>,
         must_not: Vec<Node>,
     },
-    /// Matches what any child matches; scores the best matching child.
-    Best(Vec<Node>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -431,17 +429,23 @@ impl<'a> Planner<'a> {
                     let mut parts: Vec<Node> = Vec::new();
                     let mut last_position = None;
                     let mut group: Vec<Node> = Vec::new();
-                    let mut hyphenated = false;
+                    let single = tokens.len() == 1;
                     for (i, token) in tokens.into_iter().enumerate() {
+                        // Words joined by hyphens (`three-dimensional`) are
+                        // searched as their words: the whole token spells
+                        // the same words, and adding it would count them
+                        // again with the compound's high idf. Identifiers
+                        // (`getUserById`, `src/lib/auth.ts`) keep theirs:
+                        // it names one thing, so the exact one ranks first.
+                        if !single && is_hyphenated_words(&token.term) {
+                            continue;
+                        }
                         if last_position != Some(token.position) && !group.is_empty() {
-                            let group = std::mem::take(&mut group);
-                            parts.push(alternatives_node(group, hyphenated));
-                            hyphenated = false;
+                            parts.push(either(std::mem::take(&mut group)));
                         }
                         last_position = Some(token.position);
-                        hyphenated |= is_hyphenated_words(&token.term);
                         let exact = self.add_term(token.term.clone(), fields, boost * b);
-                        let mut own = vec![Node::Term(exact)];
+                        group.push(Node::Term(exact));
                         let stemmed = surfaces.get(i).and_then(|s| s.as_deref());
                         let surface = stemmed.unwrap_or(&token.term);
                         let distance = match fuzzy {
@@ -469,13 +473,12 @@ impl<'a> Planner<'a> {
                             }
                             for (t, factor) in found {
                                 let id = self.add_term(t, fields, boost * b * factor);
-                                own.push(Node::Term(id));
+                                group.push(Node::Term(id));
                             }
                         }
-                        group.push(either(own));
                     }
                     if !group.is_empty() {
-                        parts.push(alternatives_node(group, hyphenated));
+                        parts.push(either(group));
                     }
                     if let Some(node) = combine(parts, required) {
                         alternatives.push(node);
@@ -604,24 +607,13 @@ fn either(mut nodes: Vec<Node>) -> Node {
     }
 }
 
-/// Alternatives at one query position: a compound's whole token and its
-/// first part. Words joined by hyphens (`three-dimensional`) are prose: the
-/// whole token spells the same words, so the position scores its best
-/// alternative (a sum would count the word twice, with the compound's high
-/// idf on top). Other compounds (`getUserById`, `src/lib/auth.ts`, `v1.2.3`)
-/// name one thing: their whole token adds to the parts, and the exact
-/// identifier ranks first.
-fn alternatives_node(mut nodes: Vec<Node>, hyphenated: bool) -> Node {
-    match nodes.len() {
-        1 => nodes.pop().expect("one node"),
-        _ if hyphenated => Node::Best(nodes),
-        _ => either(nodes),
-    }
-}
-
-/// A whole token of letters joined by hyphens (`large-deflection`).
+/// A whole token of words joined by hyphens only, without digits
+/// (`large-deflection`; not `v1-2` or `a-b.c`).
 fn is_hyphenated_words(term: &str) -> bool {
-    term.contains('-') && term.chars().all(|c| c == '-' || c.is_alphabetic())
+    term.contains('-')
+        && !term.contains(|c: char| {
+            c.is_ascii_digit() || matches!(c, '_' | '.' | '/' | '\\' | '@' | ':')
+        })
 }
 
 /// Tokens of one word: all required (AND) or any (OR).

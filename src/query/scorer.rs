@@ -301,37 +301,6 @@ impl Scorer for UnionScorer<'_> {
     }
 }
 
-/// Disjunction scored by its best matching child (alternatives at one query
-/// position): a [`UnionScorer`] that takes the maximum instead of the sum.
-pub struct BestScorer<'a>(pub UnionScorer<'a>);
-
-impl Scorer for BestScorer<'_> {
-    fn doc(&self) -> u32 {
-        self.0.doc
-    }
-    fn advance(&mut self) -> u32 {
-        self.0.advance()
-    }
-    fn seek(&mut self, target: u32) -> u32 {
-        self.0.seek(target)
-    }
-    fn score(&mut self) -> f32 {
-        let u = &mut self.0;
-        u.steps.take(u.children.len() as u64);
-        let cur = u.doc;
-        let mut best = 0.0f32;
-        for (c, &d) in u.children.iter_mut().zip(&u.docs) {
-            if d == cur {
-                best = best.max(c.score());
-            }
-        }
-        best
-    }
-    fn cost(&self) -> u64 {
-        self.0.cost()
-    }
-}
-
 /// Conjunction: documents matching every child. The cheapest child leads,
 /// the others seek to it (intersection from the rarest term). Each round
 /// of alignment costs a scoring step per child.

@@ -7,8 +7,8 @@ use crate::postings::TERMINATED;
 use crate::query::budget::Steps;
 use crate::query::plan::{Node, Plan};
 use crate::query::scorer::{
-    BestScorer, EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer,
-    ScoreParams, Scorer, TermScorer, TermWeight, UnionScorer,
+    EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
+    Scorer, TermScorer, TermWeight, UnionScorer,
 };
 use crate::query::topk::{Candidate, TopK};
 
@@ -77,15 +77,6 @@ pub(crate) fn build_scorer<'a>(
                 params,
                 steps,
             ))
-        }
-        Node::Best(nodes) => {
-            let children = nodes
-                .iter()
-                .map(|n| build_scorer(n, plan, seg, params, steps))
-                .collect();
-            one_or(children, |c| {
-                Box::new(BestScorer(UnionScorer::new(c, steps)))
-            })
         }
         Node::Bool {
             must,

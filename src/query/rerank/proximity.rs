@@ -43,7 +43,6 @@ pub(crate) fn positive_terms(plan: &Plan) -> Vec<usize> {
                     walk(n, out);
                 }
             }
-            Node::Best(nodes) => nodes.iter().for_each(|n| walk(n, out)),
         }
     }
     let mut terms = Vec::new();
