@@ -23,10 +23,11 @@ pub fn idf(n_docs: f64, doc_freq: f64) -> f32 {
 
 /// Factor applied to every field weight: 1 / the largest weight (1 when no
 /// weight is positive). BM25F saturates the weighted tf sum, so a weight
-/// above 1 puts a single occurrence where the curve is flat: with `k1` 1.2
-/// a title of weight 2 made a title word count 1.4 body words, and scaling
-/// all weights changed the ranking. Scaled, only the weights' ratios matter
-/// and `k1` keeps its single-field meaning for the heaviest field.
+/// above 1 puts a single occurrence where the curve is flat (unscaled, with
+/// `k1` 1.2 a title of weight 2 counts a title word as 1.4 body words, and
+/// scaling all weights changes the ranking). Scaled, only the weights'
+/// ratios matter and `k1` keeps its single-field meaning for the heaviest
+/// field.
 pub fn weight_scale(weights: &[f32]) -> f32 {
     let top = weights.iter().copied().fold(0.0f32, f32::max);
     if top > 0.0 && top.is_finite() {
