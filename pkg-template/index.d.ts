@@ -127,7 +127,7 @@ export interface MemdexErrorData {
 /** Analyzed full-text field. */
 export interface TextFieldDef {
   type: 'text';
-  /** Scales this field's BM25F contribution (default 1; the default `title` has 2). */
+  /** This field's weight in BM25F, relative to the other text fields: only the ratios count, the heaviest field scores as plain BM25 (default 1; the default `title` has 2). */
   weight?: number;
   /** Stemming language for this field (default: the index `language`). */
   language?: Language;
@@ -936,7 +936,7 @@ export interface TermExplanation {
   fieldLength: number;
   /** Average length of the field over the index. */
   avgFieldLength: number;
-  /** Field weight. */
+  /** Field weight divided by the largest searched field's weight, times the term's boost. */
   weight: number;
   /** This term's share of the score. */
   score: number;

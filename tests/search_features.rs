@@ -464,6 +464,43 @@ fn code_identifiers_match_whole_and_by_parts() {
 }
 
 #[test]
+fn hyphenated_words_are_searched_as_their_words() {
+    let mut ix = Index::new(IndexConfig::default()).unwrap();
+    ix.add(&json!({"id": "a", "text": "a three-dimensional flow"}))
+        .unwrap();
+    ix.add(&json!({"id": "b", "text": "a three dimensional flow"}))
+        .unwrap();
+    ix.add(&json!({"id": "c", "text": "a dimensional flow"}))
+        .unwrap();
+    let hits = ix
+        .searcher()
+        .search("three-dimensional", &opts())
+        .unwrap()
+        .hits;
+    // The compound spelled with a hyphen or a space scores the same: its
+    // whole token adds nothing to its words.
+    assert_eq!(hits.len(), 3);
+    assert_eq!(hits[0].score, hits[1].score);
+    assert!(hits[1].score > hits[2].score);
+    let with_space = ix.searcher().search("three dimensional", &opts()).unwrap();
+    assert_eq!(with_space.hits[0].score, hits[0].score);
+    // AND still needs every word.
+    let and = SearchOptions {
+        mode: Mode::And,
+        ..opts()
+    };
+    let mut ids = |q: &str| -> Vec<String> {
+        let mut v: Vec<String> = (ix.searcher().search(q, &and).unwrap().hits)
+            .into_iter()
+            .map(|h| h.id)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(ids("three-dimensional"), ["a", "b"]);
+}
+
+#[test]
 fn get_json_is_get_without_a_parse() {
     let mut index = Index::new(config()).unwrap();
     let docs = [

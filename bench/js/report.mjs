@@ -28,6 +28,7 @@ const LAYOUT = [
     title: 'Relevance',
     about: 'Ranking quality against the peers on two judged collections (Cranfield, CISI), each peer in its default and its English configuration (`bench/README.md`, "Configurations"). Run: `make -C bench relevance`.',
     body: (by) => relevanceSection(by.relevance || by['relevance-quick']),
+    tables: ['lexical-scoring'],
   },
   {
     title: 'Scale',

@@ -13,6 +13,11 @@
 //!     'or={"mode":"or"}' 'prox={"proximity":true}' 'fallback={"mode":"fallback"}'
 //! ```
 //! nDCG@10 as `bench/js/metrics.mjs` computes it (linear gain, pytrec_eval).
+//! `--config JSON` builds the indexes with that configuration (as `Memdex.open`
+//! takes it: `{"analyzer":{"stopwords":[...]}}`) instead of the default.
+//! `--runs DIR` also writes each option set's ranked ids per collection as
+//! `DIR/<options>-<collection>.json` (`{query id: [doc ids]}`), the input of
+//! `bench/js/per-query.mjs` (per-query comparison with a peer).
 //!
 //! With `--speed DOCS.jsonl QUERIES.txt` it measures query latency instead:
 //! the documents (`_id`, `title`, `text`, as the scale benchmark's) in one
@@ -36,9 +41,11 @@ use memdex::{Index, IndexConfig, SearchOptions};
 
 struct Collection {
     name: String,
+    /// The index's fields (`None`: the default schema, title + text).
+    fields: Option<serde_json::Value>,
     docs: Vec<serde_json::Value>,
-    /// (query id, text)
-    queries: Vec<(String, String)>,
+    /// (query id, text, filter)
+    queries: Vec<(String, String, Option<serde_json::Value>)>,
     /// query id -> doc id -> grade
     qrels: HashMap<String, HashMap<String, f64>>,
 }
@@ -70,6 +77,7 @@ fn beir(data: &str, name: &str) -> Collection {
             (
                 q["_id"].as_str().unwrap_or("").to_string(),
                 q["text"].as_str().unwrap_or("").to_string(),
+                None,
             )
         })
         .collect();
@@ -90,6 +98,7 @@ fn beir(data: &str, name: &str) -> Collection {
     }
     Collection {
         name: name.to_string(),
+        fields: None,
         docs,
         queries,
         qrels,
@@ -109,7 +118,7 @@ fn agent_memory(path: &str) -> Collection {
         .enumerate()
     {
         let id = format!("q{}", i + 1);
-        queries.push((id.clone(), q["q"].as_str().unwrap_or("").to_string()));
+        queries.push((id.clone(), q["q"].as_str().unwrap_or("").to_string(), None));
         let rel: HashMap<String, f64> = q["relevant"]
             .as_array()
             .expect("relevant")
@@ -120,6 +129,47 @@ fn agent_memory(path: &str) -> Collection {
     }
     Collection {
         name: "agent-memory".into(),
+        fields: None,
+        docs,
+        queries,
+        qrels,
+    }
+}
+
+/// The generated dialog set (`bench/agent-memory`: speaker + text, a
+/// `conversation` keyword, as `fusion.rs` indexes it); with `scoped`, each
+/// question searches its own conversation only (a filter).
+fn dialogs(dir: &str, scoped: bool) -> Collection {
+    let docs = jsonl(&format!("{dir}/memories.jsonl"))
+        .into_iter()
+        .map(|m| {
+            serde_json::json!({
+                "id": m["id"], "speaker": m["speaker"], "text": m["text"],
+                "conversation": m["conversation"],
+            })
+        })
+        .collect();
+    let mut queries = Vec::new();
+    let mut qrels = HashMap::new();
+    for q in jsonl(&format!("{dir}/questions.jsonl")) {
+        let id = q["id"].as_str().unwrap_or("").to_string();
+        let rel = q["evidence"].as_array().expect("evidence").iter();
+        let rel = rel.map(|e| (e.as_str().unwrap_or("").to_string(), 1.0));
+        qrels.insert(id.clone(), rel.collect());
+        let filter = scoped.then(|| serde_json::json!({ "conversation": q["conversation"] }));
+        queries.push((id, q["question"].as_str().unwrap_or("").to_string(), filter));
+    }
+    Collection {
+        name: if scoped {
+            "dialogs (conversation)"
+        } else {
+            "dialogs"
+        }
+        .into(),
+        fields: Some(serde_json::json!({
+            "speaker": {"type": "text"}, "text": {"type": "text"},
+            "conversation": {"type": "keyword"}
+        })),
         docs,
         queries,
         qrels,
@@ -162,6 +212,8 @@ fn evaluate(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut data = "../shared/data".to_string();
     let mut verbose = false;
+    let mut runs_dir: Option<String> = None;
+    let mut config = IndexConfig::default();
     let mut speed: Option<(String, String)> = None;
     let mut configs: Vec<(String, SearchOptions)> = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -169,6 +221,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match a.as_str() {
             "--data" => data = args.next().ok_or("--data DIR")?,
             "--verbose" => verbose = true,
+            "--config" => {
+                let json = args.next().ok_or("--config JSON")?;
+                config = IndexConfig::from_json(&memdex::json::parse(&json)?)?;
+            }
+            "--runs" => runs_dir = Some(args.next().ok_or("--runs DIR")?),
             "--speed" => {
                 let docs = args.next().ok_or("--speed DOCS QUERIES")?;
                 speed = Some((docs, args.next().ok_or("--speed DOCS QUERIES")?));
@@ -192,15 +249,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/agent-memory.json"
     );
+    let dialog_set = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/agent-memory");
     let collections = [
         beir(&data, "cranfield"),
         beir(&data, "cisi"),
         agent_memory(fixture),
+        dialogs(dialog_set, false),
+        dialogs(dialog_set, true),
     ];
     println!("| options | collection | nDCG@10 | success@1 | ms (all queries) |");
     println!("|---|---|---:|---:|---:|");
     for c in &collections {
-        let mut index = Index::new(IndexConfig::default())?;
+        let mut config = config.clone();
+        if let Some(fields) = &c.fields {
+            let json = serde_json::json!({ "fields": fields }).to_string();
+            config.fields = IndexConfig::from_json(&memdex::json::parse(&json)?)?.fields;
+        }
+        let mut index = Index::new(config)?;
         for d in &c.docs {
             index.add(&memdex::json::parse(&d.to_string())?)?;
         }
@@ -208,8 +273,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (name, opts) in &configs {
             let mut runs = HashMap::new();
             let t = Instant::now();
-            for (id, q) in &c.queries {
-                let res = index.searcher().search(q, opts)?;
+            for (id, q, filter) in &c.queries {
+                let mut opts = opts.clone();
+                if let Some(f) = filter {
+                    opts.filter = Some(memdex::json::parse(&f.to_string())?);
+                }
+                let res = index.searcher().search(q, &opts)?;
                 if let (true, Some(choice)) = (verbose, &res.strategy) {
                     let n = res.hits.len();
                     eprintln!("{}\t{:?}\t{:?}\t{n}\t{q}", c.name, choice.reason, res.mode);
@@ -222,6 +291,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
             let (ndcg, s1) = evaluate(&runs, &c.qrels);
+            if let Some(dir) = &runs_dir {
+                std::fs::create_dir_all(dir)?;
+                let json = serde_json::to_string(&runs)?;
+                std::fs::write(format!("{dir}/{name}-{}.json", c.name), json)?;
+            }
             println!("| {name} | {} | {ndcg:.4} | {s1:.3} | {ms:.0} |", c.name);
         }
     }

@@ -8,14 +8,33 @@
 //! idf(t)    = ln(1 + (N − df + 0.5) / (df + 0.5))
 //! ```
 //!
-//! With one field of weight 1 this is exactly Lucene/bm25s BM25. `N`, `df`
-//! and `avglen` are index-wide over live documents, so a document scores
-//! the same whatever segment it sits in.
+//! The weights are divided by the largest one ([`weight_scale`]) before
+//! use, so the heaviest field is scored as plain BM25 and every other field
+//! counts an occurrence as a fraction of one. With one field (of any weight)
+//! this is exactly Lucene/bm25s BM25. `N`, `df` and `avglen` are index-wide
+//! over live documents, so a document scores the same whatever segment it
+//! sits in.
 
 /// Inverse document frequency (never negative).
 #[inline]
 pub fn idf(n_docs: f64, doc_freq: f64) -> f32 {
     (1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5)).ln() as f32
+}
+
+/// Factor applied to every field weight: 1 / the largest weight (1 when no
+/// weight is positive). BM25F saturates the weighted tf sum, so a weight
+/// above 1 puts a single occurrence where the curve is flat (unscaled, with
+/// `k1` 1.2 a title of weight 2 counts a title word as 1.4 body words, and
+/// scaling all weights changes the ranking). Scaled, only the weights'
+/// ratios matter and `k1` keeps its single-field meaning for the heaviest
+/// field.
+pub fn weight_scale(weights: &[f32]) -> f32 {
+    let top = weights.iter().copied().fold(0.0f32, f32::max);
+    if top > 0.0 && top.is_finite() {
+        1.0 / top
+    } else {
+        1.0
+    }
 }
 
 /// Per-query constants of one text field: `norm(len) = a + c · len`.

@@ -429,7 +429,17 @@ impl<'a> Planner<'a> {
                     let mut parts: Vec<Node> = Vec::new();
                     let mut last_position = None;
                     let mut group: Vec<Node> = Vec::new();
+                    let single = tokens.len() == 1;
                     for (i, token) in tokens.into_iter().enumerate() {
+                        // Words joined by hyphens (`three-dimensional`) are
+                        // searched as their words: the whole token spells
+                        // the same words, and adding it would count them
+                        // again with the compound's high idf. Identifiers
+                        // (`getUserById`, `src/lib/auth.ts`) keep theirs:
+                        // it names one thing, so the exact one ranks first.
+                        if !single && is_hyphenated_words(&token.term) {
+                            continue;
+                        }
                         if last_position != Some(token.position) && !group.is_empty() {
                             parts.push(either(std::mem::take(&mut group)));
                         }
@@ -595,6 +605,15 @@ fn either(mut nodes: Vec<Node>) -> Node {
         should: nodes,
         must_not: Vec::new(),
     }
+}
+
+/// A whole token of words joined by hyphens only, without digits
+/// (`large-deflection`; not `v1-2` or `a-b.c`).
+fn is_hyphenated_words(term: &str) -> bool {
+    term.contains('-')
+        && !term.contains(|c: char| {
+            c.is_ascii_digit() || matches!(c, '_' | '.' | '/' | '\\' | '@' | ':')
+        })
 }
 
 /// Tokens of one word: all required (AND) or any (OR).

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::filter::{allowed, Filter};
 use crate::query::ast::Query;
-use crate::query::bm25::FieldNorm;
+use crate::query::bm25::{self, FieldNorm};
 use crate::query::budget::{Budget, Limited, Limits, Steps, MAX_RERANK_POOL};
 use crate::query::exec::conjunction::conjunction_of_terms;
 use crate::query::exec::count::MatchCount;
@@ -457,18 +457,15 @@ impl Searcher<'_> {
     pub(crate) fn score_params(&self, opts: &SearchOptions) -> ScoreParams {
         let b = opts.b.unwrap_or(self.config().b);
         let n = self.live_docs.max(1) as f64;
-        let norms = self
-            .schema
-            .text
-            .iter()
-            .enumerate()
-            .map(|(f, field)| {
-                let weight = match &opts.fields {
-                    Some(map) => map.get(&field.name).copied().unwrap_or(0.0),
-                    None => field.weight,
-                };
-                FieldNorm::new(weight, b, (self.live_field_len[f] as f64 / n) as f32)
+        let weights: Vec<f32> = (self.schema.text.iter())
+            .map(|field| match &opts.fields {
+                Some(map) => map.get(&field.name).copied().unwrap_or(0.0),
+                None => field.weight,
             })
+            .collect();
+        let scale = bm25::weight_scale(&weights);
+        let norms = (weights.iter().enumerate())
+            .map(|(f, &w)| FieldNorm::new(w * scale, b, (self.live_field_len[f] as f64 / n) as f32))
             .collect();
         ScoreParams {
             k1: opts.k1.unwrap_or(self.config().k1),
