@@ -78,9 +78,15 @@ function notes() {
   const mean = (name) => [0, 1, 2].reduce((s, i) => s + n(...sets[i], name), 0) / 3;
   const alt = 'zscore alpha=0.6';
   const prf = (c, s) => d(n(c, s, 'prf lexical') - n(c, s, 'lexical'));
+  const leader = ([c, s]) => (n(c, s, 'vector') >= n(c, s, 'lexical') ? 'vector' : 'lexical');
+  const leaders = sets.slice(0, 3).map(leader);
+  const leads = ['Cranfield', 'CISI', 'the agent set'].map((name, i) => `${leaders[i]} on ${name}`).join(', ');
+  const why = new Set(leaders).size > 1
+    ? 'neither list leads on every set, and an even weight bets on neither'
+    : `the ${leaders[0]} list leads on all three sets, and an even weight does not bet on that where the other leads`;
   return [
-    `The default is \`zscore\` with alpha 0.5: above the better single list (vector only, on all three sets) everywhere, by ${margins(chosen).map(d).join(' / ')} (the four columns in order). ` +
-      `Alpha 0.6 scores ${d(mean(alt) - mean(chosen))} more on the mean of the three sets (${sets.slice(0, 3).map(([c, s]) => d(n(c, s, alt) - n(c, s, chosen))).join(' / ')}); 0.5 is kept because the vector list is the stronger one on all three sets, and an even weight does not bet on that where lexical search leads. ` +
+    `The default is \`zscore\` with alpha 0.5: above the better single list (${leads}) everywhere, by ${margins(chosen).map(d).join(' / ')} (the four columns in order). ` +
+      `Alpha 0.6 scores ${d(mean(alt) - mean(chosen))} more on the mean of the three sets (${sets.slice(0, 3).map(([c, s]) => d(n(c, s, alt) - n(c, s, chosen))).join(' / ')}); 0.5 is kept because ${why}. ` +
       `RRF with k = 60 falls below vector only on the agent set (${d(n('agent-memory', 'all', 'rrf k=60') - n('agent-memory', 'all', 'vector'))} nDCG@10; k = 10 narrows it); \`weighted\` (min-max) at alpha 0.5 clears it by less than \`zscore\`.`,
     `Multi-hop evidence recall@10 on the agent set: lexical ${r10('lexical', 'multi-hop')}, vector ${r10('vector', 'multi-hop')}, RRF ${r10('rrf k=60', 'multi-hop')}, weighted ${r10('weighted alpha=0.5', 'multi-hop')}, z-score ${r10(chosen, 'multi-hop')} (alpha 0.5) and ${r10(alt, 'multi-hop')} (0.6): vector only finds about as much multi-hop evidence as any fusion; ` +
       `fusion gains on single-hop (vector ${r10('vector', 'single-hop')}, lexical ${r10('lexical', 'single-hop')}, z-score ${r10(chosen, 'single-hop')}) and temporal questions (${r10('vector', 'temporal')}, ${r10('lexical', 'temporal')}, ${r10(chosen, 'temporal')}). ` +
