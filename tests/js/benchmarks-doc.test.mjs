@@ -45,11 +45,12 @@ test('the check fails when a result file changes and BENCHMARKS.md is not regene
     assert.equal(check(dir).status, 0, 'the copied tree starts consistent');
     const f = path.join(dir, 'bench/results/tables/wasm-size.json');
     const t = JSON.parse(fs.readFileSync(f, 'utf8'));
-    t.rows[0][1] += 1;
+    const cell = t.rows[0].findIndex((c) => typeof c === 'number');
+    t.rows[0][cell] += 1;
     fs.writeFileSync(f, JSON.stringify(t, null, 2));
     const r = check(dir);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /BENCHMARKS\.md differs .*286,862/);
+    assert.match(r.stderr, new RegExp(`BENCHMARKS\\.md differs .*${t.rows[0][cell].toLocaleString('en-US')}`));
     // Regenerating brings them back in line.
     assert.equal(spawnSync(process.execPath, [path.join(dir, 'bench/js/report.mjs')]).status, 0);
     assert.equal(check(dir).status, 0);
