@@ -44,7 +44,7 @@ const LAYOUT = [
     title: 'Bundle size',
     about: 'What each peer adds to a browser bundle, and memdex\'s own bytes. Run: `make -C bench size`; `node scripts/check-size.mjs` for the package alone.',
     body: (by) => `### Against the peers\n\n${sizeSection(by.size)}`,
-    tables: ['wasm-size'],
+    tables: ['wasm-size', 'builds-same-results'],
   },
   {
     title: 'Cold start',

@@ -29,6 +29,7 @@ test('IndexedDB: an extended schema upgrades in place, openInWorker sees it, mig
       vector: index.search('', { vector: [1, 2], vectorField: 'emb' }).hits.map((h) => [h.id, h.score]),
       docs: [...ids, 'd4'].map((id) => index.get(id, { vectors: true })),
       titled: index.search('note').hits.map((h) => h.score)[0],
+      texted: index.search('fridays').hits.map((h) => h.score)[0],
     });
     const before = probe(a);
     await a.close();
@@ -66,9 +67,12 @@ test('IndexedDB: an extended schema upgrades in place, openInWorker sees it, mig
   assert.deepEqual(upgraded.text, was.text, 'same ids and scores over the old fields');
   assert.deepEqual(upgraded.vector, was.vector);
   assert.deepEqual(upgraded.docs, was.docs, 'every document keeps its fields, vectors and links');
-  assert.ok(upgraded.titled > was.titled, `the title weight 3 applies (${upgraded.titled} > ${was.titled})`);
+  // Weights are relative (scaled by the heaviest): title 2 -> 3 keeps a
+  // title-only match's score and lowers text's share from 1/2 to 1/3.
+  assert.equal(upgraded.titled, was.titled, 'the heaviest field still weighs 1');
+  assert.ok(upgraded.texted < was.texted, `the title weight 3 applies: text's share fell (${upgraded.texted} < ${was.texted})`);
   assert.deepEqual(reopened, { area: ['n1'], near: ['n1'] });
-  assert.deepEqual({ ...same, titled: 0 }, { ...upgraded, titled: 0 });
+  assert.deepEqual({ ...same, titled: 0, texted: 0 }, { ...upgraded, titled: 0, texted: 0 });
   assert.deepEqual(pinned, ['n2']);
   assert.equal(stemmed, 3, 'english stems deploys (d0, d1, d4)');
   assert.deepEqual(refused, { code: 'SCHEMA', change: 'analyzer' });
