@@ -16,8 +16,10 @@ let w;
 let call;
 /** The generation each namespace's last answer reached (read-your-writes). */
 const gen = {};
+// Test hooks make the writer's next commit step fail (worker/src/test-hooks.js).
+const VARS = { MEMDEX_TEST_HOOKS: '1' };
 before(async () => {
-  w = await startWorker({ keys: KEYS, persist });
+  w = await startWorker({ keys: KEYS, persist, vars: VARS });
   call = w.client(w.keys.admin);
 });
 after(async () => {
@@ -99,12 +101,30 @@ test('a namespace its first write created gains fields the same way; the MCP too
   }
 });
 
+test('an upgrade whose commit fails answers STORAGE and changes nothing, also after a restart; one whose swap stored answers 200', async () => {
+  const writers = await w.mf.getDurableObjectNamespace('MEMDEX_WRITER');
+  const writer = writers.get(writers.idFromName('up'));
+  assert.equal((await writer.testHook('fail:manifest')).ok, true);
+  const failed = await call('PUT', '/v1/ns/up', { json: { schema: { region: 'keyword' } } });
+  assert.equal(failed.status, 503, JSON.stringify(failed.body));
+  assert.equal(failed.body.error.code, 'STORAGE');
+  const refused = await call('PUT', '/v1/ns/up/docs/e', { json: { text: 'deploy', region: 'eu' } });
+  assert.equal(refused.status, 400, 'the failed upgrade is not applied by a later write');
+  assert.equal((await show('up')).schema.region, undefined);
+
+  assert.equal((await writer.testHook('fail:manifest-after')).ok, true);
+  const stored = wrote('up', await call('PUT', '/v1/ns/up', { json: { schema: { zone: 'keyword' } } }));
+  assert.equal(stored.schema.zone, 'keyword', 'the swap stored: the upgrade is acknowledged');
+  wrote('up', await call('PUT', '/v1/ns/up/docs/e', { json: { text: 'deploy in the zone', zone: 'z1' } }));
+  assert.deepEqual(await ids('up', { query: 'deploy', filter: { zone: 'z1' } }), ['e']);
+});
+
 test('the upgraded schema survives a restart of workerd', async () => {
   await w.mf.dispose();
-  w = await startWorker({ keys: KEYS, persist });
+  w = await startWorker({ keys: KEYS, persist, vars: VARS });
   call = w.client(w.keys.admin);
   const shown = await show('up');
-  assert.deepEqual(shown.schema, { userId: 'keyword', team: 'keyword', priority: 'number' });
+  assert.deepEqual(shown.schema, { userId: 'keyword', team: 'keyword', priority: 'number', zone: 'keyword' }, 'the failed upgrade (region) stayed undone');
   assert.deepEqual(await ids('up', { query: 'deploy', filter: { team: 'ops' } }), ['c']);
   wrote('up', await call('PUT', '/v1/ns/up/docs/d', { json: { text: 'deploy after the restart', team: 'ops' } }));
   assert.deepEqual((await ids('up', { query: 'deploy', filter: { team: 'ops' } })).sort(), ['c', 'd']);

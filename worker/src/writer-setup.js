@@ -61,30 +61,47 @@ export async function storedSchema(state, env, ns) {
  * added or changed, the others kept, as `Memdex.open({ schema })` upgrades
  * a package index in place). The engine refuses a change it cannot make in
  * place (SCHEMA with `data.change`; nothing stored). The extended schema is
- * stored (DO storage, then KV for the read copies) before the index is
- * used, so a writer that stops before the next commit redoes the upgrade
- * when it reopens (#open passes the stored schema); that commit stores the
- * upgraded manifest. Null when `wanted` changes nothing.
+ * stored (storeSchema) before the index is used, so a writer that stops
+ * before the next commit redoes the upgrade when it reopens (#open passes
+ * the stored schema); that commit stores the upgraded manifest, and a
+ * commit that fails puts the old schema back (writer.js). Null when
+ * `wanted` changes nothing.
  *
  * @param {DurableObjectState} state
  * @param {Env} env
  * @param {string} ns
- * @param {import('memdex').StorageAdapter} storage
+ * @param {ReturnType<typeof namespaceStorage> | null} storage the writer's (#open made it)
  * @param {import('./schema.js').Schema} current
  * @param {import('./schema.js').Schema} wanted
  */
 export async function upgradeSchema(state, env, ns, storage, current, wanted) {
   const schema = checkSchema({ ...current, ...wanted }); // the field cap holds for the sum too
   if (canonical(schema) === canonical(current)) return null;
+  if (storage === null) throw new Error(`the writer of "${ns}" upgraded its schema before opening its index`);
   const embed = embedOption(env, schema);
   const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, schema: /** @type {import('memdex').Schema} */ (schema), ...embed });
   try {
-    await state.storage.put('meta:schema', schema);
-    await env.MEMDEX_KV.put(schemaKey(kvPrefix(ns)), JSON.stringify(schema));
+    await storeSchema(state, env, ns, schema);
   } catch (err) {
     index.free();
+    await storeSchema(state, env, ns, current).catch((e) => console.error('memdex writer: restoring the schema failed', e));
     throw err;
   }
   setSchemaOf(index, schema, embed.embed !== undefined);
   return { index, schema };
+}
+
+/**
+ * Stores namespace `ns`'s custom schema: the writer's copy (what #open
+ * reopens with), then KV's for the read copies.
+ *
+ * @param {DurableObjectState} state
+ * @param {Env} env
+ * @param {string} ns
+ * @param {import('./schema.js').Schema} schema
+ */
+export async function storeSchema(state, env, ns, schema) {
+  await state.storage.put('meta:schema', schema);
+  const key = schemaKey(kvPrefix(ns));
+  await (Object.keys(schema).length ? env.MEMDEX_KV.put(key, JSON.stringify(schema)) : env.MEMDEX_KV.delete(key));
 }

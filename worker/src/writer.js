@@ -36,7 +36,7 @@ import { embedOption } from './embed.js';
 import { isInternal } from './reader.js';
 import { writerHook } from './test-hooks.js';
 import { wasmMemoryBytes } from './wasm-memory.js';
-import { namespaceStorage, storedSchema, upgradeSchema } from './writer-setup.js';
+import { namespaceStorage, storeSchema, storedSchema, upgradeSchema } from './writer-setup.js';
 
 /** @typedef {import('./reads.js').ReadOp} ReadOp */
 
@@ -197,7 +197,6 @@ export class NamespaceWriter extends DurableObject {
    * Whether this object holds namespace `ns` (learning its name from
    * storage once). Stores nothing, except for a namespace KV has and this
    * object's storage lost: opening it adopts KV's manifest.
-   *
    * @param {string} ns
    */
   async #exists(ns) {
@@ -217,7 +216,6 @@ export class NamespaceWriter extends DurableObject {
   /**
    * The open index of namespace `ns`, which this object holds (#exists, or
    * just created): opened once; reopened after a failed commit.
-   *
    * @param {string} ns
    */
   async #open(ns) {
@@ -249,7 +247,6 @@ export class NamespaceWriter extends DurableObject {
    * Stops using `index` (a failed commit, or INTERNAL: a broken engine);
    * the next request reopens from storage. Freed once the commit and tool
    * calls using it are done.
-   *
    * @param {import('./memdex.js').Memdex} index
    */
   #discard(index) {
@@ -293,9 +290,10 @@ export class NamespaceWriter extends DurableObject {
   }
 
   async #flush() {
-    // A schema upgrade starts a batch of its own: the writes before it are
-    // committed under the old schema first (writer-setup.js).
-    const cut = this.queue.findIndex((q, i) => i > 0 && q.op.kind === 'create');
+    // A schema upgrade is a batch of its own: the writes before it commit
+    // under the old schema, and a failed commit undoes the upgrade alone.
+    const alone = (/** @type {{ op: WriteOp }} */ q) => q.op.kind === 'create' && !q.op.creating;
+    const cut = this.queue.length > 1 && alone(this.queue[0]) ? 1 : this.queue.findIndex((q, i) => i > 0 && alone(q));
     const batch = cut > 0 ? this.queue.slice(0, cut) : this.queue;
     this.queue = cut > 0 ? this.queue.slice(cut) : [];
     if (batch.length === 0 || this.ns === null) return;
@@ -306,6 +304,7 @@ export class NamespaceWriter extends DurableObject {
     /** @type {import('./memdex.js').Memdex | null} */
     let index = null;
     let before = -1;
+    let upgradedFrom = /** @type {import('./schema.js').Schema | null} the schema an upgrade here replaced */ (null);
     try {
       let live = await this.#open(ns);
       index = live;
@@ -318,7 +317,7 @@ export class NamespaceWriter extends DurableObject {
             outcomes.push(upgraded.error);
             continue;
           }
-          if (upgraded.index !== live) created = true;
+          if (upgraded.index !== live) [created, upgradedFrom] = [true, upgraded.from ?? null];
           live = index = upgraded.index;
         }
         const o = await applyWrite(live, ns, op);
@@ -336,13 +335,16 @@ export class NamespaceWriter extends DurableObject {
       const generation = live.generation;
       for (const o of outcomes) o.generation = generation;
     } catch (err) {
-      // Drop the index (with the batch's uncommitted writes) and reopen it
-      // from the last durable manifest; that says whether the commit
-      // stored after all (a swap that failed after storing).
+      // Drop the index (and the batch's writes); the reopened manifest says
+      // whether the commit stored after all (a swap that failed after storing).
       const error = errorRecord(err);
       console.error(`memdex writer ${ns}: commit failed: ${error.code}: ${error.message}`);
       if (index) this.#discard(index);
+      const upgradedTo = this.schema; // the old one until the reopened manifest says the upgrade stored
+      if (upgradedFrom) await this.#setSchema(ns, upgradedFrom);
       const durable = outcomes.length === batch.length && before >= 0 ? await this.#generationAfter(ns, before) : null;
+      // The upgrade stored after all: the index reopened under the old schema is dropped.
+      if (durable !== null && upgradedFrom && upgradedTo) await this.#setSchema(ns, upgradedTo, true);
       if (durable !== null) {
         this.commits++;
         for (const o of outcomes) o.generation = durable;
@@ -357,24 +359,28 @@ export class NamespaceWriter extends DurableObject {
   /**
    * `index` under its schema extended by `wanted` (a batch's first op: nothing uncommitted), or the refusal.
    * @param {string} ns @param {import('./memdex.js').Memdex} index @param {import('./schema.js').Schema} wanted
-   * @returns {Promise<{ index: import('./memdex.js').Memdex } | { error: Outcome }>}
+   * @returns {Promise<{ index: import('./memdex.js').Memdex, from?: import('./schema.js').Schema } | { error: Outcome }>}
    */
   async #upgrade(ns, index, wanted) {
-    const storage = /** @type {import('memdex').StorageAdapter} */ (this.storage);
-    const up = await upgradeSchema(this.state, this.env, ns, storage, this.schema ?? {}, wanted).catch((err) => ({ error: errorRecord(err) }));
+    const up = await upgradeSchema(this.state, this.env, ns, this.storage, this.schema ?? {}, wanted).catch((err) => ({ error: errorRecord(err) }));
     if (up === null || 'error' in up) return up === null ? { index } : { error: { ok: false, error: up.error } };
+    const from = this.schema ?? {};
     [this.schema, this.index] = [up.schema, up.index];
     this.#discard(index);
-    return { index: up.index };
+    return { index: up.index, from };
+  }
+
+  /** Stores `schema` as the namespace's (a failure is logged); `reopen`: drop the open index. @param {string} ns @param {import('./schema.js').Schema} schema @param {boolean} [reopen] */
+  #setSchema(ns, schema, reopen = false) {
+    this.schema = schema;
+    if (reopen && this.index) this.#discard(this.index);
+    return storeSchema(this.state, this.env, ns, schema).catch((err) => console.error(`memdex writer ${ns}: storing the schema failed`, err));
   }
 
   /**
    * The generation of the reopened index if a commit since `before`
    * stored, else null (also when reopening fails: then nothing is known
-   * to be durable, and the error stands).
-   *
-   * @param {string} ns
-   * @param {number} before
+   * to be durable, and the error stands). @param {string} ns @param {number} before
    */
   async #generationAfter(ns, before) {
     try {
