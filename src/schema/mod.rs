@@ -453,35 +453,49 @@ impl ToJson for AnalyzerOptions {
     }
 }
 
+impl FieldDef {
+    /// The `type` name of the definition, as the schema spells it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            FieldDef::Text { .. } => "text",
+            FieldDef::Keyword { .. } => "keyword",
+            FieldDef::Number { .. } => "number",
+            FieldDef::Date { .. } => "date",
+            FieldDef::Boolean { .. } => "boolean",
+            FieldDef::Stored => "stored",
+            FieldDef::Vector { .. } => "vector",
+            FieldDef::Links => "links",
+        }
+    }
+}
+
 /// Internally tagged: `{"type":"text","weight":1.0,...}`.
 impl ToJson for FieldDef {
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
+        o.field("type", self.type_name());
         match self {
             FieldDef::Text {
                 weight,
                 language,
                 stored,
             } => o
-                .field("type", "text")
                 .field("weight", weight)
                 .field("language", language)
                 .field("stored", stored),
-            FieldDef::Keyword { stored } => o.field("type", "keyword").field("stored", stored),
-            FieldDef::Number { stored } => o.field("type", "number").field("stored", stored),
-            FieldDef::Date { stored } => o.field("type", "date").field("stored", stored),
-            FieldDef::Boolean { stored } => o.field("type", "boolean").field("stored", stored),
-            FieldDef::Stored => o.field("type", "stored"),
+            FieldDef::Keyword { stored }
+            | FieldDef::Number { stored }
+            | FieldDef::Date { stored }
+            | FieldDef::Boolean { stored } => o.field("stored", stored),
             FieldDef::Vector {
                 dimensions,
                 metric,
                 int8,
             } => o
-                .field("type", "vector")
                 .field("dimensions", dimensions)
                 .field("metric", metric.name())
                 .field("quantize", if *int8 { "int8" } else { "none" }),
-            FieldDef::Links => o.field("type", "links"),
+            FieldDef::Stored | FieldDef::Links => &mut o,
         }
         .end();
     }

@@ -120,7 +120,7 @@ impl IndexConfig {
         // (what changes, from, to): one message for every change.
         let change = match (old, new) {
             _ if std::mem::discriminant(old) != std::mem::discriminant(new) => {
-                Some(("type", type_name(old).into(), type_name(new).into()))
+                Some(("type", old.type_name().into(), new.type_name().into()))
             }
             (FieldDef::Text { language: l1, .. }, FieldDef::Text { language: l2, .. })
                 if lang(l1) != lang(l2) =>
@@ -184,18 +184,4 @@ fn analyzer_change(old: &AnalyzerOptions, new: &AnalyzerOptions) -> String {
     ];
     let names: Vec<&str> = differs.iter().filter(|d| d.1).map(|d| d.0).collect();
     format!("the analyzer options change ({})", names.join(", "))
-}
-
-/// The `type` name of a field definition, as the schema spells it.
-fn type_name(def: &FieldDef) -> &'static str {
-    match def {
-        FieldDef::Text { .. } => "text",
-        FieldDef::Keyword { .. } => "keyword",
-        FieldDef::Number { .. } => "number",
-        FieldDef::Date { .. } => "date",
-        FieldDef::Boolean { .. } => "boolean",
-        FieldDef::Stored => "stored",
-        FieldDef::Vector { .. } => "vector",
-        FieldDef::Links => "links",
-    }
 }

@@ -56,18 +56,11 @@ export function writeResponse(outcome) {
   throw outcomeError(outcome);
 }
 
-/** @type {Record<string, number>} */
-const WRITER_LIMIT_STATUS = { maxNamespacesPerKey: 403, maxSchemaFields: 400 };
-
 /** @param {Outcome & { ok: false }} outcome */
 export function outcomeError(outcome) {
-  const { code, message, ...extra } = outcome.error;
+  // `status`: the one the writer's error had, when not the code's (errorRecord).
+  const { code, message, status, ...extra } = outcome.error;
   if (outcome.generation !== undefined && extra.added) Object.assign(extra, { generation: outcome.generation });
-  // Limits checked in the writer keep their status across the RPC: the
-  // namespace quota is 403, the schema's field cap 400 (as when a create
-  // request is checked); the engine's own limits (nesting depth, field
-  // size) take the table's status (413).
-  const status = code === 'LIMIT' ? WRITER_LIMIT_STATUS[/** @type {string} */ (extra.limit)] : undefined;
   return new ApiError(/** @type {any} */ (code), message, { extra, status });
 }
 

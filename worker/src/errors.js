@@ -74,12 +74,14 @@ export function errorBody(err) {
 
 /**
  * A plain-object error for results crossing the Durable Object RPC boundary
- * (custom properties of thrown errors do not survive it).
+ * (custom properties of thrown errors do not survive it), with its HTTP
+ * status when that is not the code's (a LIMIT of a parameter is 400).
  *
  * @param {unknown} err
- * @returns {{ code: string, message: string, added?: number, data?: Record<string, unknown> }}
+ * @returns {{ code: string, message: string, added?: number, data?: Record<string, unknown>, status?: number }}
  */
 export function errorRecord(err) {
-  const { body } = errorBody(err);
-  return /** @type {any} */ (body.error);
+  const { status, body } = errorBody(err);
+  const error = /** @type {any} */ (body.error);
+  return status === statusOf(error.code) ? error : { ...error, status };
 }

@@ -99,7 +99,7 @@ export class NamespaceWriter extends DurableObject {
         const r = await registry.create(ns, grant.keyId, grant.maxNamespaces);
         if (!r.ok) {
           const message = `this API key has created ${r.count} namespaces, its limit; "${ns}" was not created`;
-          return { ok: false, error: { code: 'LIMIT', message, limit: 'maxNamespacesPerKey' } };
+          return { ok: false, error: { code: 'LIMIT', message, limit: 'maxNamespacesPerKey', status: 403 } };
         }
         if (!this.created) {
           // The first state this object stores (the flush opens the index

@@ -15,7 +15,7 @@ import { canonical, schemaOf, toolFields } from './schema.js';
  *   | { kind: 'removeWhere', filter: Record<string, unknown> }
  *   | { kind: 'tool', name: string, args: Record<string, unknown>, maxChars?: number }} WriteOp
  * @typedef {{ keyId: string, maxNamespaces: number }} Grant  who writes, for the namespace quota
- * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string, data?: Record<string, unknown> }, generation?: number }} Outcome
+ * @typedef {{ ok: true, value: unknown, generation: number } | { ok: false, error: { code: string, message: string, added?: number, limit?: string, data?: Record<string, unknown>, status?: number }, generation?: number }} Outcome
  */
 
 /** Bytes of documents indexed between two yields to the event loop. */
