@@ -151,6 +151,13 @@ fn format_v4_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v4", 4);
 }
 
+/// Format v5 (the doc store in deflated pages), frozen: the same fixture,
+/// written by format 5, answers the same.
+#[test]
+fn format_v5_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v5", 5);
+}
+
 /// The v3 fixture's checks over the fixture in `dir`, whose blobs are
 /// format `version`.
 fn answers_term_vector_link_and_typo_queries(dir: &str, version: u32) {

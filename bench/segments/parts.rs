@@ -7,8 +7,9 @@
 //! ```text
 //! cargo run --profile bench-native --example index_parts -- DOCS.ndjson [RESULT.json]
 //! ```
-//! "text held" is the UTF-8 bytes of the titles and texts (what the doc
-//! store holds as text); RESULT.json gets the same figures.
+//! "text held" is the UTF-8 bytes of the titles and texts; "ids held" the
+//! UTF-8 bytes of the ids (the doc store holds both); RESULT.json gets the
+//! same figures.
 
 use memdex::json::{self, Value};
 use memdex::{Index, IndexConfig};
@@ -24,6 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(&path)?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut text_bytes = 0u64;
+    let mut id_bytes = 0u64;
     let mut docs = Vec::with_capacity(lines.len());
     for line in &lines {
         let Value::Object(map) = json::parse(line)? else {
@@ -38,7 +40,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Some(Value::String(s)) => s.as_str(),
                 _ => "",
             };
-            if *to != "id" {
+            if *to == "id" {
+                id_bytes += value.len() as u64;
+            } else {
                 text_bytes += value.len() as u64;
             }
             if i > 0 {
@@ -72,11 +76,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("{:<26} {total:>14}", "total");
     println!("{:<26} {text_bytes:>14}", "text held (input)");
+    println!("{:<26} {id_bytes:>14}", "ids held (input)");
     if let Some(out) = out {
         // Part names are fixed ASCII labels: no escaping needed.
         let parts: Vec<String> = parts.iter().map(|(p, n)| format!("\"{p}\":{n}")).collect();
         let json = format!(
-            "{{\"documents\":{},\"segments\":{},\"text_bytes\":{text_bytes},\"total_bytes\":{total},\"parts\":{{{}}}}}\n",
+            "{{\"documents\":{},\"segments\":{},\"text_bytes\":{text_bytes},\"id_bytes\":{id_bytes},\"total_bytes\":{total},\"parts\":{{{}}}}}\n",
             index.len(),
             index.stats().segments,
             parts.join(",")

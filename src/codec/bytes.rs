@@ -64,7 +64,13 @@ impl<'a> ByteReader<'a> {
         }
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+    /// The key this reader names in its `CORRUPT` errors.
+    pub fn key(&self) -> &'a str {
+        self.key
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
         let end = end.ok_or_else(|| self.corrupt(format!("truncated at byte {}", self.pos)))?;
         let s = &self.buf[self.pos..end];

@@ -3,9 +3,11 @@
 
 mod columns;
 mod fields;
+mod pages;
 
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
+pub use pages::{read_pages, write_pages, PAGE_BYTES};
 
 use crate::json::{self, Map, Value};
 

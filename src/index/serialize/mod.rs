@@ -72,10 +72,7 @@ fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec
         w.varint(len);
     }
     mark("field lengths", w.buf.len());
-    for d in 0..seg.n_docs {
-        w.short_bytes(seg.docs.id(d).as_bytes());
-        w.short_bytes(seg.docs.stored_bytes(d));
-    }
+    crate::store::write_pages(&mut w, &seg.docs);
     mark("doc store", w.buf.len());
     write_keywords(&mut w, &seg.namespaces);
     mark("namespaces", w.buf.len());
@@ -300,9 +297,13 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
     })
 }
 
-/// The doc store: per document its id and stored JSON, `varint`-length
-/// prefixed (format 4) or `u64` (2 and 3, after a `u64` document count).
+/// The doc store: deflated pages of rows (format 5, [`crate::store::read_pages`]),
+/// else per document its id and stored JSON, `varint`-length prefixed
+/// (format 4) or `u64` (2 and 3, after a `u64` document count).
 fn read_docs(r: &mut ByteReader<'_>, version: u32, n_docs: u32) -> Result<DocStore> {
+    if version >= 5 {
+        return crate::store::read_pages(r, n_docs);
+    }
     if version < 4 && r.len(16)? != n_docs as usize {
         return Err(r.corrupt("document store does not match the document count"));
     }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::json::parse;
 use crate::schema::IndexConfig;
+use crate::codec::blob::FORMAT_VERSION;
 use crate::Index;
 
 /// A flushed segment with multi-block terms (`memory` in every document,
@@ -29,14 +30,14 @@ fn segment() -> Segment {
 }
 
 #[test]
-fn format_4_round_trips_every_table() {
+fn the_written_format_round_trips_every_table() {
     let seg = segment();
     assert!(
         seg.term_infos.iter().any(|t| t.n_blocks > 2),
         "multi-block terms"
     );
     let bytes = write_segment(&seg);
-    let back = read_segment("k", &bytes, 4).unwrap();
+    let back = read_segment("k", &bytes, FORMAT_VERSION).unwrap();
     assert_eq!(back.term_infos, seg.term_infos);
     assert_eq!(back.postings, seg.postings);
     assert_eq!(back.field_lens, seg.field_lens);
@@ -71,16 +72,16 @@ fn part_sizes_cover_the_whole_segment() {
 /// never a panic (the CRC stops such bytes before here; this is the reader's
 /// own bounds checking).
 #[test]
-fn damaged_format_4_bytes_never_panic() {
+fn damaged_segment_bytes_never_panic() {
     let bytes = write_segment(&segment());
     let step = (bytes.len() / 3000).max(1);
     for cut in (0..bytes.len()).step_by(step) {
-        assert!(read_segment("k", &bytes[..cut], 4).is_err(), "cut at {cut}");
+        assert!(read_segment("k", &bytes[..cut], FORMAT_VERSION).is_err(), "cut at {cut}");
     }
     for at in (0..bytes.len()).step_by(step) {
         let mut damaged = bytes.clone();
         damaged[at] ^= 0x5a;
-        let _ = read_segment("k", &damaged, 4);
+        let _ = read_segment("k", &damaged, FORMAT_VERSION);
     }
 }
 
@@ -95,6 +96,6 @@ fn huge_counts_are_corrupt_not_allocations() {
     w.bytes(&[]);
     w.bytes(&[]);
     w.u64(0); // no blocks
-    let err = read_segment("k", &w.buf, 4).err().unwrap();
+    let err = read_segment("k", &w.buf, FORMAT_VERSION).err().unwrap();
     assert!(err.to_string().contains("field length"), "{err}");
 }
