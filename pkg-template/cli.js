@@ -3,7 +3,7 @@
 // stdio (./mcp.js; logs go to stderr: stdout carries the protocol), and
 // `memdex migrate`, a rebuild under a new schema (Memdex.migrate).
 
-const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>] [--embed <module>]
+const USAGE = `usage: memdex mcp --dir <folder> [--namespace <ns>] [--read-only] [--name <index>] [--sync-ms <ms>] [--cache-bytes <n>] [--embed <module>]
 
 Serves the memory index in <folder> (created when missing) to an MCP client
 over stdio: tools memory_search, memory_list, memory_get, memory_related,
@@ -16,6 +16,7 @@ memory_store, memory_update, memory_delete.
   --name <index>      index name inside the folder (default memdex)
   --sync-ms <ms>      reload what other processes committed at most this often
                       before a read (default 1000; 0 = before every read)
+  --cache-bytes <n>   keep stored fields packed, at most <n> bytes unpacked
   --embed <module>    embed memories and searches with this module's default
                       export, async (texts) => vectors (named exports: field,
                       dimensions, text, batchSize, concurrency)
@@ -115,6 +116,9 @@ function parse(argv) {
         opts.syncMs = ms;
         break;
       }
+      case '--cache-bytes':
+        opts.cacheBytes = Number(take()); // the engine refuses what is not a byte count (USAGE)
+        break;
       case '--embed':
         opts.embed = take();
         break;

@@ -9,7 +9,7 @@
 import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
-import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError } from './realm.js';
+import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError, withCache } from './realm.js';
 import {
   FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
   runOperations, wantsVectors, yieldToEventLoop,
@@ -91,8 +91,9 @@ export class MemdexBase extends IndexLifecycle {
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     const embed = checkEmbedOption(options.embed);
     await ensureLoaded(platform, options.wasm);
-    const { engine } = await loadEngine(platform, adapter, name, config, () => new Engine(config));
-    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), config }).#withEmbed(embed);
+    const { cacheBytes } = options;
+    const { engine } = await loadEngine(platform, adapter, name, config, () => new Engine(config), cacheBytes);
+    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), config, cacheBytes }).#withEmbed(embed);
   }
 
   /** This index with its embedder (`embed` of open), or freed (USAGE) if the field is no vector field. @param {ReturnType<typeof checkEmbedOption>} embed */
@@ -161,8 +162,9 @@ export class MemdexBase extends IndexLifecycle {
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     const embed = checkEmbedOption(options.embed);
     await ensureLoaded(platform, options.wasm);
-    const engine = call(() => Engine.importSnapshot(bytes));
-    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options) }).#withEmbed(embed);
+    const { cacheBytes } = options;
+    const engine = call(() => withCache(Engine.importSnapshot(bytes), cacheBytes));
+    return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), cacheBytes }).#withEmbed(embed);
   }
 
   /**

@@ -388,6 +388,16 @@ export interface OpenOptions {
    * ```
    */
   embed?: EmbedOptions | Embed;
+  /**
+   * Keeps stored fields packed in memory (deflated pages of about 64 KiB, as
+   * they are stored) and unpacks the pages that reads need, holding at most
+   * this many bytes of unpacked pages (least recently used evicted first).
+   * Results are the same; the index takes less memory (the packages corpus's
+   * stored fields pack to about 40 %), and a read of a page not held unpacks it
+   * (about 0.2 ms). Default: stored fields unpacked (no cache). `0` keeps no
+   * page. {@link Stats.cache} reports the cache.
+   */
+  cacheBytes?: number;
 }
 
 /** An embedding function: one vector (`dimensions` finite numbers) per text, in order. */
@@ -412,7 +422,7 @@ export interface EmbedOptions<Doc = MemdexDocument> {
 }
 
 /** Options of {@link Memdex.import}: where the imported index lives. */
-export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm' | 'embed'>;
+export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm' | 'embed' | 'cacheBytes'>;
 
 /**
  * Options of {@link Memdex.openInWorker}: as {@link OpenOptions}, with
@@ -1061,6 +1071,20 @@ export interface Stats {
   generation: number;
   /** Writes since the last commit. */
   pendingWrites: number;
+  /** The page cache of `cacheBytes` (absent without it). */
+  cache?: CacheStats;
+}
+
+/** The stored-fields page cache of {@link OpenOptions.cacheBytes}. */
+export interface CacheStats {
+  /** The bound: `cacheBytes`. */
+  limit: number;
+  /** Bytes of unpacked pages held now (at most `limit`). */
+  bytes: number;
+  /** Reads answered by a page held unpacked. */
+  hits: number;
+  /** Pages unpacked (reads that were not hits). */
+  unpacks: number;
 }
 
 /** Result of {@link Memdex.commit}. */

@@ -28,6 +28,7 @@ export const PENDING = Symbol('pending');
  * @property {import('./open-options.js').AutoCommit | null} autoCommit
  * @property {((error: MemdexError) => void) | undefined} onError
  * @property {object | undefined} [config] the engine config: what a reload asks of the stored schema (an upgrade), and an empty index's; undefined: the stored one
+ * @property {unknown} [cacheBytes] the `cacheBytes` open option (the engine checks it), kept for reloads
  */
 
 /**
@@ -39,6 +40,7 @@ export class IndexLifecycle {
   #box;
   #platform;
   #config;
+  #cacheBytes;
   #stale = false; // a failed write could not be dropped yet: reload before anything else
   #adapter;
   #name;
@@ -66,12 +68,13 @@ export class IndexLifecycle {
    */
   constructor(key, engine, init) {
     if (key !== TOKEN) throw usage('use `await Memdex.open(options)` to make an index');
-    const { platform, adapter, name, persistent, autoCommit, onError, config } = init;
+    const { platform, adapter, name, persistent, autoCommit, onError, config, cacheBytes } = init;
     const ref = typeof WeakRef === 'function' ? new WeakRef(this) : null;
     // After a crash every open index restarts at once (wake), held weakly.
     this.#box = { engine, epoch: realm.epoch, crashed: false, wake: () => void ref?.deref()?.ready().catch(() => {}) };
     realm.boxes.add(this.#box);
     this.#config = config;
+    this.#cacheBytes = cacheBytes;
     this.#platform = platform;
     this.#adapter = adapter;
     this.#name = name;
@@ -411,10 +414,9 @@ export class IndexLifecycle {
   async #reloadNow() {
     const box = this.#box;
     // The open options' schema again: a reload keeps an upgrade not yet committed.
-    const { engine: fresh, epoch, stored } = await loadEngine(this.#platform, this.#adapter, this.#name, this.#config, () =>
-      // Nothing stored: the last committed state is an empty index.
-      box.engine && box.epoch === realm.epoch ? box.engine.emptyLike() : new Engine(this.#config),
-    );
+    // Nothing stored: the last committed state is an empty index.
+    const empty = () => (box.engine && box.epoch === realm.epoch ? box.engine.emptyLike() : new Engine(this.#config));
+    const { engine: fresh, epoch, stored } = await loadEngine(this.#platform, this.#adapter, this.#name, this.#config, empty, this.#cacheBytes);
     if (this.#closed) {
       dispose(fresh, epoch);
       throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);

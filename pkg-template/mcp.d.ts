@@ -39,6 +39,8 @@ export interface StdioServerOptions {
    * folder) committed, at most this often (default 1000 ms; 0 = every read).
    */
   syncMs?: number;
+  /** The `cacheBytes` open option: stored fields packed, at most this many bytes unpacked (`--cache-bytes`). */
+  cacheBytes?: number;
   /** Protocol streams (default `process.stdin` / `process.stdout`). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;

@@ -135,6 +135,7 @@ export async function serveStdio({
   readOnly = false,
   name = 'memdex',
   syncMs = 1000,
+  cacheBytes,
   stdin = process.stdin,
   stdout = process.stdout,
   vectorField = false,
@@ -144,7 +145,7 @@ export async function serveStdio({
 }) {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const spec = typeof embed === 'string' ? await loadEmbedder(embed) : embed;
-  const opened = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false, ...embedOpen(spec) });
+  const opened = await Memdex.open({ storage: 'fs', dir, name, autoCommit: false, cacheBytes, ...embedOpen(spec) });
   const embedField = opened[EMBEDDER]?.field;
   // Typed as index.d.ts declares it: with an embedder, the calls that may embed return Promises.
   const index = /** @type {import('./index.js').Memdex | import('./index.js').EmbeddingMemdex} */ (/** @type {unknown} */ (opened));

@@ -14,7 +14,7 @@ import { describe, isObject, usage } from './memdex-error.js';
 export const FLUSH_ON_HIDE = Symbol('flushOnHide');
 
 export const OPEN_OPTIONS = new Set([
-  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError', 'embed',
+  'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError', 'embed', 'cacheBytes',
 ]);
 
 /**

@@ -219,24 +219,43 @@ export function ensureLoaded(platform, source) {
  * @param {string} name
  * @param {object | undefined} config the engine config (schema, analyzer); undefined: the stored one
  * @param {() => Engine} empty
+ * @param {unknown} [cacheBytes] the `cacheBytes` open option: stored fields kept packed behind a page cache that size
  * @returns {Promise<{ engine: Engine, epoch: number, stored: boolean }>}
  */
-export async function loadEngine(platform, adapter, name, config, empty) {
+export async function loadEngine(platform, adapter, name, config, empty, cacheBytes) {
   for (;;) {
     if (realm.dead) await revive(platform);
     const epoch = realm.epoch;
     /** @type {import('./memdex.js').LoadedIndex | undefined} */
-    const loaded = await engineAsync(() => loadIndex(adapter, name));
+    const loaded = await engineAsync(() => loadIndex(adapter, name, cacheBytes));
     if (epoch !== realm.epoch) {
       dispose(loaded, epoch);
       continue;
     }
     try {
-      return { engine: call(() => (loaded ? Engine.fromLoaded(loaded, config) : empty())), epoch, stored: loaded !== undefined };
+      const engine = call(() => (loaded ? Engine.fromLoaded(loaded, config) : withCache(empty(), cacheBytes)));
+      return { engine, epoch, stored: loaded !== undefined };
     } finally {
       dispose(loaded, epoch);
     }
   }
+}
+
+/**
+ * `engine` keeping its stored fields packed behind a `cacheBytes` page
+ * cache (freed if the option is refused).
+ * @param {Engine} engine
+ * @param {unknown} cacheBytes
+ */
+export function withCache(engine, cacheBytes) {
+  if (cacheBytes === undefined) return engine;
+  try {
+    engine.setDocCache(cacheBytes);
+  } catch (err) {
+    engine.free();
+    throw err;
+  }
+  return engine;
 }
 
 /**

@@ -17,6 +17,7 @@ use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
 use crate::schema::{FieldDef, IndexConfig, ResolvedSchema, SchemaRequest};
 use crate::storage::Storage;
+use crate::store::PageCache;
 
 use super::deletes::DeleteSet;
 use super::manifest::{
@@ -38,6 +39,8 @@ pub struct LoadedIndex {
     manifest: Manifest,
     manifest_bytes: Arc<[u8]>,
     segments: Vec<(SegmentRecord, Segment, DeleteSet)>,
+    /// The page cache the segments' stored fields were read packed behind.
+    doc_cache: Option<Arc<PageCache>>,
 }
 
 impl LoadedIndex {
@@ -62,6 +65,17 @@ impl From<Error> for Attempt {
 
 /// Reads the committed state under `name` (`None` if nothing is stored).
 pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIndex>> {
+    load_with(storage, name, None).await
+}
+
+/// [`load`], keeping stored fields packed behind a page cache of at most
+/// `cache_bytes` bytes when given (`cacheBytes`; see [`Index::set_doc_cache`]).
+pub async fn load_with<S: Storage>(
+    storage: &S,
+    name: &str,
+    cache_bytes: Option<usize>,
+) -> Result<Option<LoadedIndex>> {
+    let cache = cache_bytes.map(PageCache::new);
     let mkey = manifest_key(name);
     for _ in 0..LOAD_ATTEMPTS {
         let Some(bytes) = storage.get(&mkey).await? else {
@@ -70,7 +84,7 @@ pub async fn load<S: Storage>(storage: &S, name: &str) -> Result<Option<LoadedIn
             }
             continue; // a first commit stored its manifest meanwhile
         };
-        match load_manifest(storage, &mkey, bytes.clone()).await {
+        match load_manifest(storage, &mkey, bytes.clone(), cache.as_ref()).await {
             Ok(loaded) => return Ok(Some(loaded)),
             Err(Attempt::Failed(e)) => return Err(e),
             Err(Attempt::Missing(e)) => {
@@ -144,6 +158,7 @@ async fn load_manifest<S: Storage>(
     storage: &S,
     mkey: &str,
     bytes: Vec<u8>,
+    cache: Option<&Arc<PageCache>>,
 ) -> Result<LoadedIndex, Attempt> {
     let manifest = parse_manifest(mkey, &bytes)?;
     let mut segments = Vec::with_capacity(manifest.segments.len());
@@ -156,9 +171,11 @@ async fn load_manifest<S: Storage>(
             None => None,
             Some(key) => Some(get_blob(storage, key, "tombstone blob").await?),
         };
-        segments.push(data.finish(mkey, record, deletes.as_deref())?);
+        segments.push(data.finish(mkey, record, deletes.as_deref(), cache)?);
     }
-    Ok(LoadedIndex::from_parts(manifest, bytes, segments))
+    let mut loaded = LoadedIndex::from_parts(manifest, bytes, segments);
+    loaded.doc_cache = cache.cloned();
+    Ok(loaded)
 }
 
 /// One segment's chunk payloads as they are read, in order. The steps
@@ -194,6 +211,7 @@ impl SegmentData {
         mkey: &str,
         record: &SegmentRecord,
         deletes: Option<&[u8]>,
+        cache: Option<&Arc<PageCache>>,
     ) -> Result<(SegmentRecord, Segment, DeleteSet)> {
         let first = record
             .chunks
@@ -201,7 +219,7 @@ impl SegmentData {
             .cloned()
             .unwrap_or_else(|| mkey.to_string());
         let version = self.version.unwrap_or(blob::FORMAT_VERSION);
-        let segment = read_segment(&first, &self.data, version)?;
+        let segment = read_segment(&first, &self.data, version, cache)?;
         if segment.n_docs != record.docs {
             return Err(Error::Corrupt {
                 key: first,
@@ -227,6 +245,7 @@ impl LoadedIndex {
             manifest,
             manifest_bytes: Arc::from(manifest_bytes),
             segments,
+            doc_cache: None,
         }
     }
 }
@@ -293,6 +312,7 @@ impl Index {
             None => None,
         };
         let mut index = Index::new(upgraded.clone().unwrap_or_else(|| manifest.config.clone()))?;
+        index.doc_cache = loaded.doc_cache;
         let moves = match upgraded {
             Some(_) => FieldMoves::between(&ResolvedSchema::new(&manifest.config)?, &index.schema),
             None => None,

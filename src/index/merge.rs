@@ -91,7 +91,7 @@ pub(crate) fn merge_moved(
             }
             let old = old as u32;
             out.docs
-                .push(seg.docs.id(old).to_string(), seg.docs.stored_bytes(old));
+                .push(seg.docs.id(old).to_string(), &seg.docs.stored_bytes(old));
             let row = out.field_lens.len();
             out.field_lens.resize(row + n_fields, 0);
             for f in 0..seg.n_fields {

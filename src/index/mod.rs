@@ -67,17 +67,22 @@ pub struct Stats {
     pub bytes: usize,
     /// Documents in the write buffer, not yet flushed.
     pub buffered: usize,
+    /// The doc store page cache (`None`: stored fields held unpacked).
+    pub cache: Option<crate::store::CacheStats>,
 }
 
 impl ToJson for Stats {
     fn write_json(&self, out: &mut String) {
-        Object::new(out)
-            .field("documents", &self.documents)
+        let mut o = Object::new(out);
+        o.field("documents", &self.documents)
             .field("terms", &self.terms)
             .field("segments", &self.segments)
             .field("bytes", &self.bytes)
-            .field("buffered", &self.buffered)
-            .end();
+            .field("buffered", &self.buffered);
+        if let Some(cache) = &self.cache {
+            o.field("cache", cache);
+        }
+        o.end();
     }
 }
 
@@ -171,6 +176,9 @@ pub struct Index {
     pub(crate) live_field_len: Vec<u64>,
     next_segment_id: u64,
     persist: persist::PersistState,
+    /// Set by `cacheBytes`: segments keep stored fields packed (docs/FORMAT.md
+    /// item 8) and unpack pages through this bounded cache.
+    pub(crate) doc_cache: Option<Arc<crate::store::PageCache>>,
 }
 
 impl Index {
@@ -191,6 +199,7 @@ impl Index {
             live_docs: 0,
             next_segment_id: 0,
             persist: Default::default(),
+            doc_cache: None,
         })
     }
 
@@ -319,7 +328,7 @@ impl Index {
         );
         let deletes = std::mem::take(&mut self.buffer_deletes);
         self.buffer_field_lens.clear();
-        let segment = Arc::new(writer.finish());
+        let segment = Arc::new(self.packed(writer.finish()));
         let id = self.next_segment_id;
         self.next_segment_id += 1;
         for (doc, ext) in segment.docs.ids().iter().enumerate() {
@@ -382,7 +391,8 @@ impl Index {
             .iter()
             .map(|e| (e.segment.as_ref(), &e.deletes))
             .collect();
-        let merged = Arc::new(merge::merge_segments(&parts, n_fields, &self.filter_kinds));
+        let merged = merge::merge_segments(&parts, n_fields, &self.filter_kinds);
+        let merged = Arc::new(self.packed(merged));
         let id = self.next_segment_id;
         self.next_segment_id += 1;
         for (doc, ext) in merged.docs.ids().iter().enumerate() {
@@ -418,7 +428,30 @@ impl Index {
             segments: self.segments.len(),
             bytes: self.segments.iter().map(|e| e.segment.heap_bytes()).sum(),
             buffered: self.buffer.n_docs() as usize,
+            cache: self.doc_cache.as_ref().map(|c| c.stats()),
         }
+    }
+
+    /// `segment` with its stored fields packed when the index has a page
+    /// cache.
+    fn packed(&self, mut segment: Segment) -> Segment {
+        if let Some(cache) = &self.doc_cache {
+            segment.docs.pack(cache);
+        }
+        segment
+    }
+
+    /// Keeps stored fields packed from now on, unpacking pages through a
+    /// cache of at most `limit` bytes (`cacheBytes`); segments held now are
+    /// packed (reopening with [`super::load::load_with`] reads them packed).
+    pub fn set_doc_cache(&mut self, limit: usize) {
+        let cache = crate::store::PageCache::new(limit);
+        for e in &mut self.segments {
+            let mut segment = (*e.segment).clone();
+            segment.docs.pack(&cache);
+            e.segment = Arc::new(segment);
+        }
+        self.doc_cache = Some(cache);
     }
 
     /// Serialized bytes by part (docs/FORMAT.md "Segment"), summed over the

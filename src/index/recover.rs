@@ -75,7 +75,7 @@ impl Fetched {
             }
             data.extend_from_slice(payload);
         }
-        read_segment(keys.first()?, &data, version?).ok()
+        read_segment(keys.first()?, &data, version?, None).ok()
     }
 }
 

@@ -73,7 +73,7 @@ impl Index {
                 Some(k) => Some(blob(k, "tombstone blob")?),
                 None => None,
             };
-            segments.push(data.finish(&mkey, record, deletes)?);
+            segments.push(data.finish(&mkey, record, deletes, None)?);
         }
         let loaded = LoadedIndex::from_parts(manifest, manifest_bytes.to_vec(), segments);
         let mut index = Index::from_loaded(loaded, None)?;

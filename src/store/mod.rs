@@ -1,10 +1,14 @@
 //! Per-segment document data: external ids, stored fields, and the columns
 //! that filters read (keyword sets, numbers, booleans).
 
+mod cache;
 mod columns;
 mod fields;
 mod pages;
 
+use std::sync::Arc;
+
+pub use cache::{cache_limit, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
 pub use pages::{read_pages, write_pages, PAGE_BYTES};
@@ -12,27 +16,84 @@ pub use pages::{read_pages, write_pages, PAGE_BYTES};
 use crate::json::{self, Map, Value};
 
 /// External ids and stored fields of a segment's documents, by local doc id.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The stored fields are held as written, or packed in pages that a shared
+/// [`PageCache`] unpacks on demand (an index opened with `cacheBytes`).
+#[derive(Debug, Clone)]
 pub struct DocStore {
     ids: Vec<String>,
+    stored: Stored,
+}
+
+#[derive(Debug, Clone)]
+enum Stored {
     /// Stored fields of doc `d` are JSON at `bytes[offsets[d]..offsets[d+1]]`.
-    bytes: Vec<u8>,
-    offsets: Vec<u32>,
+    Raw {
+        bytes: Vec<u8>,
+        offsets: Vec<u32>,
+    },
+    Packed(Arc<pages::PackedPages>),
+}
+
+impl Default for DocStore {
+    fn default() -> Self {
+        DocStore::new()
+    }
+}
+
+/// Equal ids and stored fields, however each side holds them.
+impl PartialEq for DocStore {
+    fn eq(&self, other: &DocStore) -> bool {
+        self.ids == other.ids
+            && (0..self.len() as u32).all(|d| *self.stored_bytes(d) == *other.stored_bytes(d))
+    }
+}
+
+/// A document's stored fields: borrowed from the store, or from an
+/// unpacked page the cache may evict meanwhile (this handle keeps it).
+pub enum StoredBytes<'a> {
+    Slice(&'a [u8]),
+    Page(Arc<UnpackedPage>, usize),
+}
+
+impl std::ops::Deref for StoredBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            StoredBytes::Slice(s) => s,
+            StoredBytes::Page(page, i) => {
+                let (start, end) = page.stored[*i];
+                &page.raw[start as usize..end as usize]
+            }
+        }
+    }
 }
 
 impl DocStore {
     pub fn new() -> DocStore {
         DocStore {
             ids: Vec::new(),
-            bytes: Vec::new(),
-            offsets: vec![0],
+            stored: Stored::Raw {
+                bytes: Vec::new(),
+                offsets: vec![0],
+            },
         }
     }
 
+    /// Appends a document. A packed store is unpacked first (only the write
+    /// buffer and merges push, and they start from new stores).
     pub fn push(&mut self, id: String, stored_json: &[u8]) {
+        if let Stored::Packed(_) = self.stored {
+            let mut raw = DocStore::new();
+            for d in 0..self.len() as u32 {
+                raw.push(String::new(), &self.stored_bytes(d));
+            }
+            self.stored = raw.stored;
+        }
         self.ids.push(id);
-        self.bytes.extend_from_slice(stored_json);
-        self.offsets.push(self.bytes.len() as u32);
+        if let Stored::Raw { bytes, offsets } = &mut self.stored {
+            bytes.extend_from_slice(stored_json);
+            offsets.push(bytes.len() as u32);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -51,30 +112,55 @@ impl DocStore {
         &self.ids
     }
 
-    pub fn stored_bytes(&self, doc: u32) -> &[u8] {
-        let d = doc as usize;
-        match (self.offsets.get(d), self.offsets.get(d + 1)) {
-            (Some(&s), Some(&e)) => self.bytes.get(s as usize..e as usize).unwrap_or(&[]),
-            _ => &[],
+    pub fn stored_bytes(&self, doc: u32) -> StoredBytes<'_> {
+        match &self.stored {
+            Stored::Raw { bytes, offsets } => {
+                let d = doc as usize;
+                StoredBytes::Slice(match (offsets.get(d), offsets.get(d + 1)) {
+                    (Some(&s), Some(&e)) => bytes.get(s as usize..e as usize).unwrap_or(&[]),
+                    _ => &[],
+                })
+            }
+            Stored::Packed(pages) => match pages.stored(doc) {
+                Some((page, i)) => StoredBytes::Page(page, i),
+                None => StoredBytes::Slice(&[]),
+            },
+        }
+    }
+
+    /// Keeps the stored fields packed, unpacked through `cache` on demand.
+    pub fn pack(&mut self, cache: &Arc<PageCache>) {
+        if let Stored::Raw { .. } = self.stored {
+            let packed = pages::PackedPages::pack(self, cache.clone());
+            self.stored = Stored::Packed(Arc::new(packed));
+        }
+    }
+
+    fn packed(&self) -> Option<&pages::PackedPages> {
+        match &self.stored {
+            Stored::Packed(p) => Some(p),
+            Stored::Raw { .. } => None,
         }
     }
 
     /// Stored fields (JSON text, namespace split off) and the namespace.
     pub fn stored_fields(&self, doc: u32) -> (StoredFields, Option<String>) {
-        StoredFields::split_namespace(self.stored_bytes(doc))
+        StoredFields::split_namespace(&self.stored_bytes(doc))
     }
 
     /// Stored fields as a JSON object (empty if none or undecodable).
     pub fn stored(&self, doc: u32) -> Map {
-        match std::str::from_utf8(self.stored_bytes(doc)).map(json::parse) {
+        match std::str::from_utf8(&self.stored_bytes(doc)).map(json::parse) {
             Ok(Ok(Value::Object(map))) => map,
             _ => Map::new(),
         }
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.len()
-            + self.offsets.len() * 4
-            + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
+        let stored = match &self.stored {
+            Stored::Raw { bytes, offsets } => bytes.len() + offsets.len() * 4,
+            Stored::Packed(p) => p.packed_bytes(),
+        };
+        stored + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
     }
 }

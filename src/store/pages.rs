@@ -7,9 +7,12 @@
 //! packed bytes in order. A page unpacks to `n_docs` rows of `short id`,
 //! `short stored` (format 4's doc store rows).
 
+use std::sync::Arc;
+
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
 
+use super::cache::{new_store_key, PageCache, UnpackedPage};
 use super::DocStore;
 
 /// Raw bytes a page holds before it is closed: deflate's 32 KiB window sees
@@ -26,36 +29,146 @@ const LEVEL: u8 = 4;
 /// damaged, and refusing it bounds what a crafted blob can make us allocate.
 const MAX_EXPANSION: u64 = 1032;
 
-/// Appends `docs` as pages.
-pub fn write_pages(w: &mut ByteWriter, docs: &DocStore) {
-    let mut dir = Vec::new();
-    let mut packed = Vec::new();
+/// A page as stored: its documents and its deflate bytes.
+#[derive(Debug)]
+struct PackedPage {
+    first_doc: u32,
+    n_docs: u32,
+    raw_len: u32,
+    bytes: Vec<u8>,
+}
+
+/// A doc store's stored fields kept packed, unpacked through the cache.
+#[derive(Debug)]
+pub(super) struct PackedPages {
+    key: u64,
+    pages: Vec<PackedPage>,
+    cache: Arc<PageCache>,
+}
+
+impl Drop for PackedPages {
+    fn drop(&mut self) {
+        self.cache.forget(self.key);
+    }
+}
+
+impl PackedPages {
+    pub(super) fn pack(docs: &DocStore, cache: Arc<PageCache>) -> PackedPages {
+        PackedPages {
+            key: new_store_key(),
+            pages: pack_pages(docs),
+            cache,
+        }
+    }
+
+    pub(super) fn packed_bytes(&self) -> usize {
+        self.pages.iter().map(|p| p.bytes.len() + 16).sum()
+    }
+
+    /// The unpacked page holding `doc`'s stored fields, and its row there.
+    pub(super) fn stored(&self, doc: u32) -> Option<(Arc<UnpackedPage>, usize)> {
+        let i = self
+            .pages
+            .partition_point(|p| p.first_doc + p.n_docs <= doc);
+        let page = self.pages.get(i).filter(|p| p.first_doc <= doc)?;
+        let unpacked = self.cache.get(self.key, i as u32, || {
+            // The bytes unpacked when the store was read or packed: only a
+            // bug could make them fail now, and then the fields read empty.
+            let unpacked = unpack(&page.bytes, page.raw_len as usize, page.n_docs, &mut |_| {});
+            debug_assert!(unpacked.is_some(), "a held page no longer unpacks");
+            unpacked.unwrap_or(UnpackedPage {
+                raw: Vec::new(),
+                stored: vec![(0, 0); page.n_docs as usize],
+            })
+        });
+        Some((unpacked, (doc - page.first_doc) as usize))
+    }
+}
+
+/// `docs` in pages of about [`PAGE_BYTES`], each deflated.
+fn pack_pages(docs: &DocStore) -> Vec<PackedPage> {
+    if let Some(packed) = docs.packed() {
+        return packed
+            .pages
+            .iter()
+            .map(|p| PackedPage {
+                bytes: p.bytes.clone(),
+                ..*p
+            })
+            .collect();
+    }
+    let mut pages = Vec::new();
     let mut raw = ByteWriter::default();
-    let mut in_page = 0u32;
+    let mut first_doc = 0;
     let n = docs.len() as u32;
     for d in 0..n {
         raw.short_bytes(docs.id(d).as_bytes());
-        raw.short_bytes(docs.stored_bytes(d));
-        in_page += 1;
+        raw.short_bytes(&docs.stored_bytes(d));
         if raw.buf.len() >= PAGE_BYTES || d + 1 == n {
-            let page = miniz_oxide::deflate::compress_to_vec(&raw.buf, LEVEL);
-            dir.push((in_page, raw.buf.len() as u32, page.len() as u32));
-            packed.extend_from_slice(&page);
+            pages.push(PackedPage {
+                first_doc,
+                n_docs: d + 1 - first_doc,
+                raw_len: raw.buf.len() as u32,
+                bytes: miniz_oxide::deflate::compress_to_vec(&raw.buf, LEVEL),
+            });
             raw.buf.clear();
-            in_page = 0;
+            first_doc = d + 1;
         }
     }
-    w.varint(dir.len() as u32);
-    for (docs, raw_len, packed_len) in dir {
-        w.varint(docs);
-        w.varint(raw_len);
-        w.varint(packed_len);
-    }
-    w.buf.extend_from_slice(&packed);
+    pages
 }
 
-/// Reads [`write_pages`]' output holding exactly `n_docs` documents.
-pub fn read_pages(r: &mut ByteReader<'_>, n_docs: u32) -> Result<DocStore> {
+/// Appends `docs` as pages (a packed store's pages as they are).
+pub fn write_pages(w: &mut ByteWriter, docs: &DocStore) {
+    let packed;
+    let pages = match docs.packed() {
+        Some(p) => &p.pages,
+        None => {
+            packed = pack_pages(docs);
+            &packed
+        }
+    };
+    w.varint(pages.len() as u32);
+    for p in pages {
+        w.varint(p.n_docs);
+        w.varint(p.raw_len);
+        w.varint(p.bytes.len() as u32);
+    }
+    for p in pages {
+        w.buf.extend_from_slice(&p.bytes);
+    }
+}
+
+/// Inflates a page of `n_docs` rows into exactly `raw_len` bytes, calling
+/// `id` with each row's id; `None` if it does not.
+fn unpack(
+    packed: &[u8],
+    raw_len: usize,
+    n_docs: u32,
+    id: &mut dyn FnMut(&str),
+) -> Option<UnpackedPage> {
+    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len).ok()?;
+    if raw.len() != raw_len {
+        return None;
+    }
+    let mut stored = Vec::with_capacity(n_docs as usize);
+    let mut rows = ByteReader::new("", &raw);
+    for _ in 0..n_docs {
+        id(rows.short_str().ok()?);
+        let len = rows.short_bytes().ok()?.len();
+        let end = raw_len - rows.remaining();
+        stored.push(((end - len) as u32, end as u32));
+    }
+    rows.is_at_end().then_some(UnpackedPage { raw, stored })
+}
+
+/// Reads [`write_pages`]' output holding exactly `n_docs` documents: kept
+/// packed behind `cache` when given, else unpacked into the store.
+pub fn read_pages(
+    r: &mut ByteReader<'_>,
+    n_docs: u32,
+    cache: Option<&Arc<PageCache>>,
+) -> Result<DocStore> {
     let n_pages = r.varint()? as usize;
     if n_pages > r.remaining() / 3 {
         return Err(r.corrupt("doc store page count exceeds the blob"));
@@ -68,26 +181,46 @@ pub fn read_pages(r: &mut ByteReader<'_>, n_docs: u32) -> Result<DocStore> {
         if docs == 0 || raw_len as u64 > packed_len as u64 * MAX_EXPANSION {
             return Err(r.corrupt("invalid doc store page"));
         }
-        dir.push((docs, raw_len as usize, packed_len as usize));
+        dir.push((docs, raw_len, packed_len as usize));
     }
     if total != n_docs as u64 {
         return Err(r.corrupt("doc store pages do not match the document count"));
     }
     let mut store = DocStore::new();
+    let mut ids = Vec::with_capacity(n_docs as usize);
+    let mut pages = Vec::with_capacity(if cache.is_some() { n_pages } else { 0 });
+    let mut first_doc = 0;
     for (i, (docs, raw_len, packed_len)) in dir.into_iter().enumerate() {
         let packed = r.take(packed_len)?;
-        let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len)
-            .ok()
-            .filter(|raw| raw.len() == raw_len)
-            .ok_or_else(|| r.corrupt(format!("doc store page {i} does not unpack")))?;
-        let mut rows = ByteReader::new(r.key(), &raw);
-        for _ in 0..docs {
-            let id = rows.short_str()?;
-            store.push(id.to_string(), rows.short_bytes()?);
+        let page = unpack(packed, raw_len as usize, docs, &mut |id| {
+            ids.push(id.to_string())
+        });
+        let page = page.ok_or_else(|| r.corrupt(format!("doc store page {i} does not unpack")))?;
+        if cache.is_some() {
+            pages.push(PackedPage {
+                first_doc,
+                n_docs: docs,
+                raw_len,
+                bytes: packed.to_vec(),
+            });
+        } else {
+            let first = ids.len() - docs as usize;
+            for (k, &(s, e)) in page.stored.iter().enumerate() {
+                store.push(
+                    std::mem::take(&mut ids[first + k]),
+                    &page.raw[s as usize..e as usize],
+                );
+            }
         }
-        if !rows.is_at_end() {
-            return Err(r.corrupt(format!("doc store page {i} has trailing bytes")));
-        }
+        first_doc += docs;
+    }
+    if let Some(cache) = cache {
+        store.ids = ids;
+        store.stored = super::Stored::Packed(Arc::new(PackedPages {
+            key: new_store_key(),
+            pages,
+            cache: cache.clone(),
+        }));
     }
     Ok(store)
 }
@@ -100,7 +233,10 @@ mod tests {
     fn store(n: u32, stored_len: usize) -> DocStore {
         let mut s = DocStore::new();
         for d in 0..n {
-            let text = format!("{{\"text\":\"{}\"}}", "memory ".repeat(stored_len / 7) + &d.to_string());
+            let text = format!(
+                "{{\"text\":\"{}\"}}",
+                "memory ".repeat(stored_len / 7) + &d.to_string()
+            );
             s.push(format!("doc-{d}"), text.as_bytes());
         }
         s
@@ -113,8 +249,12 @@ mod tests {
     }
 
     fn read(bytes: &[u8], n_docs: u32) -> Result<DocStore> {
+        read_behind(bytes, n_docs, None)
+    }
+
+    fn read_behind(bytes: &[u8], n_docs: u32, cache: Option<&Arc<PageCache>>) -> Result<DocStore> {
         let mut r = ByteReader::new("k", bytes);
-        let docs = read_pages(&mut r, n_docs)?;
+        let docs = read_pages(&mut r, n_docs, cache)?;
         assert!(r.is_at_end());
         Ok(docs)
     }
@@ -129,7 +269,10 @@ mod tests {
             let pages = r.varint().unwrap() as usize;
             // A page closes once it holds PAGE_BYTES, so pages stay near it.
             let raw: usize = (0..n).map(|d| docs.stored_bytes(d).len() + 10).sum();
-            assert!(pages <= raw / PAGE_BYTES + 1, "{pages} pages for {raw} bytes");
+            assert!(
+                pages <= raw / PAGE_BYTES + 1,
+                "{pages} pages for {raw} bytes"
+            );
             assert!(n == 0 || raw / pages < 2 * PAGE_BYTES + len + 64);
         }
     }
@@ -160,5 +303,35 @@ mod tests {
         w.buf.extend_from_slice(&[0x03, 0x00]);
         let err = read(&w.buf, 1).unwrap_err();
         assert!(matches!(err, Error::Corrupt { .. }), "{err:?}");
+    }
+
+    /// A store read (or packed) behind a cache too small for two pages
+    /// answers every document exactly, in any order, and writes the same
+    /// bytes; the cache stays under its limit and counts what it did.
+    #[test]
+    fn packed_stores_answer_alike_under_a_tiny_cache() {
+        let docs = store(3000, 100);
+        let bytes = written(&docs);
+        let cache = PageCache::new(PAGE_BYTES + PAGE_BYTES / 2);
+        let read = read_behind(&bytes, 3000, Some(&cache)).unwrap();
+        let mut packed = docs.clone();
+        packed.pack(&cache);
+        for s in [&read, &packed] {
+            assert!(s.packed().is_some());
+            assert_eq!(written(s), bytes, "packed pages are written as they are");
+            // Forward, backward and strided: every order evicts.
+            let order = (0..3000).chain((0..3000).rev()).chain((0..3000).step_by(7));
+            for d in order {
+                assert_eq!(*s.stored_bytes(d), *docs.stored_bytes(d), "doc {d}");
+                assert_eq!(s.id(d), docs.id(d));
+            }
+            let stats = cache.stats();
+            assert!(stats.bytes <= stats.limit, "{stats:?}");
+            assert!(stats.unpacks > 10 && stats.hits > 1000, "{stats:?}");
+        }
+        assert_eq!(read, docs);
+        // A store that is dropped leaves nothing in the cache.
+        drop((read, packed));
+        assert_eq!(cache.stats().bytes, 0);
     }
 }

@@ -11,7 +11,7 @@ use crate::query::options::ExpandOptions;
 
 mod results;
 
-use crate::index::load::{load, LoadedIndex};
+use crate::index::load::{load_with, LoadedIndex};
 use crate::index::persist::CommitPlan;
 #[cfg(feature = "conformance")]
 use crate::storage::conformance;
@@ -244,6 +244,16 @@ impl Engine {
         })
     }
 
+    /// Keeps stored fields packed behind a page cache of `cacheBytes`
+    /// (`Index::set_doc_cache`; `undefined`: leaves the engine as it is).
+    #[wasm_bindgen(js_name = setDocCache)]
+    pub fn set_doc_cache(&mut self, cache_bytes: JsValue) -> Result<(), JsValue> {
+        if let Some(limit) = read_cache_bytes(&cache_bytes)? {
+            self.index.set_doc_cache(limit);
+        }
+        Ok(())
+    }
+
     /// Adds (or replaces, by `id`) one document.
     pub fn add(&mut self, doc: JsValue) -> Result<(), JsValue> {
         // One native JSON.stringify and one string copy beat reading every
@@ -463,13 +473,31 @@ pub struct Loaded {
     inner: Option<LoadedIndex>,
 }
 
+/// The `cacheBytes` open option (`undefined`: stored fields unpacked).
+fn read_cache_bytes(value: &JsValue) -> Result<Option<usize>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let n = value.as_f64().unwrap_or(f64::NAN);
+    crate::store::cache_limit(n).map(Some).map_err(to_js_error)
+}
+
 /// Reads the index stored under `name`; resolves to a `LoadedIndex`, or
-/// `undefined` when nothing is stored there.
+/// `undefined` when nothing is stored there. With `cacheBytes` its stored
+/// fields stay packed behind a page cache that size (`Index::set_doc_cache`).
 #[wasm_bindgen(js_name = loadIndex)]
-pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
+pub fn load_index(
+    storage: JsValue,
+    name: String,
+    cache_bytes: JsValue,
+) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
+    let cache_bytes = read_cache_bytes(&cache_bytes)?;
     Ok(promise(async move {
-        match load(&storage, &name).await.map_err(to_js_error)? {
+        match load_with(&storage, &name, cache_bytes)
+            .await
+            .map_err(to_js_error)?
+        {
             Some(loaded) => Ok(Loaded {
                 inner: Some(loaded),
             }
@@ -562,7 +590,8 @@ impl Engine {
     /// gives when nothing is stored).
     #[wasm_bindgen(js_name = emptyLike)]
     pub fn empty_like(&self) -> Result<Engine, JsValue> {
-        let index = Index::new(self.index.config().clone()).map_err(to_js_error)?;
+        let mut index = Index::new(self.index.config().clone()).map_err(to_js_error)?;
+        index.doc_cache = self.index.doc_cache.clone();
         Ok(Engine {
             index,
             last_options: None,

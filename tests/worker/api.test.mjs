@@ -54,6 +54,10 @@ test('bulk JSON upsert, then search ranks the right memory; ids and namespace as
   assert.equal(stats.status, 200);
   assert.equal(stats.body.documents, coder.length);
   assert.equal(stats.body.generation, added.body.generation);
+  // Stored fields are packed behind MEMDEX_PAGE_CACHE_BYTES (4 MiB); the
+  // search above unpacked the page of its hits.
+  assert.equal(stats.body.cache.limit, 4 << 20);
+  assert.ok(stats.body.cache.unpacks >= 1 && stats.body.cache.bytes <= stats.body.cache.limit, JSON.stringify(stats.body.cache));
 });
 
 test('PUT, GET and DELETE one document; a PUT replaces it whole', async () => {

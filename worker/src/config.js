@@ -39,6 +39,7 @@ export const DEFAULT_LIMITS = {
  * @property {number} groupCommitMs a write waits this long for others to share its commit (<= 50)
  * @property {number} blobGraceMs   blobs dropped by a commit are deleted from KV this much later
  * @property {number} cacheBytes    isolate cache budget for read copies of indexes
+ * @property {number} pageCacheBytes each index keeps its stored fields packed, with this many bytes of unpacked pages (`cacheBytes` of Memdex.open)
  * @property {number} publishMs     at most one manifest write to KV per namespace per this many ms
  * @property {number} writerIdleMs  a writer frees its index after this long without requests (0: never)
  * @property {number} cacheEntries  at most this many namespaces with a read copy per isolate
@@ -86,6 +87,9 @@ function parse(env) {
     // KV takes about one write per second to the same key.
     publishMs: int(env.MEMDEX_PUBLISH_MS, 1000, 0, 60_000, 'MEMDEX_PUBLISH_MS'),
     cacheBytes: int(env.MEMDEX_CACHE_BYTES, 32 << 20, 0, 1 << 30, 'MEMDEX_CACHE_BYTES'),
+    // Stored fields packed (about 40 % of their size) and 4 MiB of pages
+    // unpacked: 64 pages, more than the hits of a few searches touch.
+    pageCacheBytes: int(env.MEMDEX_PAGE_CACHE_BYTES, 4 << 20, 0, 1 << 30, 'MEMDEX_PAGE_CACHE_BYTES'),
     // Writers of several namespaces may share an isolate (and its 128 MiB):
     // an idle one gives its memory back; reopening costs one load.
     writerIdleMs: int(env.MEMDEX_WRITER_IDLE_MS, 30_000, 0, 86_400_000, 'MEMDEX_WRITER_IDLE_MS'),

@@ -15,6 +15,8 @@ const ref = (/** @type {string} */ name) => ({ $ref: `#/components/schemas/${nam
 const jsonBody = (/** @type {object} */ schema) => ({ 'application/json': { schema } });
 const ok = (/** @type {string} */ description, /** @type {object} */ schema) => ({ description, content: jsonBody(schema) });
 const err = (/** @type {string} */ description) => ({ description, content: jsonBody(ref('Error')) });
+/** Integer properties named `names`. @param {...string} names */
+const ints = (...names) => Object.fromEntries(names.map((n) => [n, { type: 'integer' }]));
 
 // The error answers every authenticated route can give.
 const COMMON_ERRORS = {
@@ -250,7 +252,10 @@ const schemas = {
   Stats: {
     type: 'object',
     required: ['documents', 'terms', 'segments', 'bytes', 'generation'],
-    properties: { documents: { type: 'integer' }, terms: { type: 'integer' }, segments: { type: 'integer' }, bytes: { type: 'integer' }, generation: { type: 'integer' } },
+    properties: {
+      ...ints('documents', 'terms', 'segments', 'bytes', 'generation'),
+      cache: { type: 'object', description: 'The stored-fields page cache (MEMDEX_PAGE_CACHE_BYTES): its bound, bytes held, hits and pages unpacked', required: ['limit', 'bytes', 'hits', 'unpacks'], properties: ints('limit', 'bytes', 'hits', 'unpacks') },
+    },
   },
   Namespaces: {
     type: 'object',

@@ -153,15 +153,17 @@ async function load(env, ns, copy, manifest, keepOld) {
   const text = await env.MEMDEX_KV.get(schemaKey(kvPrefix(ns)), 'text');
   const schema = text === null ? {} : JSON.parse(text);
   const embed = embedOption(env, schema);
-  const index = await Memdex.open({ storage: kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) }), name: INDEX_NAME, autoCommit: false, ...embed });
+  const s = settings(env);
+  const storage = kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) });
+  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, cacheBytes: s.pageCacheBytes, ...embed });
   setSchemaOf(index, schema, embed.embed !== undefined);
   loads++;
   drop(copy);
   copy.index = index;
   copy.generation = index.generation;
   copy.manifest = manifest;
-  copy.bytes = index.stats().bytes;
-  const s = settings(env);
+  const stats = index.stats();
+  copy.bytes = stats.bytes + (stats.cache?.limit ?? 0);
   evict(s.cacheBytes, s.cacheEntries, copy);
 }
 

@@ -79,7 +79,8 @@ export async function upgradeSchema(state, env, ns, storage, current, wanted) {
   if (canonical(schema) === canonical(current)) return null;
   if (storage === null) throw new Error(`the writer of "${ns}" upgraded its schema before opening its index`);
   const embed = embedOption(env, schema);
-  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, schema: /** @type {import('memdex').Schema} */ (schema), ...embed });
+  const cacheBytes = settings(env).pageCacheBytes;
+  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, cacheBytes, schema: /** @type {import('memdex').Schema} */ (schema), ...embed });
   try {
     await storeSchema(state, env, ns, schema);
   } catch (err) {

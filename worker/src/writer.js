@@ -232,7 +232,8 @@ export class NamespaceWriter extends DurableObject {
         // schema but stopped before its commit (writer-setup.js).
         const schema = Object.keys(this.schema).length ? { schema: /** @type {import('memdex').Schema} */ (this.schema) } : {};
         const embed = embedOption(this.env, this.schema);
-        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, ...schema, ...embed });
+        const cacheBytes = settings(this.env).pageCacheBytes;
+        const index = await Memdex.open({ storage: this.storage, name: INDEX_NAME, autoCommit: false, cacheBytes, ...schema, ...embed });
         setSchemaOf(index, this.schema, embed.embed !== undefined);
         this.index = index;
         return index;

@@ -172,7 +172,13 @@ fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
 /// Reads a segment written with format `version` (2 or 3: blob::open_versioned
 /// refuses others). Version 3 adds vector columns ([`COL_VECTOR`]) and the
 /// surface words after the columns; a v2 segment has neither.
-pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
+/// Format 5 stored fields stay packed behind `cache` when given.
+pub fn read_segment(
+    key: &str,
+    bytes: &[u8],
+    version: u32,
+    cache: Option<&std::sync::Arc<crate::store::PageCache>>,
+) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
     let n_fields = r.u32()? as usize;
@@ -209,7 +215,7 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
         lens
     };
     let field_lens = FieldLengths::from_doc_major(&field_lens, n_fields);
-    let docs = read_docs(&mut r, version, n_docs)?;
+    let docs = read_docs(&mut r, version, n_docs, cache)?;
     let namespaces = read_keywords(&mut r, n_docs)?;
     let n_columns = r.len(1)?;
     let mut columns = Vec::with_capacity(n_columns);
@@ -300,9 +306,14 @@ pub fn read_segment(key: &str, bytes: &[u8], version: u32) -> Result<Segment> {
 /// The doc store: deflated pages of rows (format 5, [`crate::store::read_pages`]),
 /// else per document its id and stored JSON, `varint`-length prefixed
 /// (format 4) or `u64` (2 and 3, after a `u64` document count).
-fn read_docs(r: &mut ByteReader<'_>, version: u32, n_docs: u32) -> Result<DocStore> {
+fn read_docs(
+    r: &mut ByteReader<'_>,
+    version: u32,
+    n_docs: u32,
+    cache: Option<&std::sync::Arc<crate::store::PageCache>>,
+) -> Result<DocStore> {
     if version >= 5 {
-        return crate::store::read_pages(r, n_docs);
+        return crate::store::read_pages(r, n_docs, cache);
     }
     if version < 4 && r.len(16)? != n_docs as usize {
         return Err(r.corrupt("document store does not match the document count"));

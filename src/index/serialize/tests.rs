@@ -1,7 +1,7 @@
 use super::*;
+use crate::codec::blob::FORMAT_VERSION;
 use crate::json::parse;
 use crate::schema::IndexConfig;
-use crate::codec::blob::FORMAT_VERSION;
 use crate::Index;
 
 /// A flushed segment with multi-block terms (`memory` in every document,
@@ -37,7 +37,7 @@ fn the_written_format_round_trips_every_table() {
         "multi-block terms"
     );
     let bytes = write_segment(&seg);
-    let back = read_segment("k", &bytes, FORMAT_VERSION).unwrap();
+    let back = read_segment("k", &bytes, FORMAT_VERSION, None).unwrap();
     assert_eq!(back.term_infos, seg.term_infos);
     assert_eq!(back.postings, seg.postings);
     assert_eq!(back.field_lens, seg.field_lens);
@@ -76,12 +76,15 @@ fn damaged_segment_bytes_never_panic() {
     let bytes = write_segment(&segment());
     let step = (bytes.len() / 3000).max(1);
     for cut in (0..bytes.len()).step_by(step) {
-        assert!(read_segment("k", &bytes[..cut], FORMAT_VERSION).is_err(), "cut at {cut}");
+        assert!(
+            read_segment("k", &bytes[..cut], FORMAT_VERSION, None).is_err(),
+            "cut at {cut}"
+        );
     }
     for at in (0..bytes.len()).step_by(step) {
         let mut damaged = bytes.clone();
         damaged[at] ^= 0x5a;
-        let _ = read_segment("k", &damaged, FORMAT_VERSION);
+        let _ = read_segment("k", &damaged, FORMAT_VERSION, None);
     }
 }
 
@@ -96,6 +99,8 @@ fn huge_counts_are_corrupt_not_allocations() {
     w.bytes(&[]);
     w.bytes(&[]);
     w.u64(0); // no blocks
-    let err = read_segment("k", &w.buf, FORMAT_VERSION).err().unwrap();
+    let err = read_segment("k", &w.buf, FORMAT_VERSION, None)
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("field length"), "{err}");
 }

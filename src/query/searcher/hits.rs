@@ -97,7 +97,7 @@ impl Searcher<'_> {
             let hit = {
                 let (fields, namespace, snippets) = match (stored, highlight) {
                     (StoredSelection::None, None) => {
-                        let namespace = StoredFields::namespace_of(docs.stored_bytes(c.doc));
+                        let namespace = StoredFields::namespace_of(&docs.stored_bytes(c.doc));
                         (StoredFields::empty(), namespace, Default::default())
                     }
                     (selection, highlight) => {

@@ -36,7 +36,8 @@ impl Searcher<'_> {
     /// parsing it (the wasm boundary hands it to `JSON.parse`).
     pub fn get_json(&self, id: &str) -> Option<String> {
         let (docs, doc) = self.ids.store_of(id)?;
-        let stored = std::str::from_utf8(docs.stored_bytes(doc))
+        let bytes = docs.stored_bytes(doc);
+        let stored = std::str::from_utf8(&bytes)
             .ok()
             .filter(|s| json::validate(s).is_ok())
             .map(str::trim)
