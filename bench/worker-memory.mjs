@@ -94,6 +94,8 @@ const queries = readFileSync(`${DATA}/packages/queries.txt`, 'utf8').split('\n')
 async function main() {
   const { keys, secret } = await makeKeys({ admin: { namespaces: ['*'], role: 'admin' } });
   const vars = { MEMDEX_API_KEYS: secret, MEMDEX_REVALIDATE_MS: '0', MEMDEX_LIMITS: '{"requestsPerMinute":1000000}' };
+  // A page cache other than the Worker's default (4 MiB), as a deployment would set it.
+  if (process.env.MEMDEX_PAGE_CACHE_BYTES) vars.MEMDEX_PAGE_CACHE_BYTES = process.env.MEMDEX_PAGE_CACHE_BYTES;
   const port = await freePort();
   const options = miniflareOptions({ workers: [workerOptions({ name: 'writer', vars }), workerOptions({ name: 'api', vars, writerScript: 'writer' })] });
   const mf = new Miniflare({ ...options, inspectorPort: port });

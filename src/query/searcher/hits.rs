@@ -81,12 +81,13 @@ impl Searcher<'_> {
         let mut bytes = 0usize;
         let mut hits = Vec::with_capacity(ranked.len());
         for (c, (matched_terms, explanation)) in ranked.iter().zip(annotations) {
-            let docs = &self.segments[c.segment].segment.docs;
+            // Read once: a packed store unpacks a page per read (cacheBytes).
+            let doc = self.segments[c.segment].segment.docs.stored_bytes(c.doc);
             // Every hit costs its id and score; decoded fields their bytes;
             // an explanation ~64 bytes a part.
             let mut cost = c.id.len() + 32 + 64 * explanation.len();
             if !matches!((stored, highlight), (StoredSelection::None, None)) {
-                cost += docs.stored_bytes(c.doc).len();
+                cost += doc.len();
             }
             if bytes.saturating_add(cost) > MAX_ANSWER_BYTES && !hits.is_empty() {
                 let what = "answer bytes (stored fields, snippets, explanations)";
@@ -97,11 +98,11 @@ impl Searcher<'_> {
             let hit = {
                 let (fields, namespace, snippets) = match (stored, highlight) {
                     (StoredSelection::None, None) => {
-                        let namespace = StoredFields::namespace_of(&docs.stored_bytes(c.doc));
+                        let namespace = StoredFields::namespace_of(&doc);
                         (StoredFields::empty(), namespace, Default::default())
                     }
                     (selection, highlight) => {
-                        let (all, namespace) = docs.stored_fields(c.doc);
+                        let (all, namespace) = StoredFields::split_namespace(&doc);
                         let snippets = match highlight {
                             Some(h) => self.snippets(&all.to_map(), &matched_terms, h),
                             None => Default::default(),
