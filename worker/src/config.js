@@ -82,8 +82,6 @@ function parse(env) {
     // Longer than KV's propagation (~60 s): a reader elsewhere that still
     // sees the previous manifest can load all of its blobs.
     blobGraceMs: int(env.MEMDEX_BLOB_GRACE_MS, 10 * 60_000, 0, 7 * 86_400_000, 'MEMDEX_BLOB_GRACE_MS'),
-    // One 100k-document namespace (~30 MB of segments, ~85 MiB of isolate
-    // with the engine's load high-water mark; BENCHMARKS.md, "Edge service").
     // KV takes about one write per second to the same key.
     publishMs: int(env.MEMDEX_PUBLISH_MS, 1000, 0, 60_000, 'MEMDEX_PUBLISH_MS'),
     cacheBytes: int(env.MEMDEX_CACHE_BYTES, 32 << 20, 0, 1 << 30, 'MEMDEX_CACHE_BYTES'),

@@ -5,7 +5,7 @@
 // per `revalidateMs`. When the manifest changed, the copy is reloaded;
 // while that runs, requests keep being answered from the old copy if
 // keeping both fits the cache budget, else they wait for the new one (a
-// 100k-document namespace is ~30 MB in memory: two of them do not fit an
+// 175k-document namespace is ~50 MB in memory: two of them do not fit an
 // isolate's 128 MiB, so the old copy is freed first). A request that needs
 // a newer generation than the copy has (`minGeneration`) is answered by the
 // namespace's writer instead; the copy catches up at its own pace.
