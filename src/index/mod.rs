@@ -93,17 +93,20 @@ struct DocAddr {
 const BUFFER: u64 = u64::MAX;
 
 /// Estimated bytes ([`SegmentWriter::heap_estimate`]) at which an add
-/// flushes the write buffer into a segment. A bulk load's memory is then
-/// its segments plus at most this much buffer (the buffer takes ~3x the
-/// bytes of the segment it freezes into), instead of the whole load's raw
-/// postings held until one final flush.
-pub const FLUSH_BYTES: usize = 48 << 20;
+/// flushes the write buffer into a segment, so a bulk load holds its
+/// segments plus at most this much buffer (~1.4x it in real bytes, and
+/// ~2.5x the segment it freezes into) instead of the raw postings of the
+/// whole load until one final flush. Loads below ~200k documents of ~200
+/// bytes never reach it (one segment, as before); each flush re-sorts its
+/// own vocabulary, which a smaller budget would pay more often.
+pub const FLUSH_BYTES: usize = 128 << 20;
 
 /// Heap bytes ([`Segment::heap_bytes`]) beyond which the merge policy
-/// leaves a segment alone. A merge holds its inputs and its output at
-/// once: the cap bounds that transient to twice this, whatever the index
-/// size, at the price of one segment per cap of a large index.
-pub const MERGE_CAP_BYTES: usize = 96 << 20;
+/// leaves two segments apart. A merge holds its inputs and its output at
+/// once: the cap bounds that transient whatever the index size, at the
+/// price of one segment per cap of a large index (a bulk load's flushed
+/// segments are not merged again).
+pub const MERGE_CAP_BYTES: usize = 128 << 20;
 
 /// An immutable segment plus its (mutable) tombstones.
 #[derive(Clone)]

@@ -138,7 +138,7 @@ pub(crate) fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<Del
 
 /// Payload bytes of one segment chunk: a segment's bytes are cut into
 /// chunks of this size (their seal adds 13 bytes).
-const CHUNK_PAYLOAD: usize = MAX_CHUNK_BYTES - 64;
+pub(crate) const CHUNK_PAYLOAD: usize = MAX_CHUNK_BYTES - 64;
 
 /// A segment as sealed chunk blobs `(key, blob)`, in order: one chunk per
 /// [`CHUNK_PAYLOAD`] bytes, and one (empty) for an empty segment.
@@ -153,11 +153,20 @@ pub(crate) fn seal_segment(
         .chunks(CHUNK_PAYLOAD)
         .chain(bytes.is_empty().then_some(&[][..]))
         .enumerate()
-        .map(|(part, piece)| {
-            let sealed = blob::seal(BlobKind::SegmentChunk, piece);
-            (blob_key(name, commit, id, Some(part), &sealed), sealed)
-        })
+        .map(|(part, piece)| seal_chunk(name, commit, id, part, piece))
         .collect()
+}
+
+/// Chunk `part` of a segment's bytes as a `(key, blob)`.
+pub(crate) fn seal_chunk(
+    name: &str,
+    commit: &str,
+    id: u64,
+    part: usize,
+    piece: &[u8],
+) -> (String, Vec<u8>) {
+    let sealed = blob::seal(BlobKind::SegmentChunk, piece);
+    (blob_key(name, commit, id, Some(part), &sealed), sealed)
 }
 
 /// How many chunks [`seal_segment`] cuts a segment of `len` bytes into.

@@ -20,9 +20,10 @@ use crate::schema::IndexConfig;
 use crate::FieldMap;
 
 use super::load::{LoadedIndex, SegmentData};
-use super::manifest::{manifest_key, new_commit_id, parse_manifest, verify_blob};
+use super::manifest::{blob_key, manifest_key, new_commit_id, parse_manifest, verify_blob};
 use super::manifest::{Manifest, SegmentRecord};
-use super::persist::{chunk_count, encode_deletes, seal_segment, PersistState};
+use super::persist::CHUNK_PAYLOAD;
+use super::persist::{chunk_count, encode_deletes, seal_chunk, seal_segment, PersistState};
 use super::{Index, SegmentEntry};
 
 /// Name under which snapshots store the index.
@@ -36,7 +37,7 @@ const HEADER_LEN: usize = 9;
 /// then one part per blob, then the manifest with the checksum. It holds
 /// the index's segments as they were when it started (shared, not
 /// copied), so later writes to the index do not change it; memory beyond
-/// them is one segment's serialized bytes.
+/// them is one segment's serialized bytes and one chunk.
 pub struct SnapshotParts {
     commit: String,
     config: IndexConfig,
@@ -46,15 +47,25 @@ pub struct SnapshotParts {
     kept: Vec<Vec<(String, Vec<u8>)>>,
     blobs: u64,
     next: usize,
-    /// Parts of the segment being written, last first.
-    queue: Vec<Vec<u8>>,
+    /// The segment being written: its blobs (kept, or cut from its bytes
+    /// one chunk a part) and the keys written so far.
+    current: Option<Current>,
     records: Vec<SegmentRecord>,
     crc: u32,
     started: bool,
     done: bool,
 }
 
+struct Current {
+    entry: SegmentEntry,
+    kept: std::vec::IntoIter<(String, Vec<u8>)>,
+    bytes: Vec<u8>,
+    chunk: usize,
+    keys: Vec<String>,
+}
+
 fn frame(out: &mut Vec<u8>, key: &str, blob: &[u8]) {
+    out.reserve(key.len() + blob.len() + 16);
     out.extend_from_slice(&(key.len() as u64).to_le_bytes());
     out.extend_from_slice(key.as_bytes());
     out.extend_from_slice(&(blob.len() as u64).to_le_bytes());
@@ -91,7 +102,7 @@ impl SnapshotParts {
             kept,
             blobs,
             next: 0,
-            queue: Vec::new(),
+            current: None,
             records: Vec::new(),
             crc: 0,
             started: false,
@@ -108,40 +119,8 @@ impl SnapshotParts {
             out.extend_from_slice(&blob::FORMAT_VERSION.to_le_bytes());
             out.push(BlobKind::Snapshot as u8);
             out.extend_from_slice(&self.blobs.to_le_bytes());
-        } else if let Some(part) = self.queue.pop() {
+        } else if let Some(part) = self.segment_part() {
             out = part;
-        } else if let Some(e) = self.entries.get(self.next).cloned() {
-            let chunks = match self.kept.get_mut(self.next) {
-                Some(kept) => std::mem::take(kept),
-                None => seal_segment(SNAPSHOT_NAME, &self.commit, e.id, &e.segment),
-            };
-            self.next += 1;
-            let mut parts = Vec::with_capacity(chunks.len() + 1);
-            let mut keys = Vec::with_capacity(chunks.len());
-            for (key, sealed) in chunks {
-                let mut part = Vec::with_capacity(key.len() + sealed.len() + 16);
-                frame(&mut part, &key, &sealed);
-                keys.push(key);
-                parts.push(part);
-            }
-            let deletes = (!e.deletes.is_empty()).then(|| {
-                let sealed = encode_deletes(&e.deletes, e.segment.n_docs);
-                let key =
-                    super::manifest::blob_key(SNAPSHOT_NAME, &self.commit, e.id, None, &sealed);
-                let mut part = Vec::new();
-                frame(&mut part, &key, &sealed);
-                parts.push(part);
-                key
-            });
-            self.records.push(SegmentRecord {
-                id: e.id,
-                docs: e.segment.n_docs,
-                chunks: keys,
-                deletes,
-            });
-            parts.reverse();
-            self.queue = parts;
-            return self.next_part();
         } else if !self.done {
             self.done = true;
             let manifest = Manifest {
@@ -161,6 +140,70 @@ impl SnapshotParts {
         }
         self.crc = crc32c_append(self.crc, &out);
         Some(out)
+    }
+
+    /// The next blob of the segments, framed; `None` after the last.
+    fn segment_part(&mut self) -> Option<Vec<u8>> {
+        loop {
+            let Some(cur) = &mut self.current else {
+                let entry = self.entries.get(self.next)?.clone();
+                let kept = self.kept.get_mut(self.next).map(std::mem::take);
+                self.next += 1;
+                self.current = Some(Current {
+                    bytes: match kept {
+                        Some(_) => Vec::new(),
+                        None => super::serialize::write_segment(&entry.segment),
+                    },
+                    kept: kept.unwrap_or_default().into_iter(),
+                    entry,
+                    chunk: 0,
+                    keys: Vec::new(),
+                });
+                continue;
+            };
+            let id = cur.entry.id;
+            let chunks = chunk_count(cur.bytes.len());
+            let blob = match cur.kept.next() {
+                Some(kept) => Some(kept),
+                None if self.kept.is_empty() && cur.chunk < chunks => {
+                    let start = cur.chunk * CHUNK_PAYLOAD;
+                    let piece = &cur.bytes[start..(start + CHUNK_PAYLOAD).min(cur.bytes.len())];
+                    Some(seal_chunk(
+                        SNAPSHOT_NAME,
+                        &self.commit,
+                        id,
+                        cur.chunk,
+                        piece,
+                    ))
+                }
+                None => None,
+            };
+            let mut out = Vec::new();
+            if let Some((key, sealed)) = blob {
+                cur.chunk += 1;
+                frame(&mut out, &key, &sealed);
+                cur.keys.push(key);
+                return Some(out);
+            }
+            // Every chunk written: the tombstones, then the next segment.
+            let cur = self.current.take()?;
+            let e = &cur.entry;
+            let deletes = (!e.deletes.is_empty()).then(|| {
+                let sealed = encode_deletes(&e.deletes, e.segment.n_docs);
+                let key = blob_key(SNAPSHOT_NAME, &self.commit, e.id, None, &sealed);
+                frame(&mut out, &key, &sealed);
+                key
+            });
+            self.records.push(SegmentRecord {
+                id: e.id,
+                docs: e.segment.n_docs,
+                chunks: cur.keys,
+                deletes,
+            });
+            if !out.is_empty() {
+                return Some(out);
+            }
+        }
     }
 }
 
