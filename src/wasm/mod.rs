@@ -632,7 +632,8 @@ pub struct SnapshotStream(crate::index::SnapshotParts);
 #[wasm_bindgen]
 impl SnapshotStream {
     /// The next part (`undefined` after the last).
-    pub fn next(&mut self) -> Option<Vec<u8>> {
+    #[wasm_bindgen(js_name = next)]
+    pub fn next_part(&mut self) -> Option<Vec<u8>> {
         self.0.next_part()
     }
 }
