@@ -50,6 +50,8 @@ pub struct SnapshotParts {
     /// The segment being written: its blobs (kept, or cut from its bytes
     /// one chunk a part) and the keys written so far.
     current: Option<Current>,
+    /// The first segment's bytes, from counting.
+    first: Option<Vec<u8>>,
     records: Vec<SegmentRecord>,
     crc: u32,
     started: bool,
@@ -83,17 +85,22 @@ impl SnapshotParts {
         let commit = new_commit_id(None);
         let mut blobs = 1;
         let mut kept = Vec::new();
-        for e in &entries {
+        let mut first = None;
+        // Last to first, so that the first segment's bytes, serialized
+        // last, are kept for its turn to be written: one serialization less.
+        for (i, e) in entries.iter().enumerate().rev() {
             blobs += u64::from(!e.deletes.is_empty());
             if keep {
                 let sealed = seal_segment(SNAPSHOT_NAME, &commit, e.id, &e.segment);
                 blobs += sealed.len() as u64;
                 kept.push(sealed);
             } else {
-                let len = super::serialize::write_segment(&e.segment).len();
-                blobs += chunk_count(len) as u64;
+                let bytes = super::serialize::write_segment(&e.segment);
+                blobs += chunk_count(bytes.len()) as u64;
+                first = (i == 0).then_some(bytes);
             }
         }
+        kept.reverse();
         SnapshotParts {
             commit,
             config: index.config.clone(),
@@ -103,6 +110,7 @@ impl SnapshotParts {
             blobs,
             next: 0,
             current: None,
+            first,
             records: Vec::new(),
             crc: 0,
             started: false,
@@ -150,9 +158,10 @@ impl SnapshotParts {
                 let kept = self.kept.get_mut(self.next).map(std::mem::take);
                 self.next += 1;
                 self.current = Some(Current {
-                    bytes: match kept {
-                        Some(_) => Vec::new(),
-                        None => super::serialize::write_segment(&entry.segment),
+                    bytes: match (kept.is_some(), self.first.take()) {
+                        (true, _) => Vec::new(),
+                        (false, Some(bytes)) => bytes,
+                        (false, None) => super::serialize::write_segment(&entry.segment),
                     },
                     kept: kept.unwrap_or_default().into_iter(),
                     entry,
