@@ -17,6 +17,7 @@ import {
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 import { Embedder, checkEmbedOption } from './embed.js';
+import { importParts, isPartSource, snapshotStream } from './snapshot.js';
 import {
   EMBEDDER, PUT, SEARCH, STORED, applyOperations, embedDocuments, packEmbedded, patchEmbedded, prepareOperations, searchSemantic, verifier,
 } from './embed-ops.js';
@@ -144,13 +145,15 @@ export class MemdexBase extends IndexLifecycle {
   }
 
   /**
-   * Rebuilds an index from `export()` bytes; `options` as for `open` (storage, name, autoCommit).
-   * @param {Uint8Array} bytes
+   * Rebuilds an index from `export()` bytes, or from `exportStream()`'s
+   * parts (a stream or an iterable); `options` as for `open`.
+   * @param {Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>} bytes
    * @param {OpenInput} [options]
    * @returns {Promise<MemdexBase>}
    */
   static async import(bytes, options = {}) {
-    if (!(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export()');
+    const parts = isPartSource(bytes);
+    if (!parts && !(bytes instanceof Uint8Array)) throw usage('Memdex.import(bytes): bytes must be a Uint8Array from export() or the parts of exportStream()');
     if (!isObject(options)) throw usage('Memdex.import(bytes, options): options must be an object');
     refuseRemoved(options);
     for (const key of ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b']) {
@@ -162,8 +165,9 @@ export class MemdexBase extends IndexLifecycle {
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     const embed = checkEmbedOption(options.embed);
     await ensureLoaded(platform, options.wasm);
-    const { cacheBytes } = options;
-    const engine = call(() => withCache(Engine.importSnapshot(bytes), cacheBytes));
+    const cacheBytes = /** @type {number | undefined} */ (options.cacheBytes);
+    const imported = parts ? await importParts(bytes) : call(() => Engine.importSnapshot(/** @type {Uint8Array} */ (bytes)));
+    const engine = call(() => withCache(imported, cacheBytes));
     return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), cacheBytes }).#withEmbed(embed);
   }
 
@@ -477,5 +481,14 @@ export class MemdexBase extends IndexLifecycle {
   export() {
     const engine = this[ENGINE];
     return call(() => engine.exportSnapshot());
+  }
+
+  /**
+   * `export()`'s bytes as a stream of parts, for indexes too large to hold
+   * twice: write them out as they come; `Memdex.import` takes the stream.
+   * @returns {ReadableStream<Uint8Array>}
+   */
+  exportStream() {
+    return snapshotStream(this[ENGINE]);
   }
 }

@@ -422,6 +422,9 @@ export interface EmbedOptions<Doc = MemdexDocument> {
   concurrency?: number;
 }
 
+/** What {@link Memdex.import} reads: `export()` bytes, or `exportStream()`'s parts. */
+export type SnapshotSource = Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
 /** Options of {@link Memdex.import}: where the imported index lives. */
 export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'database' | 'autoCommit' | 'onError' | 'wasm' | 'embed' | 'cacheBytes'>;
 
@@ -1170,12 +1173,18 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
     options: Omit<OpenOptions, 'storage' | 'dir' | 'database'> & { embed: EmbedOptions<Doc> | Embed },
   ): Promise<EmbeddingMemdex<Doc>>;
   static create<Doc extends DocumentShape = MemdexDocument>(options?: Omit<OpenOptions, 'storage' | 'dir' | 'database'>): Promise<Memdex<Doc>>;
-  /** Rebuilds an index from {@link Memdex.export} bytes (schema included). */
+  /**
+   * Rebuilds an index from {@link Memdex.export} bytes (schema included), or
+   * from the parts of {@link Memdex.exportStream} (the stream itself, or any
+   * iterable of its parts, e.g. a file read as a stream).
+   * @throws {MemdexError} `CORRUPT` if the bytes or parts are not one whole
+   * snapshot (damaged, cut short, or followed by more), `VERSION`.
+   */
   static import<Doc extends DocumentShape = MemdexDocument>(
-    bytes: Uint8Array,
+    bytes: SnapshotSource,
     options: ImportOptions & { embed: EmbedOptions<Doc> | Embed },
   ): Promise<EmbeddingMemdex<Doc>>;
-  static import<Doc extends DocumentShape = MemdexDocument>(bytes: Uint8Array, options?: ImportOptions): Promise<Memdex<Doc>>;
+  static import<Doc extends DocumentShape = MemdexDocument>(bytes: SnapshotSource, options?: ImportOptions): Promise<Memdex<Doc>>;
   /**
    * Browsers: the same API with every method async, backed by a dedicated
    * module worker, so indexing never blocks the main thread.
@@ -1271,6 +1280,13 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   stats(): Stats;
   /** The whole index (schema included) as bytes for {@link Memdex.import}. */
   export(): Uint8Array;
+  /**
+   * The bytes of {@link Memdex.export} as a stream of parts (at most ~4 MiB
+   * each), for an index too large to hold twice: neither the wasm nor JS
+   * holds the whole snapshot. The stream is of the index as it is now;
+   * later writes do not change it. {@link Memdex.import} takes it back.
+   */
+  exportStream(): ReadableStream<Uint8Array>;
   /**
    * Writes pending changes to storage: new blobs first, then the manifest by
    * compare-and-swap, so a crash leaves the previous commit intact and of two

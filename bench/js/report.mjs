@@ -34,6 +34,7 @@ const LAYOUT = [
     title: 'Scale',
     about: 'Build time, memory, index size, load time and query latency of every peer at 100k documents, the whole corpus (~1M) and a 20k quick run, each peer in a fresh process. Run: `make -C bench bench-100k`, `bench-1m`, `bench-quick`.',
     body: scaleSection,
+    tables: ['build-memory'],
   },
   {
     title: 'Agent pattern (write, commit, search)',

@@ -6,15 +6,21 @@
 //! wasm build computes the same slicing-by-8 table on first use instead.
 
 /// CRC-32C of `data`.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn crc32c(data: &[u8]) -> u32 {
-    crc32c::crc32c(data)
+    crc32c_append(0, data)
 }
 
-/// CRC-32C of `data`.
+/// CRC-32C of the bytes whose CRC is `crc` followed by `data` (a stream's
+/// CRC, part by part).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+    crc32c::crc32c_append(crc, data)
+}
+
+/// CRC-32C of the bytes whose CRC is `crc` followed by `data`.
 #[cfg(target_arch = "wasm32")]
-pub fn crc32c(data: &[u8]) -> u32 {
-    soft::crc32c(data)
+pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+    soft::crc32c_append(crc, data)
 }
 
 /// Table-driven slicing-by-8, the algorithm of the crate's software path.
@@ -51,9 +57,14 @@ mod soft {
         })
     }
 
+    #[cfg(test)]
     pub fn crc32c(data: &[u8]) -> u32 {
+        crc32c_append(0, data)
+    }
+
+    pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
         let t = table();
-        let mut crc = !0u32;
+        let mut crc = !crc;
         let mut chunks = data.chunks_exact(8);
         for chunk in &mut chunks {
             let v = u64::from(crc) ^ u64::from_le_bytes(chunk.try_into().unwrap());
@@ -105,5 +116,11 @@ mod tests {
             assert_eq!(soft::crc32c(s), crc32c::crc32c(s), "{start}+{len}");
         }
         assert_eq!(soft::crc32c(&data), crc32c::crc32c(&data));
+        // Part by part gives the CRC of the whole.
+        let (a, b) = data.split_at(1001);
+        assert_eq!(
+            soft::crc32c_append(soft::crc32c(a), b),
+            crc32c::crc32c(&data)
+        );
     }
 }

@@ -2,5 +2,5 @@
 //! version and CRC32C. Nothing here knows about documents or terms.
 pub mod blob;
 pub mod bytes;
-mod crc;
+pub(crate) mod crc;
 pub mod varint;

@@ -32,6 +32,7 @@ use crate::schema::IndexConfig;
 use crate::schema::{FilterKind, ResolvedSchema};
 use deletes::DeleteSet;
 use segment::{Segment, SegmentWriter};
+pub use snapshot::{SnapshotParts, SnapshotReader};
 
 /// Why [`Index::add_json_lines`] stopped: the first rejected line (1-based,
 /// blank lines counted), how many documents before it were added, and why.
@@ -95,6 +96,22 @@ struct DocAddr {
 
 /// Segment id of the write buffer.
 const BUFFER: u64 = u64::MAX;
+
+/// Estimated bytes ([`SegmentWriter::heap_estimate`]) at which an add
+/// flushes the write buffer into a segment, so a bulk load holds its
+/// segments plus at most this much buffer (~1.4x it in real bytes, and
+/// ~2.5x the segment it freezes into) instead of the raw postings of the
+/// whole load until one final flush. Loads below ~200k documents of ~200
+/// bytes never reach it (one segment, as before); each flush re-sorts its
+/// own vocabulary, which a smaller budget would pay more often.
+pub const FLUSH_BYTES: usize = 128 << 20;
+
+/// Heap bytes ([`Segment::heap_bytes`]) beyond which the merge policy
+/// leaves two segments apart. A merge holds its inputs and its output at
+/// once: the cap bounds that transient whatever the index size, at the
+/// price of one segment per cap of a large index (a bulk load's flushed
+/// segments are not merged again).
+pub const MERGE_CAP_BYTES: usize = 128 << 20;
 
 /// An immutable segment plus its (mutable) tombstones.
 #[derive(Clone)]
@@ -179,6 +196,9 @@ pub struct Index {
     /// Set by `cacheBytes`: segments keep stored fields packed (docs/FORMAT.md
     /// item 8) and unpack pages through this bounded cache.
     pub(crate) doc_cache: Option<Arc<crate::store::PageCache>>,
+    /// [`FLUSH_BYTES`] and [`MERGE_CAP_BYTES`] unless set.
+    flush_bytes: usize,
+    merge_cap_bytes: usize,
 }
 
 impl Index {
@@ -200,7 +220,17 @@ impl Index {
             next_segment_id: 0,
             persist: Default::default(),
             doc_cache: None,
+            flush_bytes: FLUSH_BYTES,
+            merge_cap_bytes: MERGE_CAP_BYTES,
         })
+    }
+
+    /// Sets the write buffer's flush size and the merge cap, in bytes
+    /// ([`FLUSH_BYTES`], [`MERGE_CAP_BYTES`]): smaller bounds memory while
+    /// building at the price of more segments and merges.
+    pub fn set_write_budget(&mut self, flush_bytes: usize, merge_cap_bytes: usize) {
+        self.flush_bytes = flush_bytes;
+        self.merge_cap_bytes = merge_cap_bytes;
     }
 
     pub fn config(&self) -> &IndexConfig {
@@ -240,6 +270,9 @@ impl Index {
                 doc: local,
             },
         );
+        if self.buffer.heap_estimate() >= self.flush_bytes {
+            self.flush();
+        }
     }
 
     /// Adds documents given as JSON lines (one object per line); returns how
@@ -359,14 +392,17 @@ impl Index {
     /// docs) that at least halve from one to the next, like a binary
     /// counter. So a stream of one-document flushes leaves at most
     /// log2(N) + 1 segments and each document is rewritten O(log N) times.
-    /// Segments that are mostly tombstones are rewritten too.
+    /// Two segments whose merge would pass [`MERGE_CAP_BYTES`] stay apart
+    /// (a large index keeps one segment per cap). Segments that are mostly
+    /// tombstones are rewritten too.
     fn maybe_merge(&mut self) {
         self.segments.retain(|e| e.live_docs() > 0);
         loop {
             let n = self.segments.len();
             if n >= 2 {
                 let (a, b) = (&self.segments[n - 2], &self.segments[n - 1]);
-                if b.live_docs() * 2 > a.live_docs() {
+                let fits = a.segment.heap_bytes() + b.segment.heap_bytes() <= self.merge_cap_bytes;
+                if b.live_docs() * 2 > a.live_docs() && fits {
                     self.merge_range(n - 2..n);
                     continue;
                 }

@@ -136,6 +136,44 @@ pub(crate) fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<Del
     Ok(set)
 }
 
+/// Payload bytes of one segment chunk: a segment's bytes are cut into
+/// chunks of this size (their seal adds 13 bytes).
+pub(crate) const CHUNK_PAYLOAD: usize = MAX_CHUNK_BYTES - 64;
+
+/// A segment as sealed chunk blobs `(key, blob)`, in order: one chunk per
+/// [`CHUNK_PAYLOAD`] bytes, and one (empty) for an empty segment.
+pub(crate) fn seal_segment(
+    name: &str,
+    commit: &str,
+    id: u64,
+    segment: &super::segment::Segment,
+) -> Vec<(String, Vec<u8>)> {
+    let bytes = write_segment(segment);
+    bytes
+        .chunks(CHUNK_PAYLOAD)
+        .chain(bytes.is_empty().then_some(&[][..]))
+        .enumerate()
+        .map(|(part, piece)| seal_chunk(name, commit, id, part, piece))
+        .collect()
+}
+
+/// Chunk `part` of a segment's bytes as a `(key, blob)`.
+pub(crate) fn seal_chunk(
+    name: &str,
+    commit: &str,
+    id: u64,
+    part: usize,
+    piece: &[u8],
+) -> (String, Vec<u8>) {
+    let sealed = blob::seal(BlobKind::SegmentChunk, piece);
+    (blob_key(name, commit, id, Some(part), &sealed), sealed)
+}
+
+/// How many chunks [`seal_segment`] cuts a segment of `len` bytes into.
+pub(crate) fn chunk_count(len: usize) -> usize {
+    len.div_ceil(CHUNK_PAYLOAD).max(1)
+}
+
 fn pending_marker(started_ms: u64) -> Vec<u8> {
     blob::seal(BlobKind::Pending, &started_ms.to_le_bytes())
 }
@@ -169,18 +207,9 @@ impl Index {
             let chunks = match committed {
                 Some((chunks, _)) => chunks.clone(),
                 None => {
-                    let bytes = write_segment(&entry.segment);
-                    let mut keys = Vec::new();
-                    for (part, piece) in bytes
-                        .chunks(MAX_CHUNK_BYTES - 64)
-                        .chain(bytes.is_empty().then_some(&[][..]))
-                        .enumerate()
-                    {
-                        let sealed = blob::seal(BlobKind::SegmentChunk, piece);
-                        let key = blob_key(name, &commit, entry.id, Some(part), &sealed);
-                        keys.push(key.clone());
-                        blobs.push((key, sealed));
-                    }
+                    let sealed = seal_segment(name, &commit, entry.id, &entry.segment);
+                    let keys = sealed.iter().map(|(key, _)| key.clone()).collect();
+                    blobs.extend(sealed);
                     keys
                 }
             };

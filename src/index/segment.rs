@@ -121,12 +121,21 @@ impl TermsAssembler {
     }
 
     pub fn finish(self, parts: SegmentParts) -> Segment {
+        // A segment never grows again: the slack of its largest vectors
+        // (up to half of each, from doubling) goes back to the allocator.
+        let mut postings = self.postings;
+        postings.bytes.shrink_to_fit();
+        postings.positions.shrink_to_fit();
+        postings.blocks.shrink_to_fit();
+        postings.bounds.shrink_to_fit();
+        let mut term_infos = self.term_infos;
+        term_infos.shrink_to_fit();
         Segment {
             n_docs: parts.docs.len() as u32,
             n_fields: parts.n_fields,
             terms: self.dict.finish(),
-            term_infos: self.term_infos,
-            postings: self.postings,
+            term_infos,
+            postings,
             field_lens: FieldLengths::from_doc_major(&parts.field_lens, parts.n_fields),
             docs: parts.docs,
             namespaces: parts.namespaces,

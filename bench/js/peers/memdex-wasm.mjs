@@ -89,6 +89,28 @@ export async function create() {
       engine.free?.();
       engine = next;
     },
+    // Part by part when the package has it (`exportStream()` / `import(stream)`):
+    // written to and read from the file one part at a time.
+    ...(mod.SnapshotImport && {
+      serializeTo(file) {
+        const fd = fs.openSync(file, 'w');
+        const parts = engine.exportParts();
+        let bytes = 0;
+        for (let part = parts.next(); part !== undefined; part = parts.next()) bytes += fs.writeSync(fd, part);
+        parts.free();
+        fs.closeSync(fd);
+        return bytes;
+      },
+      loadFrom(file) {
+        const reader = new mod.SnapshotImport();
+        const fd = fs.openSync(file, 'r');
+        const buf = Buffer.alloc(4 << 20);
+        for (let n = fs.readSync(fd, buf); n > 0; n = fs.readSync(fd, buf)) reader.push(buf.subarray(0, n));
+        fs.closeSync(fd);
+        engine.free?.();
+        engine = reader.finish();
+      },
+    }),
     // The harness reads ids only, and no peer returns stored text (MiniSearch
     // runs with `storeFields: []`, FlexSearch's Index returns ids): ask for
     // hits without stored fields, as a caller holding its documents would.
