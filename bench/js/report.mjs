@@ -55,7 +55,7 @@ const LAYOUT = [
   {
     title: 'Index bytes',
     about: 'Where the serialized bytes of an index go, part by part, against tantivy\'s index of the same fields. Source: `bench/segments/parts.rs` (`cargo run --profile bench-native --example index_parts`).',
-    tables: ['index-parts', 'format-4-persistence'],
+    tables: ['index-parts', 'format-4-persistence', 'doc-cache'],
   },
   {
     title: 'Proximity and the natural-language default',
