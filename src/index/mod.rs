@@ -483,9 +483,8 @@ impl Index {
     pub fn set_doc_cache(&mut self, limit: usize) {
         let cache = crate::store::PageCache::new(limit);
         for e in &mut self.segments {
-            let mut segment = (*e.segment).clone();
-            segment.docs.pack(&cache);
-            e.segment = Arc::new(segment);
+            // In place unless a searcher still shares the segment.
+            Arc::make_mut(&mut e.segment).docs.pack(&cache);
         }
         self.doc_cache = Some(cache);
     }
