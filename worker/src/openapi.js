@@ -10,13 +10,11 @@ import { ERRORS } from 'memdex/errors';
 // The codes an HTTP error can carry: the error table's, less the agent
 // tools' own (those come back inside MCP tool results).
 const HTTP_CODES = Object.entries(ERRORS).filter(([, e]) => e.from !== 'tools').map(([code]) => code);
-
 const ref = (/** @type {string} */ name) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (/** @type {object} */ schema) => ({ 'application/json': { schema } });
 const ok = (/** @type {string} */ description, /** @type {object} */ schema) => ({ description, content: jsonBody(schema) });
 const err = (/** @type {string} */ description) => ({ description, content: jsonBody(ref('Error')) });
-/** Integer properties named `names`. @param {...string} names */
-const ints = (...names) => Object.fromEntries(names.map((n) => [n, { type: 'integer' }]));
+const ints = (/** @type {string[]} */ ...names) => Object.fromEntries(names.map((n) => [n, { type: 'integer' }]));
 
 // The error answers every authenticated route can give.
 const COMMON_ERRORS = {
@@ -252,10 +250,7 @@ const schemas = {
   Stats: {
     type: 'object',
     required: ['documents', 'terms', 'segments', 'bytes', 'generation'],
-    properties: {
-      ...ints('documents', 'terms', 'segments', 'bytes', 'generation'),
-      cache: { type: 'object', description: 'The stored-fields page cache (MEMDEX_PAGE_CACHE_BYTES): its bound, bytes held, hits and pages unpacked', required: ['limit', 'bytes', 'hits', 'unpacks'], properties: ints('limit', 'bytes', 'hits', 'unpacks') },
-    },
+    properties: { ...ints('documents', 'terms', 'segments', 'bytes', 'generation'), cache: { type: 'object', description: 'The stored-fields page cache (MEMDEX_PAGE_CACHE_BYTES): its bound, bytes held, hits and pages unpacked', required: ['limit', 'bytes', 'hits', 'unpacks'], properties: ints('limit', 'bytes', 'hits', 'unpacks') } },
   },
   Namespaces: {
     type: 'object',
