@@ -32,7 +32,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `QUERY_DIGEST_BUDGET=FLUSH,MERGE_CAP` (bytes): another write budget,
     // to compare segmentations (`usize::MAX` twice: one segment).
     if let Ok(budget) = std::env::var("QUERY_DIGEST_BUDGET") {
-        let (flush, cap) = budget.split_once(',').ok_or("QUERY_DIGEST_BUDGET=FLUSH,MERGE_CAP")?;
+        let (flush, cap) = budget
+            .split_once(',')
+            .ok_or("QUERY_DIGEST_BUDGET=FLUSH,MERGE_CAP")?;
         index.set_write_budget(flush.parse()?, cap.parse()?);
     }
     for line in docs.lines().filter(|l| !l.trim().is_empty()) {
@@ -45,7 +47,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         index.add(&memdex::json::parse(&doc.to_string())?)?;
     }
     index.flush();
-    eprintln!("{} documents in {} segments", index.len(), index.stats().segments);
+    eprintln!(
+        "{} documents in {} segments",
+        index.len(),
+        index.stats().segments
+    );
 
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
