@@ -3,9 +3,11 @@
 //! Results never depend on how documents are split into segments, so each
 //! test compares against an index built with one flush.
 
+mod common;
+
 use memdex::index::SnapshotReader;
 use memdex::json::{self, Value};
-use memdex::{Index, IndexConfig, Mode, SearchOptions};
+use memdex::{Index, IndexConfig};
 
 const TOPICS: &[&str] = &[
     "deploy the service on friday",
@@ -26,31 +28,18 @@ fn doc(i: usize) -> Value {
     .unwrap()
 }
 
-/// Ids and scores of a few searches, and the document count.
+/// The visible state (`common::fingerprint`) over this file's queries.
 fn fingerprint(index: &mut Index) -> Vec<String> {
-    let mut out = vec![format!("len={}", index.len())];
-    for q in [
-        "deploy friday",
-        "segments",
-        "agent rules",
-        "memory 7",
-        "number 1234",
-    ] {
-        for mode in [Mode::Or, Mode::And] {
-            let opts = SearchOptions {
-                mode,
-                limit: 20,
-                ..Default::default()
-            };
-            let hits = index.searcher().search(q, &opts).unwrap().hits;
-            let hits: Vec<String> = hits
-                .iter()
-                .map(|h| format!("{}:{:.5}", h.id, h.score))
-                .collect();
-            out.push(format!("{q}/{mode:?}: {}", hits.join(",")));
-        }
-    }
-    out
+    common::fingerprint(
+        index,
+        &[
+            "deploy friday",
+            "segments",
+            "agent rules",
+            "memory 7",
+            "number 1234",
+        ],
+    )
 }
 
 /// `n` documents, every 10th deleted; `budget`: (flush bytes, merge cap).

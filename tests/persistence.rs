@@ -12,7 +12,7 @@ mod common;
 use memdex::index::persist::manifest_key;
 use memdex::json::Value;
 use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};
-use memdex::{Index, IndexConfig, Mode, SearchOptions};
+use memdex::{Index, IndexConfig, SearchOptions};
 
 /// `serde_json::json!`, as memdex's own JSON value (through its text).
 macro_rules! json {
@@ -47,33 +47,18 @@ fn doc(i: usize) -> Value {
     })
 }
 
-/// A fingerprint of the visible state: count and ranked results of queries.
+/// The visible state (`common::fingerprint`) over this file's queries.
 fn fingerprint(index: &mut Index) -> Vec<String> {
-    let mut out = vec![format!("len={}", index.len())];
-    for q in [
-        "deploy friday",
-        "segments",
-        "agent rules",
-        "memory 7",
-        "dark mode editor",
-    ] {
-        for mode in [Mode::Or, Mode::And] {
-            let opts = SearchOptions {
-                mode,
-                limit: 20,
-                ..Default::default()
-            };
-            let hits = index.searcher().search(q, &opts).unwrap().hits;
-            out.push(format!(
-                "{q}/{mode:?}: {}",
-                hits.iter()
-                    .map(|h| format!("{}:{:.5}", h.id, h.score))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ));
-        }
-    }
-    out
+    common::fingerprint(
+        index,
+        &[
+            "deploy friday",
+            "segments",
+            "agent rules",
+            "memory 7",
+            "dark mode editor",
+        ],
+    )
 }
 
 #[test]

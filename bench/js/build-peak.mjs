@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readJsonl, peakRssMiB } from './common.mjs';
-import { PKG_DIR } from './peers/memdex-wasm.mjs';
+import { PKG_DIR, addInBatches } from './peers/memdex-wasm.mjs';
 
 const [file, exportKind = 'stream'] = process.argv.slice(2);
 const MiB = 2 ** 20;
@@ -24,20 +24,10 @@ out.docs = docs.length;
 out.loaded = sample();
 const engine = new glue.Engine(undefined);
 const t0 = performance.now();
-let batch = [];
 let peakWasm = 0;
-const push = () => {
-  if (batch.length) engine.addJsonLines(batch.join('\n'));
-  batch = [];
+addInBatches(engine, docs, () => {
   peakWasm = Math.max(peakWasm, wasm.memory.buffer.byteLength);
-};
-for (const d of docs) {
-  const doc = { id: d.id, title: d.title, text: d.text };
-  for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
-  batch.push(JSON.stringify(doc));
-  if (batch.length >= 1000) push();
-}
-push();
+});
 out.before_flush = sample();
 engine.flush();
 out.build_ms = +(performance.now() - t0).toFixed(0);

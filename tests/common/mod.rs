@@ -29,3 +29,25 @@ pub fn hit_ids(index: &mut memdex::Index, q: &str, opts: &memdex::SearchOptions)
     let results = index.searcher().search(q, opts).unwrap();
     results.hits.into_iter().map(|h| h.id).collect()
 }
+
+/// The visible state: the document count and the ranked ids and scores of
+/// `queries` in OR and AND mode (limit 20).
+pub fn fingerprint(index: &mut memdex::Index, queries: &[&str]) -> Vec<String> {
+    let mut out = vec![format!("len={}", index.len())];
+    for q in queries {
+        for mode in [memdex::Mode::Or, memdex::Mode::And] {
+            let opts = memdex::SearchOptions {
+                mode,
+                limit: 20,
+                ..Default::default()
+            };
+            let hits = index.searcher().search(q, &opts).unwrap().hits;
+            let hits: Vec<String> = hits
+                .iter()
+                .map(|h| format!("{}:{:.5}", h.id, h.score))
+                .collect();
+            out.push(format!("{q}/{mode:?}: {}", hits.join(",")));
+        }
+    }
+    out
+}

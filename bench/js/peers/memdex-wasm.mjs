@@ -68,17 +68,7 @@ export async function create() {
   return {
     version,
     async build(docs) {
-      // The package's bulk path (what Memdex.addMany does): JSON lines in
-      // batches of 1000, one wasm call per batch.
-      let batch = [];
-      const push = () => { if (batch.length) engine.addJsonLines(batch.join('\n')); batch = []; };
-      for (const d of docs) {
-        const doc = { id: d.id, title: d.title, text: d.text };
-        for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
-        batch.push(JSON.stringify(doc));
-        if (batch.length >= 1000) push();
-      }
-      push();
+      addInBatches(engine, docs);
       // Seal the write buffer: build time includes making the index searchable.
       if (typeof engine.flush === 'function') engine.flush();
     },
@@ -143,4 +133,24 @@ export async function create() {
     bytesOnDisk: () => dirSize(agentDir),
     commitKind: 'Memdex.commit() to fs storage (new segment blob + manifest, each fsync + rename; merges by policy)',
   };
+}
+
+/**
+ * The package's bulk path (what Memdex.addMany does): JSON lines in batches
+ * of 1000, one wasm call per batch; `afterBatch` runs after each call.
+ */
+export function addInBatches(engine, docs, afterBatch = () => {}) {
+  let batch = [];
+  const push = () => {
+    if (batch.length) engine.addJsonLines(batch.join('\n'));
+    batch = [];
+    afterBatch();
+  };
+  for (const d of docs) {
+    const doc = { id: d.id, title: d.title, text: d.text };
+    for (const key of ['namespace', 'kind', 'timestamp']) if (d[key] != null) doc[key] = d[key];
+    batch.push(JSON.stringify(doc));
+    if (batch.length >= 1000) push();
+  }
+  push();
 }
