@@ -375,6 +375,7 @@ impl Engine {
     /// gives them, each with `via`. `options`: `{ hops, types, direction,
     /// limit }` or `undefined`.
     pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
+        crate::build::need_links("`related`").map_err(to_js_error)?;
         let options: ExpandOptions = from_js(options, "options", related_options)?;
         let (hits, limited) = self.index.searcher().related(id, &options);
         let results = crate::query::options::SearchResults {
@@ -482,6 +483,12 @@ pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
 /// Rebuilds the lost manifest of index `name` from its blobs (see
 /// `index::recover`); `config` is the schema it was created with
 /// (`undefined`: the default). Resolves to the recovery report.
+/// Which build this wasm is: `full` or `lexical` (see [`crate::build`]).
+#[wasm_bindgen(js_name = buildName)]
+pub fn build_name() -> String {
+    crate::build::NAME.to_string()
+}
+
 #[wasm_bindgen(js_name = recoverIndex)]
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
     let storage = JsStorage::new(storage).map_err(to_js_error)?;

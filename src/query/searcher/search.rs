@@ -52,9 +52,13 @@ impl Searcher<'_> {
         // `strategy: 'auto'` asks for link expansion on relation questions
         // ("what depends on X": the documents linking to X's hits, and what
         // they link to: direction `both`); an explicit `expand` wins.
+        if opts.expand.is_some() {
+            crate::build::need_links("link expansion (`expand`)")?;
+        }
+        // The lexical build's `auto` never expands (it follows no links).
         let auto_expand;
         let expand = match (opts.strategy, &opts.expand) {
-            (Strategy::Auto, None) => {
+            (Strategy::Auto, None) if crate::build::LINKS => {
                 let hops = crate::query::strategy::choose(query, opts.vector.is_some()).expand_hops;
                 auto_expand = hops.map(|hops| crate::query::options::ExpandOptions {
                     hops: hops.into(),
@@ -223,7 +227,7 @@ impl Searcher<'_> {
                 .conditions
                 .extend(words.conditions);
         }
-        if opts.vector.is_some() {
+        if crate::build::VECTORS && opts.vector.is_some() {
             // The lexical list runs in the mode and proximity the strategy
             // chose and reports, not the caller's.
             let pass = Pass {
