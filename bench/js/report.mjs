@@ -42,9 +42,9 @@ const LAYOUT = [
   },
   {
     title: 'Bundle size',
-    about: 'What each peer adds to a browser bundle, and memdex\'s own bytes. Run: `make -C bench size`; `node scripts/check-size.mjs` for the package alone.',
+    about: 'What each peer adds to a browser bundle, and memdex\'s own bytes. Run: `make -C bench size`; `node scripts/check-size.mjs` for the package alone; `node bench/js/size-report.mjs` for where the wasm bytes are.',
     body: (by) => `### Against the peers\n\n${sizeSection(by.size)}`,
-    tables: ['wasm-size', 'builds-same-results'],
+    tables: ['wasm-size', 'wasm-areas', 'wasm-top', 'builds-same-results'],
   },
   {
     title: 'Cold start',
