@@ -375,7 +375,7 @@ impl Engine {
     /// gives them, each with `via`. `options`: `{ hops, types, direction,
     /// limit }` or `undefined`.
     pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
-        crate::build::need_links("`related`").map_err(to_js_error)?;
+        crate::build::need(crate::build::LINKS, "`related`").map_err(to_js_error)?;
         let options: ExpandOptions = from_js(options, "options", related_options)?;
         let (hits, limited) = self.index.searcher().related(id, &options);
         let results = crate::query::options::SearchResults {
@@ -491,6 +491,7 @@ pub fn build_name() -> String {
 
 #[wasm_bindgen(js_name = recoverIndex)]
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
+    crate::build::need(crate::build::MAINTENANCE, "`Memdex.recover`").map_err(to_js_error)?;
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
     let config: IndexConfig = read_config(&config, None)?;
     Ok(promise(async move {
@@ -541,6 +542,8 @@ impl Engine {
     /// `defaultSchema: false`; `analyzer`, `k1`, `b` replace the stored
     /// ones). Nothing is committed.
     pub fn rebuild(&mut self, config: JsValue) -> Result<Engine, JsValue> {
+        crate::build::need(crate::build::MAINTENANCE, "`Memdex.migrate` (a rebuild)")
+            .map_err(to_js_error)?;
         let request = read_request(&config)?.unwrap_or_default();
         let index = self.index.rebuilt(&request).map_err(to_js_error)?;
         Ok(Engine {

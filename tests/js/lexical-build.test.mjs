@@ -1,8 +1,9 @@
 // The lexical build (`memdex/lexical`, pkg/memdex-lexical_bg.wasm) against
 // the full one (`memdex`), each in its own process (support/build-probe.mjs):
 // the same answers to lexical searches, a USAGE naming 'memdex' for vector,
-// hybrid and link calls, and the same index bytes whichever build wrote
-// them (vectors and links kept as data by the lexical build).
+// hybrid, link, rerank and maintenance calls, and the same index bytes
+// whichever build wrote them (the lexical build keeps vectors and links
+// as data).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -28,10 +29,10 @@ test('lexical build: the same hits, scores, totals, suggestions and documents as
   assert.deepEqual({ ...lexical, build: 'full' }, full);
 });
 
-test('lexical build: vector, hybrid, expand and related fail with USAGE naming the full build', () => {
+test('lexical build: vector, hybrid, expand, related, diversity, dedupe, migrate and recover fail with USAGE naming the full build', () => {
   const full = run(FULL, 'refused');
   const lexical = run(LEXICAL, 'refused');
-  for (const call of ['vector', 'hybrid', 'expand', 'related']) {
+  for (const call of ['vector', 'hybrid', 'expand', 'related', 'diversity', 'dedupe', 'migrate', 'recover']) {
     assert.ok(full[call].value > 0, `the full build answers ${call}: ${JSON.stringify(full[call])}`);
     assert.equal(lexical[call].code, 'USAGE', `${call}: ${JSON.stringify(lexical[call])}`);
     assert.match(lexical[call].message, /not in the lexical build \(memdex\/lexical\); import the full build from 'memdex'/);

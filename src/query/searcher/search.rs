@@ -53,7 +53,7 @@ impl Searcher<'_> {
         // ("what depends on X": the documents linking to X's hits, and what
         // they link to: direction `both`); an explicit `expand` wins.
         if opts.expand.is_some() {
-            crate::build::need_links("link expansion (`expand`)")?;
+            crate::build::need(crate::build::LINKS, "link expansion (`expand`)")?;
         }
         // The lexical build's `auto` never expands (it follows no links).
         let auto_expand;
@@ -70,6 +70,9 @@ impl Searcher<'_> {
             (_, given) => given.as_ref(),
         };
         let rerank = opts.diversity.is_some() || opts.dedupe;
+        if rerank {
+            crate::build::need(crate::build::RERANK, "`diversity` and `dedupe`")?;
+        }
         if !rerank && expand.is_none() {
             return self.search_ranked(query, opts, Page::of(opts), limits);
         }

@@ -6,11 +6,14 @@
 //            question searched in several option sets, suggest, get
 //   export   writes that index's export() bytes to FILE
 //   reopen   imports FILE, adds a document, searches, writes FILE.out
-//   refused  what a vector, hybrid, expand and related call gives
+//   refused  what the calls the lexical build lacks give (vector, hybrid,
+//            expand, related, diversity, dedupe, migrate, recover)
 // The engine's clock and randomness (commit and blob ids) come from
 // `Date.now` and `Math.random`, fixed here so that exports compare byte for
 // byte across processes.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
@@ -75,6 +78,23 @@ async function outcome(fn) {
   }
 }
 
+/** What `Memdex.migrate` and `Memdex.recover` give on a stored index. */
+async function maintenance() {
+  const dir = mkdtempSync(join(tmpdir(), 'memdex-probe-'));
+  try {
+    const stored = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
+    stored.add({ id: 'a', text: 'a stored memory' });
+    await stored.commit();
+    await stored.close();
+    const migrate = await outcome(async () => (await Memdex.migrate({ from: { storage: 'fs', dir }, to: { k1: 1 } })).documents);
+    rmSync(join(dir, 'memdex/manifest')); // what recover rebuilds (fs storage's layout)
+    const recover = await outcome(async () => (await Memdex.recover({ storage: 'fs', dir })).documents);
+    return { migrate, recover };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const steps = {
   async answers() {
     const index = await build();
@@ -115,6 +135,9 @@ const steps = {
       hybrid: await outcome(() => index.search('garden', { vector: [1, 0, 0], hybrid: { method: 'rrf' } }).hits.length),
       expand: await outcome(() => index.search('garden', { expand: { hops: 1 } }).hits.length),
       related: await outcome(() => index.related(docs[0].id).length),
+      diversity: await outcome(() => index.search('garden', { diversity: 0.5 }).hits.length),
+      dedupe: await outcome(() => index.search('garden', { dedupe: true }).hits.length),
+      ...(await maintenance()),
     };
   },
 };
