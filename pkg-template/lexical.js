@@ -1,7 +1,8 @@
 // Browser (and default) entry of the lexical build, `memdex/lexical`: the
-// same API over memdex-lexical_bg.wasm (English analysis, no vector, hybrid
-// or link search; those calls fail with USAGE naming 'memdex'). Index bytes
-// are the full build's: either build opens what the other wrote.
+// same API over memdex-lexical_bg.wasm (English analysis; no vector, hybrid
+// or link search, diversity, dedupe, recover or migrate: those calls fail
+// with USAGE naming 'memdex'). Index bytes are the full build's: either
+// build opens what the other wrote.
 import { MemdexBase } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { withIndexLock } from './storage/locks.js';
