@@ -712,7 +712,8 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * `or` with proximity. A relation question ("what depends on X",
    * "related to X", "linked to X") searches for `X` and adds the memories
    * linked to its hits, one hop both ways (`expand: { hops: 1, direction:
-   * 'both' }`, unless `expand` is given). A `vector` makes it a hybrid
+   * 'both' }`, unless `expand` is given; the lexical build searches for `X`
+   * only). A `vector` makes it a hybrid
    * search. `mode` is ignored;
    * every other option applies as given. Default `'none'`: options as given.
    *

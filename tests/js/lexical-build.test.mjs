@@ -37,6 +37,11 @@ test('lexical build: vector, hybrid, expand, related, diversity, dedupe, migrate
     assert.equal(lexical[call].code, 'USAGE', `${call}: ${JSON.stringify(lexical[call])}`);
     assert.match(lexical[call].message, /not in the lexical build \(memdex\/lexical\); import the full build from 'memdex'/);
   }
+  // `strategy: 'auto'` on a relation question: the same rewritten query; only the full build expands.
+  assert.deepEqual(full.auto.value.expand, { hops: 1 });
+  assert.deepEqual({ ...full.auto.value, expand: undefined }, { ...lexical.auto.value, expand: undefined });
+  assert.equal(lexical.auto.value.query, 'garden');
+  assert.equal('expand' in lexical.auto.value, false, JSON.stringify(lexical.auto.value));
 });
 
 test('lexical build: index bytes are the full build’s, and each build reopens and rewrites what the other wrote', () => {

@@ -55,7 +55,7 @@ impl Searcher<'_> {
         if opts.expand.is_some() {
             crate::build::need(crate::build::LINKS, "link expansion (`expand`)")?;
         }
-        // The lexical build's `auto` never expands (it follows no links).
+        // (The guard keeps link traversal out of the lexical build's wasm.)
         let auto_expand;
         let expand = match (opts.strategy, &opts.expand) {
             (Strategy::Auto, None) if crate::build::LINKS => {

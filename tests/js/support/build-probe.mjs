@@ -137,6 +137,8 @@ const steps = {
       related: await outcome(() => index.related(docs[0].id).length),
       diversity: await outcome(() => index.search('garden', { diversity: 0.5 }).hits.length),
       dedupe: await outcome(() => index.search('garden', { dedupe: true }).hits.length),
+      // A relation question: the full build expands its hits' links.
+      auto: await outcome(() => index.search('what is related to garden', { strategy: 'auto' }).strategy),
       ...(await maintenance()),
     };
   },
