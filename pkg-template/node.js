@@ -1,5 +1,6 @@
 // Node entry: reads memdex_bg.wasm from disk (fetch() cannot read file: URLs).
 // Storage: 'memory' (default) or 'fs' with `dir`.
+import { readFile } from 'node:fs/promises';
 import { MemdexBase } from './core.js';
 import { memoryStorage } from './storage/memory.js';
 import { withIndexLock } from './storage/locks.js';
@@ -9,7 +10,7 @@ export { MemdexError } from './core.js';
 export { memoryStorage, withIndexLock };
 
 export class Memdex extends MemdexBase {
-  static platform = nodePlatform(new URL('./memdex_bg.wasm', import.meta.url), 'full');
+  static platform = nodePlatform(() => readFile(new URL('./memdex_bg.wasm', import.meta.url)), 'full');
 
   static openInWorker = noWorkerInNode;
 }

@@ -1,7 +1,5 @@
 // The Node platform of both builds' entries (node.js, lexical-node.js): the
-// wasm read from disk (fetch() cannot read file: URLs), memory and
-// filesystem storage.
-import { readFile } from 'node:fs/promises';
+// wasm the entry reads from disk, memory and filesystem storage.
 import init from './memdex.js';
 import { MemdexError } from './memdex-error.js';
 import { memoryStorage } from './storage/memory.js';
@@ -9,14 +7,14 @@ import { fsStorage } from './storage/fs.js';
 import { withIndexLock } from './storage/locks.js';
 
 /**
- * @param {URL} wasmUrl the build's .wasm
+ * @param {() => Promise<Uint8Array>} readWasm reads the build's .wasm
  * @param {'full' | 'lexical'} build
  * @returns {import('./core.js').Platform}
  */
-export function nodePlatform(wasmUrl, build) {
+export function nodePlatform(readWasm, build) {
   return {
     build,
-    loadWasm: async (wasm) => init({ module_or_path: wasm ?? (await readFile(wasmUrl)) }),
+    loadWasm: async (wasm) => init({ module_or_path: wasm ?? (await readWasm()) }),
     storages: {
       memory: () => memoryStorage(),
       fs: ({ dir }) => {

@@ -51,6 +51,7 @@ export const realm = {
   /** @type {(() => void) | null} */ drained: null,
   /** @type {Promise<unknown> | null} */ reviving: null,
   /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
+  /** @type {string | undefined} the build the instance runs (`buildName()`), once loaded */ build: undefined,
   /** @type {Set<EngineBox>} engine boxes of the open indexes */
   boxes: new Set(),
 };
@@ -199,8 +200,8 @@ const loading = new WeakMap();
  */
 function checkBuild(platform, source) {
   const want = platform.build ?? 'full';
-  const loaded = buildName();
-  if (source === undefined && loaded !== want) {
+  const loaded = realm.build;
+  if (source === undefined && loaded !== undefined && loaded !== want) {
     const entry = (/** @type {string} */ b) => (b === 'full' ? "'memdex'" : "'memdex/lexical'");
     throw usage(
       `this ${typeof window === 'undefined' ? 'process' : 'page'} already runs memdex's ${loaded} build (${entry(loaded)}); import one build per realm: ${entry(loaded)} or ${entry(want)}, not both`,
@@ -217,15 +218,23 @@ export function ensureLoaded(platform, source) {
   if (realm.dead) return revive(platform);
   let load = loading.get(platform);
   if (!load) {
+    const wasmFile = platform.build === 'lexical' ? 'memdex-lexical_bg.wasm' : 'memdex_bg.wasm';
     load = Promise.resolve()
-      .then(() => platform.loadWasm(source))
-      .catch((/** @type {Error | undefined} */ err) => {
-        loading.delete(platform); // allow a retry, e.g. after a network failure
-        throw new MemdexError('WASM_LOAD', `could not load ${platform.build === 'lexical' ? 'memdex-lexical_bg.wasm' : 'memdex_bg.wasm'}: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
-          cause: err,
-        });
-      })
-      .then(() => checkBuild(platform, source));
+      .then(() => checkBuild(platform, source)) // before fetching a wasm this realm would not run
+      .then(() =>
+        Promise.resolve()
+          .then(() => platform.loadWasm(source))
+          .catch((/** @type {Error | undefined} */ err) => {
+            loading.delete(platform); // allow a retry, e.g. after a network failure
+            throw new MemdexError('WASM_LOAD', `could not load ${wasmFile}: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
+              cause: err,
+            });
+          }),
+      )
+      .then(() => {
+        realm.build = buildName();
+        checkBuild(platform, source);
+      });
     loading.set(platform, load);
   }
   return load;
