@@ -48,7 +48,7 @@ const LAYOUT = [
   },
   {
     title: 'Cold start',
-    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR ...]` for other builds).',
+    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR[:lexical] ...]` for other builds; `pkg:lexical` is the package\'s lexical build).',
     tables: ['cold-start-chromium', 'cold-start-workerd'],
   },
   {
