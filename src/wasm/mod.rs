@@ -480,15 +480,15 @@ pub fn load_index(storage: JsValue, name: String) -> Result<Promise, JsValue> {
     }))
 }
 
-/// Rebuilds the lost manifest of index `name` from its blobs (see
-/// `index::recover`); `config` is the schema it was created with
-/// (`undefined`: the default). Resolves to the recovery report.
 /// Which build this wasm is: `full` or `lexical` (see [`crate::build`]).
 #[wasm_bindgen(js_name = buildName)]
 pub fn build_name() -> String {
     crate::build::NAME.to_string()
 }
 
+/// Rebuilds the lost manifest of index `name` from its blobs (see
+/// `index::recover`); `config` is the schema it was created with
+/// (`undefined`: the default). Resolves to the recovery report.
 #[wasm_bindgen(js_name = recoverIndex)]
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
     crate::build::need(crate::build::MAINTENANCE, "`Memdex.recover`").map_err(to_js_error)?;

@@ -49,13 +49,13 @@ impl Searcher<'_> {
         opts: &SearchOptions,
         limits: Limits,
     ) -> Result<SearchResults> {
-        // `strategy: 'auto'` asks for link expansion on relation questions
-        // ("what depends on X": the documents linking to X's hits, and what
-        // they link to: direction `both`); an explicit `expand` wins.
         if opts.expand.is_some() {
             crate::build::need(crate::build::LINKS, "link expansion (`expand`)")?;
         }
-        // (The guard keeps link traversal out of the lexical build's wasm.)
+        // `strategy: 'auto'` asks for link expansion on relation questions
+        // ("what depends on X": the documents linking to X's hits, and what
+        // they link to: direction `both`); an explicit `expand` wins. The
+        // guard keeps link traversal out of the lexical build's wasm.
         let auto_expand;
         let expand = match (opts.strategy, &opts.expand) {
             (Strategy::Auto, None) if crate::build::LINKS => {
