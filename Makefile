@@ -17,9 +17,9 @@ setup:
 pkg: setup
 	scripts/build-pkg
 
-## English-only package (cargo --no-default-features: English + `none` stemming) into pkg-english/.
+## English-only full package (every feature but all-languages: English + `none` stemming) into pkg-english/.
 pkg-english: setup
-	MEMDEX_FEATURES= MEMDEX_PKG_DIR=pkg-english scripts/build-pkg
+	MEMDEX_FEATURES=vectors,links,rerank,maintenance MEMDEX_LEXICAL=0 MEMDEX_PKG_DIR=pkg-english scripts/build-pkg
 
 ## Load sample memories, print ranked results, then serve www/ on :$(PORT).
 demo: pkg

@@ -680,7 +680,8 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * number array) of the vector field's `dimensions`. With a blank query:
    * pure vector search (hits by similarity; `filter` applies before
    * ranking). With a query string: hybrid search, see `hybrid`. Cannot be
-   * combined with `sort`.
+   * combined with `sort`. The lexical build (`memdex/lexical`) answers it
+   * with `USAGE`.
    *
    * ```ts
    * index.search('deploy friday', { vector: embedding, hybrid: { method: 'rrf' } });
@@ -725,7 +726,8 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * `or` with proximity. A relation question ("what depends on X",
    * "related to X", "linked to X") searches for `X` and adds the memories
    * linked to its hits, one hop both ways (`expand: { hops: 1, direction:
-   * 'both' }`, unless `expand` is given). A `vector` makes it a hybrid
+   * 'both' }`, unless `expand` is given; the lexical build searches for `X`
+   * only). A `vector` makes it a hybrid
    * search. `mode` is ignored;
    * every other option applies as given. Default `'none'`: options as given.
    *
@@ -743,7 +745,8 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * most {@link ExpandOptions.limit} of them (default 10), only in the
    * namespaces the search's `filter` allows, following at most 100,000 edges
    * (`'expand'` in {@link SearchResults.limited}). The result is re-sorted by
-   * score. `true` means `{ hops: 1 }`.
+   * score. `true` means `{ hops: 1 }`. Not in the lexical build
+   * (`memdex/lexical`: `USAGE`).
    *
    * ```ts
    * index.search('postgres', { expand: { hops: 2, types: ['DEPENDS_ON'], direction: 'out' } });
@@ -769,7 +772,8 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * 4M comparison steps (a comparison costs the smaller word set's size), and
    * past that the rest keeps its score order (`'rerank'` in
    * {@link SearchResults.limited}). Deep pages (`offset` in the thousands)
-   * therefore get diversity only at their top.
+   * therefore get diversity only at their top. Not in the lexical build
+   * (`memdex/lexical`: `USAGE`).
    */
   diversity?: boolean | number | { lambda?: number };
   /**
@@ -777,6 +781,7 @@ export interface SearchOptions<Doc = MemdexDocument> {
    * dropping punctuation, or whose vectors have a cosine of at least 0.97
    * (when the index has a vector field), into the best-ranked one, which lists the others'
    * ids in {@link Hit.duplicates} (over the same candidate pool as `diversity`).
+   * Not in the lexical build (`memdex/lexical`: `USAGE`).
    */
   dedupe?: boolean;
   /**
@@ -1150,7 +1155,8 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * the index was created with. Documents are restored as of the newest
    * intact segments; deletes whose tombstones are gone, and documents of
    * segments merged away but not yet collected, may come back.
-   * @throws {MemdexError} `USAGE` if the index has a manifest, `STORAGE`, `SCHEMA`.
+   * @throws {MemdexError} `USAGE` if the index has a manifest (or in the lexical build,
+   *   `memdex/lexical`), `STORAGE`, `SCHEMA`.
    */
   static recover(options: Omit<OpenOptions, 'autoCommit' | 'onError'>): Promise<RecoveryReport>;
   /**
@@ -1164,7 +1170,8 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * open options ask for what changed. Into a new name, the source is read
    * as last committed and left as it is. Also `memdex migrate <dir> --schema file.json`.
    * @example await Memdex.migrate({ from: { storage: 'fs', dir }, to: { language: 'french' } })
-   * @throws {MemdexError} `USAGE` (bad options, or `to.name` exists), `SCHEMA` (a document does not fit
+   * @throws {MemdexError} `USAGE` (bad options, `to.name` exists, or the lexical build
+   *   `memdex/lexical`), `SCHEMA` (a document does not fit
    *   the new schema, or a kept field was never stored), `LOCKED`, `CONFLICT`, `STORAGE`.
    */
   static migrate(options: MigrateOptions): Promise<MigrateResult>;
@@ -1257,6 +1264,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
   /**
    * The documents linked to `id` within `hops` (no query), scored
    * `1 / (1 + hops)`, best first, each with `via`. Unknown id: `[]`.
+   * Not in the lexical build (`memdex/lexical`: `USAGE`).
    */
   related(id: string, options?: RelatedOptions): Hit<Doc>[];
   /**

@@ -1,7 +1,7 @@
 // The wasm instance of this realm (a page, a worker, a Node process): its
 // loading, its restart after a trap, the freeing of wasm objects, and the
 // mapping of everything the engine throws to `MemdexError`.
-import { Engine, loadIndex, __memdexReset } from './memdex.js';
+import { Engine, buildName, loadIndex, __memdexReset } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
 
 /**
@@ -20,6 +20,7 @@ import { MemdexError, usage } from './memdex-error.js';
  * @property {(source?: any) => unknown} loadWasm initialises the glue once (`source`: whatever `Memdex.open({ wasm })` was given)
  * @property {Record<string, (options: StorageOptions) => import('./storage.js').StorageAdapter>} storages named adapters ('memory', 'fs', 'indexeddb', ...)
  * @property {<T>(name: string, fn: () => Promise<T>) => Promise<T>} withIndexLock
+ * @property {'full' | 'lexical'} [build] the build the entry loads by default (undefined: full)
  */
 
 /**
@@ -50,6 +51,7 @@ export const realm = {
   /** @type {(() => void) | null} */ drained: null,
   /** @type {Promise<unknown> | null} */ reviving: null,
   /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
+  /** @type {string | undefined} the build the instance runs (`buildName()`), once loaded */ build: undefined,
   /** @type {Set<EngineBox>} engine boxes of the open indexes */
   boxes: new Set(),
 };
@@ -189,6 +191,25 @@ export const finalizer =
 const loading = new WeakMap();
 
 /**
+ * One realm holds one wasm instance: an entry whose default build is not the
+ * one already loaded (`memdex` and `memdex/lexical` imported side by side)
+ * fails instead of running on the other build. A `wasm` given to open is
+ * the caller's choice and not checked.
+ * @param {Platform} platform
+ * @param {unknown} source
+ */
+function checkBuild(platform, source) {
+  const want = platform.build ?? 'full';
+  const loaded = realm.build;
+  if (source === undefined && loaded !== undefined && loaded !== want) {
+    const entry = (/** @type {string} */ b) => (b === 'full' ? "'memdex'" : "'memdex/lexical'");
+    throw usage(
+      `this ${typeof window === 'undefined' ? 'process' : 'page'} already runs memdex's ${loaded} build (${entry(loaded)}); import one build per realm: ${entry(loaded)} or ${entry(want)}, not both`,
+    );
+  }
+}
+
+/**
  * Loads the glue of `platform` once (again after a trap).
  * @param {Platform} platform
  * @param {unknown} source
@@ -197,13 +218,22 @@ export function ensureLoaded(platform, source) {
   if (realm.dead) return revive(platform);
   let load = loading.get(platform);
   if (!load) {
+    const wasmFile = platform.build === 'lexical' ? 'memdex-lexical_bg.wasm' : 'memdex_bg.wasm';
     load = Promise.resolve()
-      .then(() => platform.loadWasm(source))
-      .catch((/** @type {Error | undefined} */ err) => {
-        loading.delete(platform); // allow a retry, e.g. after a network failure
-        throw new MemdexError('WASM_LOAD', `could not load memdex_bg.wasm: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
-          cause: err,
-        });
+      .then(() => checkBuild(platform, source)) // before fetching a wasm this realm would not run
+      .then(() =>
+        Promise.resolve()
+          .then(() => platform.loadWasm(source))
+          .catch((/** @type {Error | undefined} */ err) => {
+            loading.delete(platform); // allow a retry, e.g. after a network failure
+            throw new MemdexError('WASM_LOAD', `could not load ${wasmFile}: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
+              cause: err,
+            });
+          }),
+      )
+      .then(() => {
+        realm.build = buildName();
+        checkBuild(platform, source);
       });
     loading.set(platform, load);
   }

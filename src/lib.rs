@@ -15,6 +15,7 @@
 //! ```
 
 pub mod analysis;
+pub mod build;
 pub mod codec;
 pub mod error;
 pub mod filter;

@@ -1,24 +1,29 @@
-// What: two built memdex packages side by side in one Node process, for a
-// change that must not move speed or results (size work, refactors):
+// What: built memdex packages side by side in one Node process, for a
+// change that must not move speed or results (size work, refactors, builds):
 // CPU of `addMany` of the first N `packages` documents, CPU of the 2,000
 // benchmark queries in or, and and fallback modes (limit 10, no stored
-// fields), rounds alternating A and B, and the MD5 of every hit (id and
+// fields), rounds alternating the sides, and the MD5 of every hit (id and
 // score to 6 decimals), which must be equal.
 //
-//   node bench/js/ab-packages.mjs PKG_A PKG_B [N=20000] [ROUNDS=6]
+//   node bench/js/ab-packages.mjs SIDE SIDE [SIDE ...] [N=20000] [ROUNDS=6]
 //
-// PKG_A/PKG_B: directories built by `scripts/build-pkg` (MEMDEX_PKG_DIR=...
-// on a worktree of the other commit). Prints medians; CPU time, so a busy
-// machine shifts both sides alike.
+// SIDE: a directory built by `scripts/build-pkg` (its node.js), or an
+// entry file of one (`pkg/lexical-node.js`: the lexical build). One process
+// runs one wasm build per package copy (the glue is shared), so a second
+// build of the same package needs its own copy of the directory:
+// `cp -r pkg /tmp/pkg-lexical` then `/tmp/pkg-lexical/lexical-node.js`.
+// Prints medians; CPU time, so a busy machine shifts every side alike.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readJsonlGzHead } from './common.mjs';
 
-const [pkgA, pkgB, n = '20000', rounds = '6'] = process.argv.slice(2);
-if (!pkgA || !pkgB) {
-  console.error('usage: node bench/js/ab-packages.mjs PKG_A PKG_B [N] [ROUNDS]');
+const args = process.argv.slice(2);
+const paths = args.filter((a) => !/^\d+$/.test(a));
+const [n = '20000', rounds = '6'] = args.filter((a) => /^\d+$/.test(a));
+if (paths.length < 2) {
+  console.error('usage: node bench/js/ab-packages.mjs SIDE SIDE [SIDE ...] [N] [ROUNDS]');
   process.exit(2);
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,9 +36,10 @@ const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'
 const queries = readFileSync(path.join(dataDir, 'packages/queries.txt'), 'utf8').trim().split('\n').slice(0, 2000);
 
 const sides = {};
-for (const [name, dir] of [['A', pkgA], ['B', pkgB]]) {
-  const { Memdex } = await import(path.resolve(dir, 'node.js'));
-  sides[name] = { Memdex, ingest: [], search: [], md5: '' };
+for (const [i, p] of paths.entries()) {
+  const entry = statSync(p).isDirectory() ? path.join(p, 'node.js') : p;
+  const { Memdex } = await import(pathToFileURL(path.resolve(entry)).href);
+  sides[String.fromCharCode(65 + i)] = { entry, Memdex, ingest: [], search: [], md5: '' };
 }
 const cpu = (fn) => {
   const t0 = process.cpuUsage();
@@ -68,10 +74,10 @@ for (let round = 0; round < Number(rounds); round++) {
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 for (const [name, s] of Object.entries(sides)) {
   console.log(
-    `${name}: addMany ${median(s.ingest).toFixed(0)} ms, ${queries.length * 3} searches ${median(s.search).toFixed(0)} ms (CPU medians of ${rounds}); hits MD5 ${s.md5}`,
+    `${name} (${s.entry}): addMany ${median(s.ingest).toFixed(0)} ms, ${queries.length * 3} searches ${median(s.search).toFixed(0)} ms (CPU medians of ${rounds}); hits MD5 ${s.md5}`,
   );
 }
-if (sides.A.md5 !== sides.B.md5) {
+if (new Set(Object.values(sides).map((s) => s.md5)).size !== 1) {
   console.error('results differ');
   process.exit(1);
 }

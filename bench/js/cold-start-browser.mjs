@@ -42,12 +42,13 @@ window.__done = { importMs: t1 - t0, loadMs: t2 - t1, searchMs: t3 - t2, totalMs
  * snapshot, each with a year-long `Cache-Control` as hashed production
  * assets get.
  * @param {string} pkgDir
+ * @param {string} entry the build's browser entry (`index.js`, `lexical.js`)
  * @param {Uint8Array} snapshot
  * @param {string} query
  */
-async function serve(pkgDir, snapshot, query) {
+async function serve(pkgDir, entry, snapshot, query) {
   const bundled = await build({
-    entryPoints: [join(pkgDir, 'index.js')],
+    entryPoints: [join(pkgDir, entry)],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -120,23 +121,21 @@ async function probe(context, url) {
 /** A Chromium with a profile of its own on disk (a new, empty one each call). */
 const profile = () => chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'memdex-cold-start-')), { executablePath: CHROMIUM, args: ARGS });
 
-/** The module the page imports: the package as it ships, or bundled. */
-export const ENTRIES = { unbundled: 'index.js', bundled: 'bundle.js' };
-
 /**
- * Cold and cached runs of one package build in Chromium, for each entry of
- * ENTRIES. Each context is a persistent profile (an incognito one keeps no
+ * Cold and cached runs of one package build in Chromium, for each way the
+ * page imports it: the build's browser entry as the package ships it, or
+ * bundled. Each context is a persistent profile (an incognito one keeps no
  * code cache).
- * @param {{ pkgDir: string, snapshot: Uint8Array, query: string, runs: number }} o
+ * @param {{ pkgDir: string, entry: string, snapshot: Uint8Array, query: string, runs: number }} o
  * @returns {Promise<{ chromium: string, entries: Record<string, { cold: object[], cached: object[], probes: { cold: object, cached: object } }> }>}
  */
-export async function browserColdStart({ pkgDir, snapshot, query, runs }) {
-  const site = await serve(pkgDir, snapshot, query);
+export async function browserColdStart({ pkgDir, entry, snapshot, query, runs }) {
+  const site = await serve(pkgDir, entry, snapshot, query);
   try {
     let version = '';
     /** @type {Record<string, any>} */
     const entries = {};
-    for (const [name, file] of Object.entries(ENTRIES)) {
+    for (const [name, file] of Object.entries({ unbundled: entry, bundled: 'bundle.js' })) {
       const url = `${site.url}?entry=${file}`;
       const cold = [];
       for (let i = 0; i < runs; i++) {

@@ -17,10 +17,11 @@ const COMPATIBILITY_DATE = '2026-04-01';
  * The memdex Worker's modules for `pkgDir`: it answers `?q=` with the ids
  * of the top hits of the snapshot.
  * @param {string} pkgDir
+ * @param {{ workerd: string, wasm: string }} files the build's workerd entry and wasm
  * @param {Uint8Array} snapshot
  */
-function memdexModules(pkgDir, snapshot) {
-  const source = `import { Memdex } from ${JSON.stringify(join(pkgDir, 'workerd.js'))};
+function memdexModules(pkgDir, files, snapshot) {
+  const source = `import { Memdex } from ${JSON.stringify(join(pkgDir, files.workerd))};
 import snapshot from './index.bin';
 let index;
 export default {
@@ -44,7 +45,7 @@ export default {
   });
   return [
     { type: 'ESModule', path: `${ROOT}/index.js`, contents: out.outputFiles[0].text },
-    { type: 'CompiledWasm', path: `${ROOT}/memdex_bg.wasm`, contents: readFileSync(join(pkgDir, 'memdex_bg.wasm')) },
+    { type: 'CompiledWasm', path: `${ROOT}/${files.wasm}`, contents: readFileSync(join(pkgDir, files.wasm)) },
     { type: 'Data', path: `${ROOT}/index.bin`, contents: snapshot },
   ];
 }
@@ -78,10 +79,10 @@ async function once(modules, query) {
 /**
  * Runs of the memdex Worker and of an empty Worker, alternated so machine
  * load hits both alike.
- * @param {{ pkgDir: string, snapshot: Uint8Array, query: string, runs: number }} o
+ * @param {{ pkgDir: string, files: { workerd: string, wasm: string }, snapshot: Uint8Array, query: string, runs: number }} o
  */
-export async function workerdColdStart({ pkgDir, snapshot, query, runs }) {
-  const modules = memdexModules(pkgDir, snapshot);
+export async function workerdColdStart({ pkgDir, files, snapshot, query, runs }) {
+  const modules = memdexModules(pkgDir, files, snapshot);
   const memdex = [];
   const empty = [];
   for (let i = 0; i < runs; i++) {

@@ -43,13 +43,13 @@ const LAYOUT = [
   },
   {
     title: 'Bundle size',
-    about: 'What each peer adds to a browser bundle, and memdex\'s own bytes. Run: `make -C bench size`; `node scripts/check-size.mjs` for the package alone.',
+    about: 'What each peer adds to a browser bundle, and memdex\'s own bytes. Run: `make -C bench size`; `node scripts/check-size.mjs` for the package alone; `node bench/js/size-report.mjs` for where the wasm bytes are.',
     body: (by) => `### Against the peers\n\n${sizeSection(by.size)}`,
-    tables: ['wasm-size', 'builds-same-results'],
+    tables: ['wasm-size', 'wasm-areas', 'wasm-top', 'builds-same-results'],
   },
   {
     title: 'Cold start',
-    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR ...]` for other builds).',
+    about: 'Time from `import` to the first search result, per package build: in Chromium (cold, and cached on a later visit) and in workerd (a fresh isolate). Run: `make -C bench cold-start` (`node bench/js/cold-start.mjs [PKG_DIR[:lexical] ...]` for other builds; `pkg:lexical` is the package\'s lexical build).',
     tables: ['cold-start-chromium', 'cold-start-workerd'],
   },
   {

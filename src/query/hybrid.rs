@@ -63,6 +63,7 @@ pub(super) fn validate(index: &Searcher<'_>, opts: &SearchOptions) -> Result<()>
         }
         return Ok(());
     };
+    crate::build::need(crate::build::VECTORS, "vector search (`vector`)")?;
     if opts.sort.is_some() {
         return usage("`sort` cannot be combined with `vector`".into());
     }

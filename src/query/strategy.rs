@@ -58,7 +58,8 @@ const RELATION_LEADS: &str =
 /// Applies the rules to `query`; `has_vector`: the search has a `vector`.
 pub fn choose(query: &str, has_vector: bool) -> Choice {
     let (expand_hops, rewritten) = match relation_target(query) {
-        Some(target) => (Some(1), Some(target)),
+        // The lexical build follows no links: it searches the target only.
+        Some(target) => (crate::build::LINKS.then_some(1), Some(target)),
         None => (None, None),
     };
     let text = rewritten.as_deref().unwrap_or(query);

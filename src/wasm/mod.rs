@@ -385,6 +385,7 @@ impl Engine {
     /// gives them, each with `via`. `options`: `{ hops, types, direction,
     /// limit }` or `undefined`.
     pub fn related(&mut self, id: &str, options: JsValue) -> Result<JsValue, JsValue> {
+        crate::build::need(crate::build::LINKS, "`related`").map_err(to_js_error)?;
         let options: ExpandOptions = from_js(options, "options", related_options)?;
         let (hits, limited) = self.index.searcher().related(id, &options);
         let results = crate::query::options::SearchResults {
@@ -507,11 +508,18 @@ pub fn load_index(
     }))
 }
 
+/// Which build this wasm is: `full` or `lexical` (see [`crate::build`]).
+#[wasm_bindgen(js_name = buildName)]
+pub fn build_name() -> String {
+    crate::build::NAME.to_string()
+}
+
 /// Rebuilds the lost manifest of index `name` from its blobs (see
 /// `index::recover`); `config` is the schema it was created with
 /// (`undefined`: the default). Resolves to the recovery report.
 #[wasm_bindgen(js_name = recoverIndex)]
 pub fn recover_index(storage: JsValue, name: String, config: JsValue) -> Result<Promise, JsValue> {
+    crate::build::need(crate::build::MAINTENANCE, "`Memdex.recover`").map_err(to_js_error)?;
     let storage = JsStorage::new(storage).map_err(to_js_error)?;
     let config: IndexConfig = read_config(&config, None)?;
     Ok(promise(async move {
@@ -562,6 +570,8 @@ impl Engine {
     /// `defaultSchema: false`; `analyzer`, `k1`, `b` replace the stored
     /// ones). Nothing is committed.
     pub fn rebuild(&mut self, config: JsValue) -> Result<Engine, JsValue> {
+        crate::build::need(crate::build::MAINTENANCE, "`Memdex.migrate` (a rebuild)")
+            .map_err(to_js_error)?;
         let request = read_request(&config)?.unwrap_or_default();
         let index = self.index.rebuilt(&request).map_err(to_js_error)?;
         Ok(Engine {

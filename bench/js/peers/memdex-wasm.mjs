@@ -48,7 +48,8 @@ export async function create() {
   // class `Engine`; the `Memdex` wrapper adds only argument checks on top.
   const glue = path.join(PKG_DIR, 'memdex.js');
   const mod = await import(pathToFileURL(fs.existsSync(glue) ? glue : pkgEntry()).href);
-  const wasmFile = fs.readdirSync(PKG_DIR).find((f) => f.endsWith('.wasm'));
+  // The full build's wasm (the package also ships memdex-lexical_bg.wasm).
+  const wasmFile = fs.existsSync(path.join(PKG_DIR, 'memdex_bg.wasm')) ? 'memdex_bg.wasm' : undefined;
   if (typeof mod.default === 'function' && wasmFile) {
     await mod.default({ module_or_path: fs.readFileSync(path.join(PKG_DIR, wasmFile)) });
   }

@@ -49,12 +49,16 @@ impl Searcher<'_> {
         opts: &SearchOptions,
         limits: Limits,
     ) -> Result<SearchResults> {
+        if opts.expand.is_some() {
+            crate::build::need(crate::build::LINKS, "link expansion (`expand`)")?;
+        }
         // `strategy: 'auto'` asks for link expansion on relation questions
         // ("what depends on X": the documents linking to X's hits, and what
-        // they link to: direction `both`); an explicit `expand` wins.
+        // they link to: direction `both`); an explicit `expand` wins. The
+        // guard keeps link traversal out of the lexical build's wasm.
         let auto_expand;
         let expand = match (opts.strategy, &opts.expand) {
-            (Strategy::Auto, None) => {
+            (Strategy::Auto, None) if crate::build::LINKS => {
                 let hops = crate::query::strategy::choose(query, opts.vector.is_some()).expand_hops;
                 auto_expand = hops.map(|hops| crate::query::options::ExpandOptions {
                     hops: hops.into(),
@@ -66,6 +70,9 @@ impl Searcher<'_> {
             (_, given) => given.as_ref(),
         };
         let rerank = opts.diversity.is_some() || opts.dedupe;
+        if rerank {
+            crate::build::need(crate::build::RERANK, "`diversity` and `dedupe`")?;
+        }
         if !rerank && expand.is_none() {
             return self.search_ranked(query, opts, Page::of(opts), limits);
         }
@@ -223,7 +230,7 @@ impl Searcher<'_> {
                 .conditions
                 .extend(words.conditions);
         }
-        if opts.vector.is_some() {
+        if crate::build::VECTORS && opts.vector.is_some() {
             // The lexical list runs in the mode and proximity the strategy
             // chose and reports, not the caller's.
             let pass = Pass {
