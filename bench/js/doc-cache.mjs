@@ -5,9 +5,9 @@
 // the open time, the engine's heap bytes (`stats().bytes`) and the process's
 // RSS and array buffers (wasm memory included) after open and after the
 // queries, then the 2,000 benchmark queries in OR mode (limit 10, stored
-// fields returned, as a search box shows them): latency p50/p99 and the
-// MD5 of every hit (id, score to 6 decimals, stored fields), which must be
-// the same in every mode.
+// fields and snippets returned, as a search box shows them): latency
+// p50/p99 and the MD5 of every hit (id, score to 6 decimals, stored fields,
+// snippets), which must be the same in every mode.
 //
 //   node bench/js/doc-cache.mjs [N=100000] [CACHES=none,0,1048576,4194304,67108864] [RESULT.json]
 //
@@ -43,9 +43,9 @@ if (role === '--child') {
   const times = [];
   for (const q of queries) {
     const t = performance.now();
-    const { hits } = index.search(q, { limit: 10 });
+    const { hits } = index.search(q, { limit: 10, highlight: true });
     times.push(performance.now() - t);
-    for (const h of hits) hash.update(`${h.id}:${h.score.toFixed(6)}:${JSON.stringify(h.fields)};`);
+    for (const h of hits) hash.update(`${h.id}:${h.score.toFixed(6)}:${JSON.stringify(h.fields)}:${JSON.stringify(h.snippets)};`);
   }
   times.sort((a, b) => a - b);
   const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
