@@ -4,7 +4,8 @@
 //! index-wide statistics (df, idf) to every term.
 
 use crate::error::Result;
-use crate::postings::TERMINATED;
+use crate::index::segment::Segment;
+use crate::postings::{TermInfo, TERMINATED};
 use crate::query::searcher::Searcher;
 use crate::schema::FieldRef;
 use crate::termdict::MAX_EXPANSIONS;
@@ -34,7 +35,7 @@ pub fn auto_distance(chars: usize) -> u8 {
 }
 
 /// One index term of the query with its statistics.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct QueryTerm {
     pub term: String,
     /// Text fields (bit mask) this term is searched in.
@@ -42,6 +43,30 @@ pub struct QueryTerm {
     pub boost: f32,
     pub doc_freq: u64,
     pub idf: f32,
+    /// Its postings in each segment the plan was made over, found while
+    /// counting `doc_freq` (by the segment's address: the searcher holds
+    /// those segments for the whole search), so scoring does not look the
+    /// term up again.
+    found: Vec<(usize, Option<TermInfo>)>,
+}
+
+/// Equal terms and statistics (where each segment holds them aside).
+impl PartialEq for QueryTerm {
+    fn eq(&self, o: &QueryTerm) -> bool {
+        (&self.term, self.fields, self.boost, self.doc_freq, self.idf)
+            == (&o.term, o.fields, o.boost, o.doc_freq, o.idf)
+    }
+}
+
+impl QueryTerm {
+    /// The term's postings in `seg` (`None`: the segment lacks it).
+    pub fn info(&self, seg: &Segment) -> Option<TermInfo> {
+        let key = seg as *const Segment as usize;
+        match self.found.iter().find(|(k, _)| *k == key) {
+            Some(&(_, info)) => info,
+            None => seg.term(&self.term),
+        }
+    }
 }
 
 /// Executable query tree; terms are indexes into [`Plan::terms`].
@@ -240,7 +265,7 @@ impl<'a> Planner<'a> {
     }
 
     fn add_term(&mut self, term: String, fields: u32, boost: f32) -> usize {
-        let doc_freq = self.doc_freq(&term);
+        let (doc_freq, found) = self.doc_freq(&term);
         let idf = bm25::idf(self.index.live_docs as f64, doc_freq as f64);
         self.terms.push(QueryTerm {
             term,
@@ -248,19 +273,26 @@ impl<'a> Planner<'a> {
             boost,
             doc_freq,
             idf,
+            found,
         });
         self.terms.len() - 1
     }
 
-    /// Live documents containing `term`, over all segments.
-    fn doc_freq(&self, term: &str) -> u64 {
+    /// Live documents containing `term`, over all segments, and where
+    /// each segment holds its postings.
+    fn doc_freq(&self, term: &str) -> (u64, Vec<(usize, Option<TermInfo>)>) {
         let mut df = 0u64;
+        let mut found = Vec::with_capacity(self.index.segments.len());
         for entry in self.index.segments {
-            if let Some(ord) = entry.segment.terms.get(term) {
+            let seg: &Segment = &entry.segment;
+            let ord = seg.terms.get(term);
+            if let Some(ord) = ord {
                 df += live_doc_freq(entry, ord as u32);
             }
+            let info = ord.and_then(|o| seg.term_infos.get(o as usize).copied());
+            found.push((seg as *const Segment as usize, info));
         }
-        df
+        (df, found)
     }
 
     /// Terms of the dictionaries matching a prefix or fuzzy pattern, most
@@ -655,26 +687,4 @@ pub(crate) fn by_doc_freq(mut found: Vec<(String, u64)>, limit: usize) -> Vec<(S
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-    use std::collections::BTreeMap;
-
-    proptest! {
-        // Same as summing in a BTreeMap, then a stable sort by df desc.
-        #[test]
-        fn by_doc_freq_matches_btreemap(
-            found in prop::collection::vec(("[ab]{0,3}|abcdefgh[ab]{0,3}", 0u64..4), 0..60),
-            limit in 0usize..20,
-        ) {
-            let mut map: BTreeMap<String, u64> = BTreeMap::new();
-            for (t, df) in &found {
-                *map.entry(t.clone()).or_default() += df;
-            }
-            let mut want: Vec<(String, u64)> = map.into_iter().collect();
-            want.sort_by_key(|t| std::cmp::Reverse(t.1));
-            want.truncate(limit);
-            prop_assert_eq!(by_doc_freq(found, limit), want);
-        }
-    }
-}
+mod tests;

@@ -3,7 +3,7 @@
 //! is the score of the current document.
 
 use crate::index::segment::Segment;
-use crate::postings::{PostingsCursor, TERMINATED};
+use crate::postings::{PostingsCursor, TermInfo, TERMINATED};
 
 use super::bm25::{self, FieldNorm};
 use super::budget::Steps;
@@ -84,11 +84,10 @@ pub struct TermScorer<'a> {
 impl<'a> TermScorer<'a> {
     pub fn new(
         seg: &'a Segment,
-        term: &str,
+        info: TermInfo,
         weight: TermWeight,
         params: &'a ScoreParams,
     ) -> Option<TermScorer<'a>> {
-        let info = seg.term(term)?;
         let mut scorer = TermScorer {
             cursor: seg.postings.cursor(info),
             weight,

@@ -247,7 +247,7 @@ fn count_unvisited(
     let (seg, count) = (&run.entry.segment, run.count);
     for &(t, from) in walks {
         let qt = &run.plan.terms[t];
-        let Some(info) = seg.term(&qt.term) else {
+        let Some(info) = qt.info(seg) else {
             continue;
         };
         seg.postings.for_each_doc(info, from, |doc, mask| {

@@ -50,7 +50,7 @@ pub(crate) fn term_scorer<'a>(
         fields: qt.fields,
         idf_boost: qt.idf * qt.boost,
     };
-    TermScorer::new(seg, &qt.term, weight, params)
+    TermScorer::new(seg, qt.info(seg)?, weight, params)
 }
 
 pub(crate) fn build_scorer<'a>(

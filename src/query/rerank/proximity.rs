@@ -145,7 +145,8 @@ impl Searcher<'_> {
                 cursors = terms
                     .iter()
                     .map(|&t| {
-                        seg.term(&plan.terms[t].term)
+                        plan.terms[t]
+                            .info(seg)
                             .map(|info| seg.postings.cursor(info))
                     })
                     .collect();
