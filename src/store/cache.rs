@@ -108,29 +108,43 @@ impl PageCache {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Page `page` of store `store`, unpacked by `unpack` unless held. The
-    /// page is returned even when it alone exceeds the limit (then it is
-    /// not kept).
+    /// Page `page` of store `store` through row `row` at least, unpacked
+    /// by `unpack` unless held that far (a page may be held unpacked only
+    /// up to some row). The page is returned even when it alone exceeds the
+    /// limit (then it is not kept).
     pub(crate) fn get(
         &self,
         store: u64,
         page: u32,
+        row: usize,
         unpack: impl FnOnce() -> UnpackedPage,
     ) -> Arc<UnpackedPage> {
         let mut s = self.lock();
         s.clock += 1;
         let now = s.clock;
         if let Some((found, used)) = s.pages.get_mut(&(store, page)) {
-            *used = now;
-            let found = found.clone();
-            s.hits += 1;
-            return found;
+            if found.stored.len() > row {
+                *used = now;
+                let found = found.clone();
+                s.hits += 1;
+                return found;
+            }
         }
         s.unpacks += 1;
         drop(s);
         let unpacked = Arc::new(unpack());
         let size = unpacked.bytes();
         let mut s = self.lock();
+        // A shorter unpacking of the same page gives way to this one.
+        let shorter = s
+            .pages
+            .get(&(store, page))
+            .map(|(held, _)| held.stored.len() < unpacked.stored.len());
+        if shorter == Some(true) {
+            if let Some((held, _)) = s.pages.remove(&(store, page)) {
+                s.bytes -= held.bytes();
+            }
+        }
         if size <= self.limit && !s.pages.contains_key(&(store, page)) {
             while s.bytes + size > self.limit {
                 let oldest = s

@@ -71,17 +71,18 @@ impl PackedPages {
             .pages
             .partition_point(|p| p.first_doc + p.n_docs <= doc);
         let page = self.pages.get(i).filter(|p| p.first_doc <= doc)?;
-        let unpacked = self.cache.get(self.key, i as u32, || {
+        let row = (doc - page.first_doc) as usize;
+        let unpacked = self.cache.get(self.key, i as u32, row, || {
             // The bytes unpacked when the store was read or packed: only a
             // bug could make them fail now, and then the fields read empty.
-            let unpacked = unpack(&page.bytes, page.raw_len as usize, page.n_docs, &mut |_| {});
+            let unpacked = unpack_through(page, row);
             debug_assert!(unpacked.is_some(), "a held page no longer unpacks");
             unpacked.unwrap_or(UnpackedPage {
                 raw: Vec::new(),
                 stored: vec![(0, 0); page.n_docs as usize],
             })
         });
-        Some((unpacked, (doc - page.first_doc) as usize))
+        Some((unpacked, row))
     }
 }
 
@@ -139,6 +140,43 @@ pub fn write_pages(w: &mut ByteWriter, docs: &DocStore) {
     }
 }
 
+/// The page's rows up to `row` at least: inflated only as far as the rows
+/// before it take, as their share of the page suggests (then the whole page
+/// if that fell short), so a read near the page's start unpacks little.
+fn unpack_through(page: &PackedPage, row: usize) -> Option<UnpackedPage> {
+    let raw_len = page.raw_len as usize;
+    let share = raw_len as u64 * (row as u64 + 1) / u64::from(page.n_docs.max(1));
+    let guess = (share as usize + PREFIX_SLACK).min(raw_len);
+    if guess < raw_len {
+        if let Err(partial) = miniz_oxide::inflate::decompress_to_vec_with_limit(&page.bytes, guess)
+        {
+            let prefix = rows_of(partial.output, page.n_docs, &mut |_| {});
+            if prefix.stored.len() > row {
+                return Some(prefix);
+            }
+        }
+    }
+    unpack(&page.bytes, raw_len, page.n_docs, &mut |_| {})
+}
+
+/// Bytes inflated beyond a row's share of its page: rows differ in length.
+const PREFIX_SLACK: usize = 4096;
+
+/// The whole rows at the start of `raw` (at most `n_docs`).
+fn rows_of(raw: Vec<u8>, n_docs: u32, id: &mut dyn FnMut(&str)) -> UnpackedPage {
+    let mut stored = Vec::with_capacity(n_docs as usize);
+    let mut rows = ByteReader::new("", &raw);
+    for _ in 0..n_docs {
+        let (Ok(row_id), Ok(bytes)) = (rows.short_str(), rows.short_bytes()) else {
+            break;
+        };
+        id(row_id);
+        let end = raw.len() - rows.remaining();
+        stored.push(((end - bytes.len()) as u32, end as u32));
+    }
+    UnpackedPage { raw, stored }
+}
+
 /// Inflates a page of `n_docs` rows into exactly `raw_len` bytes, calling
 /// `id` with each row's id; `None` if it does not.
 fn unpack(
@@ -151,15 +189,10 @@ fn unpack(
     if raw.len() != raw_len {
         return None;
     }
-    let mut stored = Vec::with_capacity(n_docs as usize);
-    let mut rows = ByteReader::new("", &raw);
-    for _ in 0..n_docs {
-        id(rows.short_str().ok()?);
-        let len = rows.short_bytes().ok()?.len();
-        let end = raw_len - rows.remaining();
-        stored.push(((end - len) as u32, end as u32));
-    }
-    rows.is_at_end().then_some(UnpackedPage { raw, stored })
+    let page = rows_of(raw, n_docs, id);
+    let whole = page.stored.len() == n_docs as usize
+        && page.stored.last().map_or(0, |r| r.1 as usize) == raw_len;
+    whole.then_some(page)
 }
 
 /// Reads [`write_pages`]' output holding exactly `n_docs` documents: kept
