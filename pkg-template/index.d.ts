@@ -394,7 +394,7 @@ export interface OpenOptions {
    * this many bytes of unpacked pages (least recently used evicted first).
    * Results are the same; the index takes less memory (the packages corpus's
    * stored fields pack to about 40 %), and a read of a page not held unpacks it
-   * (about 0.4 ms in wasm: size the cache to the pages your searches touch).
+   * (up to 0.4 ms in wasm, the page up to that row: size the cache to the pages your searches touch).
    * Default: stored fields unpacked (no cache). `0` keeps no page.
    * {@link Stats.cache} reports the cache.
    */
