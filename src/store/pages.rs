@@ -87,17 +87,8 @@ impl PackedPages {
 }
 
 /// `docs` in pages of about [`PAGE_BYTES`], each deflated.
+/// (Callers hold `docs` as written: a packed store's pages are kept as they are.)
 fn pack_pages(docs: &DocStore) -> Vec<PackedPage> {
-    if let Some(packed) = docs.packed() {
-        return packed
-            .pages
-            .iter()
-            .map(|p| PackedPage {
-                bytes: p.bytes.clone(),
-                ..*p
-            })
-            .collect();
-    }
     let mut pages = Vec::new();
     let mut raw = ByteWriter::default();
     let mut first_doc = 0;

@@ -198,3 +198,20 @@ export function assertRun({ report, errors }) {
   assert.deepEqual(report.inWorker, ['w1']);
   assert.deepEqual(errors, []);
 }
+
+/**
+ * Serves the build in `out` without its worker chunk `chunk` and checks
+ * that opening in a worker fails with WASM_LOAD naming the chunk's URL and
+ * the README section that fixes it.
+ */
+export async function assertMissingChunkNamed(browser, out, chunk) {
+  const site = await serve(out, { hide: [`/${chunk}`] });
+  try {
+    const { report } = await runApp(browser, site.url, 'openWorker');
+    assert.equal(report.code, 'WASM_LOAD');
+    assert.ok(report.message.includes(`(its script failed to load; script: ${site.url}${chunk})`), report.message);
+    assert.match(report.message, /see "Entry points" in the memdex README/);
+  } finally {
+    await site.close();
+  }
+}

@@ -11,7 +11,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpack from 'webpack';
 import { launch } from './browser.mjs';
-import { assertOneWasm, assertRun, filesIn, html, runApp, scratchProject, serve } from './bundler-app.mjs';
+import { assertMissingChunkNamed, assertOneWasm, assertRun, filesIn, html, runApp, scratchProject, serve } from './bundler-app.mjs';
 
 let env;
 let dir;
@@ -59,13 +59,5 @@ test('a webpack build whose worker chunk is not served: WASM_LOAD names that chu
   const out = join(dir, 'dist');
   const chunk = filesIn(out).find((f) => f.endsWith('.js') && readFileSync(join(out, f), 'utf8').includes('open the index first'));
   assert.ok(chunk);
-  const site = await serve(out, { hide: [`/${chunk}`] });
-  try {
-    const { report } = await runApp(env.browser, site.url, 'openWorker');
-    assert.equal(report.code, 'WASM_LOAD');
-    assert.ok(report.message.includes(`(its script failed to load; script: ${site.url}${chunk})`), report.message);
-    assert.match(report.message, /see "Entry points" in the memdex README/);
-  } finally {
-    await site.close();
-  }
+  await assertMissingChunkNamed(env.browser, out, chunk);
 });

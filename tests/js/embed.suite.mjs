@@ -10,6 +10,8 @@
 //
 // defineEmbedSuite({ Memdex, MemdexError, makeStorage, test, assert, label })
 
+import { codeExpecter } from './support/expect-code.mjs';
+
 /** Concepts of the stand-in model: each is one dimension of its vectors. */
 const CONCEPTS = [
   ['car', 'automobile', 'vehicle', 'driving', 'drive'],
@@ -79,18 +81,7 @@ export function defineEmbedSuite({ Memdex, MemdexError, makeStorage, test, asser
   };
   const near = (a, b) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) < 1e-5);
 
-  async function expectCode(fn, code, words) {
-    let error;
-    try {
-      await fn();
-    } catch (err) {
-      error = err;
-    }
-    assert.ok(error instanceof MemdexError, `expected a MemdexError ${code}, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    if (words) assert.match(error.message, words);
-    return error;
-  }
+  const expectCode = codeExpecter(MemdexError, assert);
 
   t('addMany embeds the documents without a vector in batches; a document with its own vector is left alone', async () => {
     const spy = conceptEmbedder();

@@ -8,6 +8,8 @@
 //
 // definePatchSuite({ Memdex, MemdexError, makeStorage, test, assert, label })
 
+import { codeExpecter } from './support/expect-code.mjs';
+
 const SCHEMA = {
   priority: 'number',
   emb: { type: 'vector', dimensions: 3 }, // cosine
@@ -43,18 +45,7 @@ export function definePatchSuite({ Memdex, MemdexError, makeStorage, test, asser
   const close = (a, b, eps = 1e-6) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) <= eps);
   const ids = (results) => results.hits.map((h) => h.id);
 
-  async function expectCode(fn, code, words) {
-    let error;
-    try {
-      await fn();
-    } catch (err) {
-      error = err;
-    }
-    assert.ok(error instanceof MemdexError, `expected a MemdexError ${code}, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    if (words) assert.match(error.message, words);
-    return error;
-  }
+  const expectCode = codeExpecter(MemdexError, assert);
 
   t('get(id, { vectors: true }) adds the vectors: unit length on cosine fields, as given on dot fields', async () => {
     const index = await fresh();

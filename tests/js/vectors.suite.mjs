@@ -7,6 +7,8 @@
 //
 // defineVectorSuite({ Memdex, MemdexError, makeStorage, test, assert, label })
 
+import { codeExpecter } from './support/expect-code.mjs';
+
 const SCHEMA = {
   title: { type: 'text', weight: 2 },
   text: { type: 'text' },
@@ -29,17 +31,7 @@ export function defineVectorSuite({ Memdex, MemdexError, makeStorage, test, asse
     Memdex.open({ name: 'vec', storage, autoCommit: false, schema: SCHEMA, ...extra });
   const x = new Float32Array([1, 0, 0, 0]);
 
-  async function expectCode(fn, code, words) {
-    let error;
-    try {
-      await fn();
-    } catch (err) {
-      error = err;
-    }
-    assert.ok(error instanceof MemdexError, `expected a MemdexError ${code}, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    for (const w of words ?? []) assert.ok(error.message.includes(w), `"${error.message}" names ${w}`);
-  }
+  const expectCode = codeExpecter(MemdexError, assert);
 
   t('pure vector search ranks by cosine and reports hit.vector', async () => {
     const index = await open();
