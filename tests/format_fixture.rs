@@ -158,6 +158,14 @@ fn format_v5_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v5", 5);
 }
 
+/// Format v6 (each segment a head and a body of term shards, doc store
+/// pages and surface words, in parts), frozen: the same fixture answers
+/// the same.
+#[test]
+fn format_v6_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v6", 6);
+}
+
 /// The v3 fixture's checks over the fixture in `dir`, whose blobs are
 /// format `version`.
 fn answers_term_vector_link_and_typo_queries(dir: &str, version: u32) {

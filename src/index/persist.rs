@@ -140,18 +140,17 @@ pub(crate) fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<Del
 /// chunks of this size (their seal adds 13 bytes).
 pub(crate) const CHUNK_PAYLOAD: usize = MAX_CHUNK_BYTES - 64;
 
-/// A segment as sealed chunk blobs `(key, blob)`, in order: one chunk per
-/// [`CHUNK_PAYLOAD`] bytes, and one (empty) for an empty segment.
+/// A segment as sealed chunk blobs `(key, blob)`, in order: its head in
+/// chunks of [`CHUNK_PAYLOAD`] bytes, then its body's parts
+/// ([`super::serialize::SegmentBytes`]).
 pub(crate) fn seal_segment(
     name: &str,
     commit: &str,
     id: u64,
     segment: &super::segment::Segment,
 ) -> Vec<(String, Vec<u8>)> {
-    let bytes = write_segment(segment);
-    bytes
-        .chunks(CHUNK_PAYLOAD)
-        .chain(bytes.is_empty().then_some(&[][..]))
+    write_segment(segment)
+        .chunks()
         .enumerate()
         .map(|(part, piece)| seal_chunk(name, commit, id, part, piece))
         .collect()
@@ -167,11 +166,6 @@ pub(crate) fn seal_chunk(
 ) -> (String, Vec<u8>) {
     let sealed = blob::seal(BlobKind::SegmentChunk, piece);
     (blob_key(name, commit, id, Some(part), &sealed), sealed)
-}
-
-/// How many chunks [`seal_segment`] cuts a segment of `len` bytes into.
-pub(crate) fn chunk_count(len: usize) -> usize {
-    len.div_ceil(CHUNK_PAYLOAD).max(1)
 }
 
 fn pending_marker(started_ms: u64) -> Vec<u8> {

@@ -22,8 +22,8 @@ use crate::FieldMap;
 use super::load::{LoadedIndex, SegmentData};
 use super::manifest::{blob_key, manifest_key, new_commit_id, parse_manifest, verify_blob};
 use super::manifest::{Manifest, SegmentRecord};
-use super::persist::CHUNK_PAYLOAD;
-use super::persist::{chunk_count, encode_deletes, seal_chunk, seal_segment, PersistState};
+use super::persist::{encode_deletes, seal_chunk, seal_segment, PersistState};
+use super::serialize::SegmentBytes;
 use super::{Index, SegmentEntry};
 
 /// Name under which snapshots store the index.
@@ -51,7 +51,7 @@ pub struct SnapshotParts {
     /// one chunk a part) and the keys written so far.
     current: Option<Current>,
     /// The first segment's bytes, from counting.
-    first: Option<Vec<u8>>,
+    first: Option<SegmentBytes>,
     records: Vec<SegmentRecord>,
     crc: u32,
     started: bool,
@@ -61,7 +61,7 @@ pub struct SnapshotParts {
 struct Current {
     entry: SegmentEntry,
     kept: std::vec::IntoIter<(String, Vec<u8>)>,
-    bytes: Vec<u8>,
+    bytes: SegmentBytes,
     chunk: usize,
     keys: Vec<String>,
 }
@@ -96,7 +96,7 @@ impl SnapshotParts {
                 kept.push(sealed);
             } else {
                 let bytes = super::serialize::write_segment(&e.segment);
-                blobs += chunk_count(bytes.len()) as u64;
+                blobs += bytes.ends.len() as u64;
                 first = (i == 0).then_some(bytes);
             }
         }
@@ -159,7 +159,10 @@ impl SnapshotParts {
                 self.next += 1;
                 self.current = Some(Current {
                     bytes: match (kept.is_some(), self.first.take()) {
-                        (true, _) => Vec::new(),
+                        (true, _) => SegmentBytes {
+                            bytes: Vec::new(),
+                            ends: Vec::new(),
+                        },
                         (false, Some(bytes)) => bytes,
                         (false, None) => super::serialize::write_segment(&entry.segment),
                     },
@@ -171,12 +174,11 @@ impl SnapshotParts {
                 continue;
             };
             let id = cur.entry.id;
-            let chunks = chunk_count(cur.bytes.len());
             let blob = match cur.kept.next() {
                 Some(kept) => Some(kept),
-                None if self.kept.is_empty() && cur.chunk < chunks => {
-                    let start = cur.chunk * CHUNK_PAYLOAD;
-                    let piece = &cur.bytes[start..(start + CHUNK_PAYLOAD).min(cur.bytes.len())];
+                None if self.kept.is_empty() && cur.chunk < cur.bytes.ends.len() => {
+                    let start = cur.chunk.checked_sub(1).map_or(0, |i| cur.bytes.ends[i]);
+                    let piece = &cur.bytes.bytes[start..cur.bytes.ends[cur.chunk]];
                     Some(seal_chunk(
                         SNAPSHOT_NAME,
                         &self.commit,

@@ -110,8 +110,15 @@ fn pack_pages(docs: &DocStore) -> Vec<PackedPage> {
     pages
 }
 
-/// Appends `docs` as pages (a packed store's pages as they are).
-pub fn write_pages(w: &mut ByteWriter, docs: &DocStore) {
+/// Appends `docs` as pages (a packed store's pages as they are): the
+/// directory to `dir`, the packed bytes to `body`, calling `unit` as each
+/// page ends there (format 6 keeps them apart; format 5 wrote both in one).
+pub fn write_pages(
+    dir: &mut ByteWriter,
+    body: &mut ByteWriter,
+    docs: &DocStore,
+    unit: &mut dyn FnMut(usize),
+) {
     let packed;
     let pages = match docs.packed() {
         Some(p) => &p.pages,
@@ -120,14 +127,15 @@ pub fn write_pages(w: &mut ByteWriter, docs: &DocStore) {
             &packed
         }
     };
-    w.varint(pages.len() as u32);
+    dir.varint(pages.len() as u32);
     for p in pages {
-        w.varint(p.n_docs);
-        w.varint(p.raw_len);
-        w.varint(p.bytes.len() as u32);
+        dir.varint(p.n_docs);
+        dir.varint(p.raw_len);
+        dir.varint(p.bytes.len() as u32);
     }
     for p in pages {
-        w.buf.extend_from_slice(&p.bytes);
+        body.buf.extend_from_slice(&p.bytes);
+        unit(body.buf.len());
     }
 }
 
@@ -186,13 +194,11 @@ fn unpack(
     whole.then_some(page)
 }
 
-/// Reads [`write_pages`]' output holding exactly `n_docs` documents: kept
-/// packed behind `cache` when given, else unpacked into the store.
-pub fn read_pages(
-    r: &mut ByteReader<'_>,
-    n_docs: u32,
-    cache: Option<&Arc<PageCache>>,
-) -> Result<DocStore> {
+/// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`.
+pub type PageDir = Vec<(u32, u32, usize)>;
+
+/// Reads a page directory of pages holding exactly `n_docs` documents.
+pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32) -> Result<PageDir> {
     let n_pages = r.varint()? as usize;
     if n_pages > r.remaining() / 3 {
         return Err(r.corrupt("doc store page count exceeds the blob"));
@@ -210,9 +216,20 @@ pub fn read_pages(
     if total != n_docs as u64 {
         return Err(r.corrupt("doc store pages do not match the document count"));
     }
+    Ok(dir)
+}
+
+/// Reads the packed pages `dir` describes from `r`: kept packed behind
+/// `cache` when given, else unpacked into the store.
+pub fn read_pages(
+    r: &mut ByteReader<'_>,
+    dir: PageDir,
+    cache: Option<&Arc<PageCache>>,
+) -> Result<DocStore> {
+    let n_docs: usize = dir.iter().map(|p| p.0 as usize).sum();
     let mut store = DocStore::new();
-    let mut ids = Vec::with_capacity(n_docs as usize);
-    let mut pages = Vec::with_capacity(if cache.is_some() { n_pages } else { 0 });
+    let mut ids = Vec::with_capacity(n_docs);
+    let mut pages = Vec::with_capacity(if cache.is_some() { dir.len() } else { 0 });
     let mut first_doc = 0;
     for (i, (docs, raw_len, packed_len)) in dir.into_iter().enumerate() {
         let packed = r.take(packed_len)?;
@@ -266,9 +283,11 @@ mod tests {
         s
     }
 
+    /// Format 5's layout: the directory, then the pages.
     fn written(docs: &DocStore) -> Vec<u8> {
-        let mut w = ByteWriter::default();
-        write_pages(&mut w, docs);
+        let (mut w, mut body) = (ByteWriter::default(), ByteWriter::default());
+        write_pages(&mut w, &mut body, docs, &mut |_| {});
+        w.buf.extend_from_slice(&body.buf);
         w.buf
     }
 
@@ -278,7 +297,8 @@ mod tests {
 
     fn read_behind(bytes: &[u8], n_docs: u32, cache: Option<&Arc<PageCache>>) -> Result<DocStore> {
         let mut r = ByteReader::new("k", bytes);
-        let docs = read_pages(&mut r, n_docs, cache)?;
+        let dir = read_page_dir(&mut r, n_docs)?;
+        let docs = read_pages(&mut r, dir, cache)?;
         assert!(r.is_at_end());
         Ok(docs)
     }

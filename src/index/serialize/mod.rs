@@ -4,180 +4,83 @@
 //! on (offsets inside their buffers, block ranges inside the block table,
 //! lengths consistent with the doc count), so a blob that passes its CRC but
 //! was crafted or written by a buggy build is `CORRUPT`, never a panic.
+//! Format 6 ([`layout`]) is written; formats 2 to 5 are read here.
 
-use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
-use crate::codec::bytes::{ByteReader, ByteWriter};
+use crate::codec::bytes::ByteReader;
 use crate::error::Result;
 use crate::postings::{PostingsStore, MAX_TEXT_FIELDS};
-use crate::store::{Column, DocStore, KeywordColumn};
+use crate::store::{DocStore, PageCache};
 use crate::termdict::TermDict;
-use crate::vector::VectorColumn;
-
-use super::lengths::FieldLengths;
 
 use super::segment::Segment;
-use super::surfaces::Surfaces;
 
+mod columns;
+pub(crate) mod layout;
 mod postings;
+pub(crate) mod shards;
 
-const COL_KEYWORD: u8 = 1;
-const COL_NUMBER: u8 = 2;
-const COL_BOOLEAN: u8 = 3;
-/// Format v3: a vector field's column (see [`write_vectors`]).
-const COL_VECTOR: u8 = 4;
-/// Format 3: a links field's edges (docs/FORMAT.md).
-const COL_LINKS: u8 = 5;
+pub(crate) use columns::{read_doc_list, write_doc_list};
 
-pub fn write_segment(seg: &Segment) -> Vec<u8> {
-    write_marked(seg, |_, _| {})
+/// A serialized segment and where its chunks end: the head cut every
+/// [`super::persist::CHUNK_PAYLOAD`] bytes, then the body's parts.
+pub struct SegmentBytes {
+    pub bytes: Vec<u8>,
+    /// End of each chunk in `bytes`, increasing, the last at its length.
+    pub ends: Vec<usize>,
 }
 
-/// Serialized bytes of each part of `seg`, in layout order (the items of
-/// docs/FORMAT.md "Segment"): what the storage breakdown in bench/ sums.
-pub fn part_sizes(seg: &Segment) -> Vec<(&'static str, usize)> {
-    let mut ends = Vec::new();
-    let total = write_marked(seg, |part, end| ends.push((part, end))).len();
-    let mut start = 0;
-    let mut sizes = Vec::with_capacity(ends.len());
-    for (part, end) in ends {
-        sizes.push((part, end - start));
-        start = end;
+impl SegmentBytes {
+    /// The chunks, in order.
+    pub fn chunks(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(s, &e)| &self.bytes[s..e])
     }
-    debug_assert_eq!(start, total);
+}
+
+pub fn write_segment(seg: &Segment) -> SegmentBytes {
+    layout::write(seg, &mut |_, _| {})
+}
+
+/// Serialized bytes of each part of `seg`, summed by part, in the order
+/// each first appears (the storage breakdown in bench/ sums them).
+pub fn part_sizes(seg: &Segment) -> Vec<(&'static str, usize)> {
+    let mut sizes: Vec<(&'static str, usize)> = Vec::new();
+    let total = layout::write(seg, &mut |part, bytes| {
+        match sizes.iter_mut().find(|s| s.0 == part) {
+            Some(s) => s.1 += bytes,
+            None => sizes.push((part, bytes)),
+        }
+    })
+    .bytes
+    .len();
+    debug_assert_eq!(sizes.iter().map(|s| s.1).sum::<usize>(), total);
     sizes
 }
 
-/// Writes the segment, calling `mark(part, end)` as each part ends at
-/// byte `end` (a no-op closure for [`write_segment`]).
-fn write_marked(seg: &Segment, mut mark: impl FnMut(&'static str, usize)) -> Vec<u8> {
-    let mut w = ByteWriter::default();
-    w.u32(seg.n_docs);
-    w.u32(seg.n_fields as u32);
-    mark("header", w.buf.len());
-    w.bytes(seg.terms.as_bytes());
-    mark("term dictionary", w.buf.len());
-    postings::write_term_table(&mut w, &seg.term_infos);
-    mark("term table", w.buf.len());
-    w.bytes(&seg.postings.bytes);
-    mark("postings", w.buf.len());
-    w.bytes(&seg.postings.positions);
-    mark("positions", w.buf.len());
-    let buffers = (seg.postings.bytes.len(), seg.postings.positions.len());
-    postings::write_block_table(&mut w, &seg.term_infos, &seg.postings.blocks, buffers);
-    mark("block table", w.buf.len());
-    postings::write_bounds(&mut w, &seg.postings.bounds);
-    mark("block bounds", w.buf.len());
-    for len in seg.field_lens.to_doc_major() {
-        w.varint(len);
-    }
-    mark("field lengths", w.buf.len());
-    crate::store::write_pages(&mut w, &seg.docs);
-    mark("doc store", w.buf.len());
-    write_keywords(&mut w, &seg.namespaces);
-    mark("namespaces", w.buf.len());
-    w.u64((seg.columns.len() + seg.vectors.len()) as u64);
-    for c in &seg.columns {
-        match c {
-            Column::Keyword(k) => {
-                w.u8(COL_KEYWORD);
-                write_keywords(&mut w, k);
-            }
-            Column::Number(v) => {
-                // Format 4: the documents that have a number, then their
-                // numbers (a sparse column costs what it holds).
-                w.u8(COL_NUMBER);
-                let present = || (0..v.len() as u32).filter(|&d| !v[d as usize].is_nan());
-                write_doc_list(&mut w, present().count(), present());
-                present().for_each(|d| w.f64(v[d as usize]));
-            }
-            Column::Boolean(v) => {
-                w.u8(COL_BOOLEAN);
-                w.bytes(v);
-            }
-            Column::Links(v) => {
-                w.u8(COL_LINKS);
-                w.u64(v.len() as u64);
-                for edges in v {
-                    w.varint(edges.len() as u32);
-                    for (t, to) in edges {
-                        w.str(t);
-                        w.str(to);
-                    }
-                }
-            }
-        }
-    }
-    mark("filter and links columns", w.buf.len());
-    for v in &seg.vectors {
-        write_vectors(&mut w, v);
-    }
-    mark("vectors", w.buf.len());
-    // Format v3: the surface words (super::surfaces).
-    w.bytes(seg.surfaces.words.as_bytes());
-    w.u64(seg.surfaces.stems.len() as u64);
-    for (&stem, &count) in seg.surfaces.stems.iter().zip(&seg.surfaces.counts) {
-        w.varint(stem);
-        w.varint(count);
-    }
-    mark("surface words", w.buf.len());
-    w.buf
-}
-
-/// A vector column (after the filter columns, in vector field order):
-/// `u8 COL_VECTOR`, `u32 dims`, `u64 count`, `count` varint doc deltas
-/// (ascending local ids), then the rows as length-prefixed bytes of
-/// `count * dims` little-endian f32.
-fn write_vectors(w: &mut ByteWriter, col: &VectorColumn) {
-    w.u8(COL_VECTOR);
-    w.u32(col.dims);
-    write_doc_list(w, col.docs.len(), col.docs.iter().copied());
-    w.u64(col.data.len() as u64 * 4);
-    w.buf.reserve(col.data.len() * 4);
-    for x in &col.data {
-        w.buf.extend_from_slice(&x.to_le_bytes());
-    }
-}
-
-fn read_vectors(r: &mut ByteReader<'_>, n_docs: u32) -> Result<VectorColumn> {
-    let dims = r.u32()?;
-    if dims > crate::vector::MAX_DIMENSIONS {
-        return Err(r.corrupt("vector column dimensions out of range"));
-    }
-    let docs = read_doc_list(r, n_docs, "vector doc list")?;
-    let count = docs.len();
-    let bytes = r.bytes()?;
-    if bytes.len() != count * dims as usize * 4 || (count > 0 && dims == 0) {
-        return Err(r.corrupt("vector rows do not match the vector doc list"));
-    }
-    let data = bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    Ok(VectorColumn::new(dims, docs, data))
-}
-
-fn write_keywords(w: &mut ByteWriter, col: &KeywordColumn) {
-    // Sorted so equal segments serialize to equal bytes (content addressing).
-    let values: Vec<(&String, &Vec<u32>)> = col.values.iter().collect();
-    let bytes: Vec<&[u8]> = values.iter().map(|v| v.0.as_bytes()).collect();
-    w.u64(values.len() as u64);
-    for &(_, i) in &crate::sort::order_by_bytes(&bytes) {
-        let (value, docs) = values[i as usize];
-        w.str(value);
-        write_doc_list(w, docs.len(), docs.iter().copied());
-    }
-}
-
-/// Reads a segment written with format `version` (2 or 3: blob::open_versioned
-/// refuses others). Version 3 adds vector columns ([`COL_VECTOR`]) and the
-/// surface words after the columns; a v2 segment has neither.
-/// Format 5 stored fields stay packed behind `cache` when given.
+/// Reads a segment of format `version` (the chunks' payloads, concatenated).
+/// Stored fields stay packed behind `cache` when given.
 pub fn read_segment(
     key: &str,
     bytes: &[u8],
     version: u32,
-    cache: Option<&std::sync::Arc<crate::store::PageCache>>,
+    cache: Option<&Arc<PageCache>>,
+) -> Result<Segment> {
+    if version >= 6 {
+        return layout::read(key, bytes, cache);
+    }
+    read_legacy(key, bytes, version, cache)
+}
+
+/// Reads a segment of format 2 to 5: one stream of items 1 to 11 of
+/// docs/FORMAT.md "Segment". Version 3 adds vector columns and the surface
+/// words after the columns; a v2 segment has neither.
+fn read_legacy(
+    key: &str,
+    bytes: &[u8],
+    version: u32,
+    cache: Option<&Arc<PageCache>>,
 ) -> Result<Segment> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
@@ -198,86 +101,10 @@ pub fn read_segment(
         (n_docs, n_fields),
         (postings_bytes.len(), positions.len()),
     )?;
-    // u64: n_docs * n_fields may not fit a wasm32 usize in a crafted blob.
-    let cells = n_docs as u64 * n_fields as u64;
-    let field_lens = if version >= 4 {
-        // At least a byte per varint: a count the blob cannot hold is
-        // refused before anything is allocated.
-        if cells > r.remaining() as u64 {
-            return Err(r.corrupt("field length table does not match the document count"));
-        }
-        (0..cells).map(|_| r.varint()).collect::<Result<Vec<_>>>()?
-    } else {
-        let lens = r.u32s()?;
-        if lens.len() as u64 != cells {
-            return Err(r.corrupt("field length table does not match the document count"));
-        }
-        lens
-    };
-    let field_lens = FieldLengths::from_doc_major(&field_lens, n_fields);
+    let field_lens = columns::read_field_lens(&mut r, version, (n_docs, n_fields))?;
     let docs = read_docs(&mut r, version, n_docs, cache)?;
-    let namespaces = read_keywords(&mut r, n_docs)?;
-    let n_columns = r.len(1)?;
-    let mut columns = Vec::with_capacity(n_columns);
-    let mut vectors = Vec::new();
-    for _ in 0..n_columns {
-        let kind = r.u8()?;
-        if kind == COL_VECTOR && version >= 3 {
-            vectors.push(read_vectors(&mut r, n_docs)?);
-            continue;
-        }
-        columns.push(match kind {
-            COL_KEYWORD => Column::Keyword(read_keywords(&mut r, n_docs)?),
-            COL_NUMBER => Column::Number(read_numbers(&mut r, version, n_docs)?),
-            COL_BOOLEAN => {
-                let v = r.bytes()?.to_vec();
-                if v.len() != n_docs as usize {
-                    return Err(r.corrupt("boolean column does not match the document count"));
-                }
-                Column::Boolean(v)
-            }
-            COL_LINKS if version >= 3 => {
-                let n = r.len(1)?;
-                if n != n_docs as usize {
-                    return Err(r.corrupt("links column does not match the document count"));
-                }
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    let count = r.varint()? as usize;
-                    let mut edges = Vec::with_capacity(count.min(64));
-                    for _ in 0..count {
-                        let t = r.str()?.to_string();
-                        edges.push((t, r.str()?.to_string()));
-                    }
-                    v.push(edges);
-                }
-                Column::Links(v)
-            }
-            other => return Err(r.corrupt(format!("unknown column kind {other}"))),
-        });
-    }
-    let mut surfaces = Surfaces::default();
-    if version >= 3 {
-        let words = TermDict::from_bytes(r.bytes()?.to_vec())
-            .map_err(|reason| r.corrupt(format!("surface words: {reason}")))?;
-        surfaces = Surfaces {
-            words,
-            ..Default::default()
-        };
-        if version >= 4 {
-            let n = r.len(2)?;
-            for _ in 0..n {
-                surfaces.stems.push(r.varint()?);
-                surfaces.counts.push(r.varint()?);
-            }
-        } else {
-            surfaces.stems = r.u32s()?;
-            surfaces.counts = r.u32s()?;
-        }
-        surfaces
-            .validate(terms.len())
-            .map_err(|reason| r.corrupt(reason))?;
-    }
+    let (namespaces, columns, vectors) = columns::read_columns(&mut r, version, n_docs)?;
+    let surfaces = columns::read_surfaces(&mut r, version, terms.len())?;
     if !r.is_at_end() {
         return Err(r.corrupt("trailing bytes after the segment"));
     }
@@ -310,10 +137,11 @@ fn read_docs(
     r: &mut ByteReader<'_>,
     version: u32,
     n_docs: u32,
-    cache: Option<&std::sync::Arc<crate::store::PageCache>>,
+    cache: Option<&Arc<PageCache>>,
 ) -> Result<DocStore> {
     if version >= 5 {
-        return crate::store::read_pages(r, n_docs, cache);
+        let dir = crate::store::read_page_dir(r, n_docs)?;
+        return crate::store::read_pages(r, dir, cache);
     }
     if version < 4 && r.len(16)? != n_docs as usize {
         return Err(r.corrupt("document store does not match the document count"));
@@ -330,67 +158,6 @@ fn read_docs(
     Ok(docs)
 }
 
-/// A number column as a value per document (`NaN`: none). Format 4 stores
-/// the documents that have one ([`write_doc_list`]) and their values; 2 and
-/// 3 stored `u64 n_docs` values.
-fn read_numbers(r: &mut ByteReader<'_>, version: u32, n_docs: u32) -> Result<Vec<f64>> {
-    if version >= 4 {
-        let present = read_doc_list(r, n_docs, "number doc list")?;
-        if present.len().saturating_mul(8) > r.remaining() {
-            return Err(r.corrupt("number column does not match its doc list"));
-        }
-        let mut v = vec![f64::NAN; n_docs as usize];
-        for d in present {
-            v[d as usize] = r.f64()?;
-        }
-        return Ok(v);
-    }
-    let n = r.len(8)?;
-    if n != n_docs as usize {
-        return Err(r.corrupt("number column does not match the document count"));
-    }
-    (0..n).map(|_| r.f64()).collect()
-}
-
-/// `u64 count`, then `count` varint deltas of strictly ascending doc ids
-/// (the first delta is the id itself): column doc lists and tombstones.
-/// `docs` yields exactly `count` ids.
-pub(crate) fn write_doc_list(w: &mut ByteWriter, count: usize, docs: impl Iterator<Item = u32>) {
-    w.u64(count as u64);
-    let mut prev = 0;
-    for d in docs {
-        w.varint(d - prev);
-        prev = d;
-    }
-}
-
-/// Reads [`write_doc_list`]'s output: ids below `n_docs`, strictly
-/// ascending, else `CORRUPT`: "`what` out of range".
-pub(crate) fn read_doc_list(r: &mut ByteReader<'_>, n_docs: u32, what: &str) -> Result<Vec<u32>> {
-    let count = r.len(1)?;
-    let mut docs = Vec::with_capacity(count);
-    let mut prev = 0u32;
-    for i in 0..count {
-        let delta = r.varint()?;
-        let d = prev
-            .checked_add(delta)
-            .filter(|&d| d < n_docs && (i == 0 || delta > 0));
-        let d = d.ok_or_else(|| r.corrupt(format!("{what} out of range")))?;
-        docs.push(d);
-        prev = d;
-    }
-    Ok(docs)
-}
-
-fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
-    let n = r.len(9)?;
-    let mut values = HashMap::with_capacity_and_hasher(n, Default::default());
-    for _ in 0..n {
-        let value = r.str()?.to_string();
-        values.insert(value, read_doc_list(r, n_docs, "keyword doc list")?);
-    }
-    Ok(KeywordColumn { values })
-}
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,6 @@
 use super::*;
+use crate::codec::bytes::ByteWriter;
+use crate::store::Column;
 use crate::codec::blob::FORMAT_VERSION;
 use crate::json::parse;
 use crate::schema::IndexConfig;
@@ -36,7 +38,7 @@ fn the_written_format_round_trips_every_table() {
         seg.term_infos.iter().any(|t| t.n_blocks > 2),
         "multi-block terms"
     );
-    let bytes = write_segment(&seg);
+    let bytes = write_segment(&seg).bytes;
     let back = read_segment("k", &bytes, FORMAT_VERSION, None).unwrap();
     assert_eq!(back.term_infos, seg.term_infos);
     assert_eq!(back.postings, seg.postings);
@@ -58,14 +60,14 @@ fn the_written_format_round_trips_every_table() {
         numbers(&seg)[0].iter().any(|&x| f64::from_bits(x).is_nan()),
         "sparse"
     );
-    assert_eq!(write_segment(&back), bytes, "a fixpoint");
+    assert_eq!(write_segment(&back).bytes, bytes, "a fixpoint");
 }
 
 #[test]
 fn part_sizes_cover_the_whole_segment() {
     let seg = segment();
     let total: usize = part_sizes(&seg).iter().map(|p| p.1).sum();
-    assert_eq!(total, write_segment(&seg).len());
+    assert_eq!(total, write_segment(&seg).bytes.len());
 }
 
 /// Every truncation and a flipped bit at every byte: an error or a segment,
@@ -73,7 +75,7 @@ fn part_sizes_cover_the_whole_segment() {
 /// own bounds checking).
 #[test]
 fn damaged_segment_bytes_never_panic() {
-    let bytes = write_segment(&segment());
+    let bytes = write_segment(&segment()).bytes;
     let step = (bytes.len() / 3000).max(1);
     for cut in (0..bytes.len()).step_by(step) {
         assert!(
@@ -88,7 +90,8 @@ fn damaged_segment_bytes_never_panic() {
     }
 }
 
-/// A count the blob cannot hold is refused before anything is allocated.
+/// A count the blob cannot hold is refused before anything is allocated
+/// (format 5's layout, still read).
 #[test]
 fn huge_counts_are_corrupt_not_allocations() {
     let mut w = ByteWriter::default();
@@ -99,8 +102,110 @@ fn huge_counts_are_corrupt_not_allocations() {
     w.bytes(&[]);
     w.bytes(&[]);
     w.u64(0); // no blocks
-    let err = read_segment("k", &w.buf, FORMAT_VERSION, None)
-        .err()
-        .unwrap();
+    let err = read_segment("k", &w.buf, 5, None).err().unwrap();
     assert!(err.to_string().contains("field length"), "{err}");
+    // Format 6: the same count in a head.
+    let mut w = ByteWriter::default();
+    w.u32(u32::MAX);
+    w.u32(32);
+    w.u32(17);
+    w.varint(0); // no shards
+    w.buf.extend_from_slice(&[0; 4]);
+    let err = read_segment("k", &w.buf, FORMAT_VERSION, None).err().unwrap();
+    assert!(err.to_string().contains("field length"), "{err}");
+}
+
+/// A segment of many terms (every document has words of its own, and a
+/// few words are in most documents, so some terms span many blocks).
+fn wide_segment() -> Segment {
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for i in 0..6000u32 {
+        let own: String = (0..12).map(|k| format!(" w{}x{k}", i * 7 % 5003)).collect();
+        let doc = format!(
+            r#"{{"id":"d{i}","title":"shared memory {}","text":"common words {own}"}}"#,
+            i % 50
+        );
+        index.add(&parse(&doc).unwrap()).unwrap();
+    }
+    index.flush();
+    (*index.segments[0].segment).clone()
+}
+
+/// Format 6 cuts the terms into shards and the body into parts: each shard
+/// reads alone as the terms it holds, the parts cover the body in the
+/// sizes the head lists, and the whole reads back identical.
+#[test]
+fn shards_and_parts_read_alone_and_together() {
+    let seg = wide_segment();
+    let written = write_segment(&seg);
+    let bytes = &written.bytes;
+    let len = layout::head_len("k", bytes).unwrap();
+    assert_eq!(written.ends[0], len, "the head is its own chunk");
+    let head = layout::read_head("k", &bytes[..len]).unwrap();
+    assert!(head.shards.len() > 3, "{} shards", head.shards.len());
+    assert!(head.parts.len() > 3, "{} parts", head.parts.len());
+    let parts: Vec<usize> = written.ends.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(parts, head.parts);
+    // Parts gather units up to PART_BYTES (one unit may exceed it alone).
+    assert!(parts.iter().filter(|&&p| p > layout::PART_BYTES).count() <= 1);
+    let mut at = len;
+    let mut n_terms = 0;
+    for entry in &head.shards {
+        let shard_bytes = &bytes[at..at + entry.len as usize];
+        at += entry.len as usize;
+        let mut r = crate::codec::bytes::ByteReader::new("k", shard_bytes);
+        let shard = shards::read_shard(&mut r, FORMAT_VERSION, (seg.n_docs, seg.n_fields)).unwrap();
+        shards::check_entry("k", &shard, entry).unwrap();
+        let mut terms = shard.terms.iter();
+        while terms.advance().is_some() {
+            let term = std::str::from_utf8(terms.term()).unwrap();
+            let local = shard.infos[terms.ord() as usize];
+            let global = seg.term(term).unwrap();
+            assert_eq!(local.doc_freq, global.doc_freq, "{term}");
+            let docs = |store: &PostingsStore, info| {
+                let mut c = store.cursor(info);
+                std::iter::from_fn(move || {
+                    let d = c.doc();
+                    (d != crate::postings::TERMINATED).then(|| {
+                        c.advance();
+                        d
+                    })
+                })
+                .collect::<Vec<u32>>()
+            };
+            assert_eq!(docs(&shard.postings, local), docs(&seg.postings, global));
+        }
+        n_terms += entry.n_terms as usize;
+    }
+    assert_eq!(n_terms, seg.terms.len());
+    let back = read_segment("k", bytes, FORMAT_VERSION, None).unwrap();
+    assert_eq!(back.terms.as_bytes(), seg.terms.as_bytes());
+    assert_eq!(back.term_infos, seg.term_infos);
+    assert_eq!(back.postings, seg.postings);
+    assert_eq!(back.docs, seg.docs);
+    assert_eq!(&write_segment(&back).bytes, bytes);
+}
+
+/// A head whose directories do not cover the body, or whose shards are out
+/// of order, is `CORRUPT`.
+#[test]
+fn inconsistent_heads_are_corrupt() {
+    let seg = wide_segment();
+    let bytes = write_segment(&seg).bytes;
+    let len = layout::head_len("k", &bytes).unwrap();
+    // One byte of body more or less than the parts list.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(read_segment("k", &longer, FORMAT_VERSION, None).is_err());
+    assert!(read_segment("k", &bytes[..bytes.len() - 1], FORMAT_VERSION, None).is_err());
+    // Two shards swapped in the body: each reads, but not where the head says.
+    let head = layout::read_head("k", &bytes[..len]).unwrap();
+    let (a, b) = (head.shards[0].len as usize, head.shards[1].len as usize);
+    let mut swapped = bytes[..len].to_vec();
+    swapped.extend_from_slice(&bytes[len + a..len + a + b]);
+    swapped.extend_from_slice(&bytes[len..len + a]);
+    swapped.extend_from_slice(&bytes[len + a + b..]);
+    if a != b {
+        assert!(read_segment("k", &swapped, FORMAT_VERSION, None).is_err());
+    }
 }

@@ -1,0 +1,223 @@
+//! Format 6: a segment as a head and a body (docs/FORMAT.md "Segment").
+//! The head holds what a search needs for every document (field lengths,
+//! namespaces, filter, links and vector columns) and the directories of the
+//! body; the body holds the units a reader can fetch alone (term shards,
+//! doc store pages, the surface words), cut into parts of about
+//! [`PART_BYTES`], one chunk blob each.
+
+use crate::codec::bytes::{ByteReader, ByteWriter};
+use crate::error::{Error, Result};
+use crate::postings::MAX_TEXT_FIELDS;
+use crate::store::{Column, KeywordColumn, PageCache, PageDir};
+use crate::vector::VectorColumn;
+
+use super::super::lengths::FieldLengths;
+use super::super::persist::CHUNK_PAYLOAD;
+use super::super::segment::Segment;
+use super::columns;
+use super::shards::{self, check_entry, read_shard, Assembled, ShardEntry};
+use super::SegmentBytes;
+
+/// Bytes of body a part gathers before it closes (a unit larger than this
+/// is a part of its own, cut at [`CHUNK_PAYLOAD`]): the unit of a fetch,
+/// so it stays near a few term shards or doc store pages, while a 1M
+/// document segment stays around a thousand blobs.
+pub(crate) const PART_BYTES: usize = 128 * 1024;
+
+/// Format version of this layout.
+const VERSION: u32 = 6;
+
+/// `u32 n_docs`, `u32 n_fields`, `u32 head_len`.
+pub(crate) const HEAD_PREFIX: usize = 12;
+
+/// A segment's head, decoded.
+#[derive(Debug)]
+pub(crate) struct Head {
+    pub n_docs: u32,
+    pub n_fields: usize,
+    pub shards: Vec<ShardEntry>,
+    pub field_lens: FieldLengths,
+    pub pages: PageDir,
+    pub namespaces: KeywordColumn,
+    pub columns: Vec<Column>,
+    pub vectors: Vec<VectorColumn>,
+    pub surfaces_len: usize,
+    /// Byte length of each part of the body, in order.
+    pub parts: Vec<usize>,
+}
+
+pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) -> SegmentBytes {
+    let mut body = ByteWriter::default();
+    let mut units = Vec::new();
+    let shards = shards::write_shards(&mut body, seg, &mut |end| units.push(end), mark);
+    let mut dir = ByteWriter::default();
+    let start = body.buf.len();
+    crate::store::write_pages(&mut dir, &mut body, &seg.docs, &mut |end| units.push(end));
+    mark("doc store", body.buf.len() - start + dir.buf.len());
+    let start = body.buf.len();
+    columns::write_surfaces(&mut body, &seg.surfaces);
+    units.push(body.buf.len());
+    let surfaces_len = body.buf.len() - start;
+    mark("surface words", surfaces_len);
+    let parts = cut_parts(&units);
+
+    let mut w = ByteWriter::default();
+    w.u32(seg.n_docs);
+    w.u32(seg.n_fields as u32);
+    w.u32(0); // the head's length, once known
+    shards::write_entries(&mut w, &shards);
+    mark("segment head", w.buf.len());
+    let start = w.buf.len();
+    columns::write_field_lens(&mut w, &seg.field_lens);
+    mark("field lengths", w.buf.len() - start);
+    w.buf.extend_from_slice(&dir.buf);
+    columns::write_columns(&mut w, seg, mark);
+    let start = w.buf.len();
+    w.varint(surfaces_len as u32);
+    w.varint(parts.len() as u32);
+    let mut prev = 0;
+    for &end in &parts {
+        w.varint((end - prev) as u32);
+        prev = end;
+    }
+    mark("segment head", w.buf.len() - start);
+    let head_len = w.buf.len();
+    w.buf[8..12].copy_from_slice(&(head_len as u32).to_le_bytes());
+    let mut ends: Vec<usize> = (1..head_len.div_ceil(CHUNK_PAYLOAD))
+        .map(|i| i * CHUNK_PAYLOAD)
+        .collect();
+    ends.push(head_len);
+    ends.extend(parts.iter().map(|end| head_len + end));
+    w.buf.extend_from_slice(&body.buf);
+    SegmentBytes { bytes: w.buf, ends }
+}
+
+/// Ends of the body's parts, given the ends of its units: units gather
+/// until the next would take a part over [`PART_BYTES`]; a unit over
+/// [`CHUNK_PAYLOAD`] is cut into pieces of that size.
+fn cut_parts(units: &[usize]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let (mut start, mut prev) = (0, 0);
+    for &end in units {
+        if end - start > PART_BYTES && prev > start {
+            ends.push(prev);
+            start = prev;
+        }
+        while end - start > CHUNK_PAYLOAD {
+            start += CHUNK_PAYLOAD;
+            ends.push(start);
+        }
+        prev = end;
+    }
+    if prev > start {
+        ends.push(prev);
+    }
+    ends
+}
+
+/// The head's length, from the first [`HEAD_PREFIX`] bytes of a segment.
+pub(crate) fn head_len(key: &str, prefix: &[u8]) -> Result<usize> {
+    let mut r = ByteReader::new(key, prefix);
+    r.take(8)?;
+    let len = r.u32()? as usize;
+    if len < HEAD_PREFIX {
+        return Err(r.corrupt("segment head length out of range"));
+    }
+    Ok(len)
+}
+
+/// Decodes a head (`bytes`: exactly the head), checking that its
+/// directories describe a body its parts cover exactly.
+pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
+    let mut r = ByteReader::new(key, bytes);
+    let n_docs = r.u32()?;
+    let n_fields = r.u32()? as usize;
+    if n_fields == 0 || n_fields > MAX_TEXT_FIELDS {
+        return Err(r.corrupt(format!("invalid text field count {n_fields}")));
+    }
+    if r.u32()? as usize != bytes.len() {
+        return Err(r.corrupt("segment head length differs from its bytes"));
+    }
+    let shards = shards::read_entries(&mut r)?;
+    let ordered = shards
+        .windows(2)
+        .all(|p| p[0].first_term.as_bytes() < p[1].first_term.as_bytes());
+    if !ordered || shards.iter().any(|s| s.n_terms == 0) {
+        return Err(r.corrupt("term shard directory out of order"));
+    }
+    let field_lens = columns::read_field_lens(&mut r, VERSION, (n_docs, n_fields))?;
+    let pages = crate::store::read_page_dir(&mut r, n_docs)?;
+    let (namespaces, columns, vectors) = columns::read_columns(&mut r, VERSION, n_docs)?;
+    let surfaces_len = r.varint()? as usize;
+    let n_parts = r.varint()? as usize;
+    if n_parts > r.remaining() {
+        return Err(r.corrupt("part count exceeds the segment head"));
+    }
+    let parts = (0..n_parts)
+        .map(|_| r.varint().map(|l| l as usize))
+        .collect::<Result<Vec<_>>>()?;
+    if !r.is_at_end() {
+        return Err(r.corrupt("trailing bytes after the segment head"));
+    }
+    let units: u64 = shards.iter().map(|s| s.len as u64).sum::<u64>()
+        + pages.iter().map(|p| p.2 as u64).sum::<u64>()
+        + surfaces_len as u64;
+    if parts.iter().any(|&p| p == 0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
+        return Err(r.corrupt("the segment's parts do not cover its body"));
+    }
+    Ok(Head {
+        n_docs,
+        n_fields,
+        shards,
+        field_lens,
+        pages,
+        namespaces,
+        columns,
+        vectors,
+        surfaces_len,
+        parts,
+    })
+}
+
+/// Reads a whole format 6 segment (head and body, concatenated).
+pub(super) fn read(key: &str, bytes: &[u8], cache: Option<&std::sync::Arc<PageCache>>) -> Result<Segment> {
+    let len = head_len(key, bytes)?;
+    let head_bytes = bytes.get(..len).ok_or_else(|| Error::Corrupt {
+        key: key.to_string(),
+        reason: "segment shorter than its head".into(),
+    })?;
+    let head = read_head(key, head_bytes)?;
+    let mut body = ByteReader::new(key, &bytes[len..]);
+    if head.parts.iter().sum::<usize>() != body.remaining() {
+        return Err(body.corrupt("segment body differs from its parts"));
+    }
+    let dims = (head.n_docs, head.n_fields);
+    let mut assembled = Assembled::new(head.n_fields);
+    for entry in &head.shards {
+        let mut r = ByteReader::new(key, body.take(entry.len as usize)?);
+        let shard = read_shard(&mut r, VERSION, dims)?;
+        check_entry(key, &shard, entry)?;
+        assembled.push(key, shard)?;
+    }
+    let (terms, term_infos, postings) = assembled.finish();
+    let docs = crate::store::read_pages(&mut body, head.pages, cache)?;
+    let mut r = ByteReader::new(key, body.take(head.surfaces_len)?);
+    let surfaces = columns::read_surfaces(&mut r, VERSION, terms.len())?;
+    if !r.is_at_end() || !body.is_at_end() {
+        return Err(body.corrupt("trailing bytes after the segment"));
+    }
+    Ok(Segment {
+        n_docs: head.n_docs,
+        n_fields: head.n_fields,
+        terms,
+        term_infos,
+        postings,
+        field_lens: head.field_lens,
+        docs,
+        namespaces: head.namespaces,
+        columns: head.columns,
+        vectors: head.vectors,
+        surfaces,
+        incoming: Default::default(),
+    })
+}
