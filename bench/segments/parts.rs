@@ -67,6 +67,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         index.len(),
         index.stats().segments
     );
+    let layout = index.blob_layout();
+    let head_bytes: usize = layout.iter().map(|l| l.0).sum();
+    let blobs: usize = layout.iter().map(|l| l.1).sum();
+    println!("segment heads: {head_bytes} bytes; chunk blobs: {blobs}");
     println!("{:<26} {:>14} {:>7}", "part", "bytes", "share");
     for (part, n) in &parts {
         println!(
@@ -81,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Part names are fixed ASCII labels: no escaping needed.
         let parts: Vec<String> = parts.iter().map(|(p, n)| format!("\"{p}\":{n}")).collect();
         let json = format!(
-            "{{\"documents\":{},\"segments\":{},\"text_bytes\":{text_bytes},\"id_bytes\":{id_bytes},\"total_bytes\":{total},\"parts\":{{{}}}}}\n",
+            "{{\"documents\":{},\"segments\":{},\"head_bytes\":{head_bytes},\"blobs\":{blobs},\"text_bytes\":{text_bytes},\"id_bytes\":{id_bytes},\"total_bytes\":{total},\"parts\":{{{}}}}}\n",
             index.len(),
             index.stats().segments,
             parts.join(",")

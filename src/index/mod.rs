@@ -495,14 +495,27 @@ impl Index {
     pub fn part_sizes(&self) -> Vec<(&'static str, u64)> {
         let mut sums: Vec<(&'static str, u64)> = Vec::new();
         for e in &self.segments {
-            for (i, (part, n)) in serialize::part_sizes(&e.segment).into_iter().enumerate() {
-                match sums.get_mut(i) {
+            for (part, n) in serialize::part_sizes(&e.segment) {
+                match sums.iter_mut().find(|s| s.0 == part) {
                     Some(s) => s.1 += n as u64,
                     None => sums.push((part, n as u64)),
                 }
             }
         }
         sums
+    }
+
+    /// Per flushed segment, the bytes of its head and how many chunk blobs
+    /// it is stored as (docs/FORMAT.md "Segment"). A diagnostic.
+    pub fn blob_layout(&self) -> Vec<(usize, usize)> {
+        self.segments
+            .iter()
+            .map(|e| {
+                let written = serialize::write_segment(&e.segment);
+                let head = serialize::layout::head_len("", &written.bytes).unwrap_or(0);
+                (head, written.ends.len())
+            })
+            .collect()
     }
 
     /// Whether the write buffer holds documents not yet flushed.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub use cache::{cache_limit, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
-pub use pages::{read_page_dir, read_pages, write_pages, PageDir, PAGE_BYTES};
+pub use pages::{read_ids, read_page_dir, read_pages, write_ids, write_pages, PageDir, PAGE_BYTES};
 
 use crate::json::{self, Map, Value};
 

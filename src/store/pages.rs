@@ -15,15 +15,21 @@ use crate::error::Result;
 use super::cache::{new_store_key, PageCache, UnpackedPage};
 use super::DocStore;
 
-/// Raw bytes a page holds before it is closed: deflate's 32 KiB window sees
-/// the whole of the previous page-half, and the page stays small enough to
-/// fetch and unpack per hit. Measured on the packages corpus (bench/segments
-/// /parts.rs): 16 KiB pages pack to 53 % of the text held, 64 KiB to 49 %.
-pub const PAGE_BYTES: usize = 64 * 1024;
+/// Raw bytes a page holds before it is closed: the page stays small enough
+/// to fetch and unpack per hit (a read unpacks only up to its row). Format 6
+/// keeps the ids apart from the rows (a lazy reader holds them all), which
+/// loses what ids share with titles; doc store of 100k packages documents
+/// against all the text it holds (bench/segments/parts.rs, level 6): 64 KiB
+/// pages 52.7 %, 128 KiB 50.6 %, 256 KiB 50.2 % (format 5, ids in the rows,
+/// 64 KiB at level 4: 48.7 %).
+pub const PAGE_BYTES: usize = 128 * 1024;
 
-/// Deflate level: 4 packs within 1 % of level 9 at twice its speed
-/// (measured over 64 KiB pages of the packages corpus: 65 against 27 MB/s).
-const LEVEL: u8 = 4;
+/// Deflate level of the pages: 6 packs within 0.3 % of level 9, 2 % better
+/// than 4 (level 4 packs 65 MB/s, 9 packs 27, on 64 KiB pages).
+const LEVEL: u8 = 6;
+
+/// The ids are a small part of the store, packed once: level 9.
+const IDS_LEVEL: u8 = 9;
 
 /// Deflate cannot expand more than 1032 to 1: a page claiming more is
 /// damaged, and refusing it bounds what a crafted blob can make us allocate.
@@ -44,6 +50,9 @@ pub(super) struct PackedPages {
     key: u64,
     pages: Vec<PackedPage>,
     cache: Arc<PageCache>,
+    /// Rows start with the document's id (format 5; format 6 keeps the ids
+    /// apart, [`write_ids`]).
+    with_ids: bool,
 }
 
 impl Drop for PackedPages {
@@ -58,6 +67,7 @@ impl PackedPages {
             key: new_store_key(),
             pages: pack_pages(docs),
             cache,
+            with_ids: false,
         }
     }
 
@@ -75,7 +85,7 @@ impl PackedPages {
         let unpacked = self.cache.get(self.key, i as u32, row, || {
             // The bytes unpacked when the store was read or packed: only a
             // bug could make them fail now, and then the fields read empty.
-            let unpacked = unpack_through(page, row);
+            let unpacked = unpack_through(page, row, self.with_ids);
             debug_assert!(unpacked.is_some(), "a held page no longer unpacks");
             unpacked.unwrap_or(UnpackedPage {
                 raw: Vec::new(),
@@ -86,15 +96,13 @@ impl PackedPages {
     }
 }
 
-/// `docs` in pages of about [`PAGE_BYTES`], each deflated.
-/// (Callers hold `docs` as written: a packed store's pages are kept as they are.)
+/// `docs`' stored fields in pages of about [`PAGE_BYTES`], each deflated.
 fn pack_pages(docs: &DocStore) -> Vec<PackedPage> {
     let mut pages = Vec::new();
     let mut raw = ByteWriter::default();
     let mut first_doc = 0;
     let n = docs.len() as u32;
     for d in 0..n {
-        raw.short_bytes(docs.id(d).as_bytes());
         raw.short_bytes(&docs.stored_bytes(d));
         if raw.buf.len() >= PAGE_BYTES || d + 1 == n {
             pages.push(PackedPage {
@@ -121,8 +129,8 @@ pub fn write_pages(
 ) {
     let packed;
     let pages = match docs.packed() {
-        Some(p) => &p.pages,
-        None => {
+        Some(p) if !p.with_ids => &p.pages,
+        _ => {
             packed = pack_pages(docs);
             &packed
         }
@@ -142,34 +150,36 @@ pub fn write_pages(
 /// The page's rows up to `row` at least: inflated only as far as the rows
 /// before it take, as their share of the page suggests (then the whole page
 /// if that fell short), so a read near the page's start unpacks little.
-fn unpack_through(page: &PackedPage, row: usize) -> Option<UnpackedPage> {
+fn unpack_through(page: &PackedPage, row: usize, with_ids: bool) -> Option<UnpackedPage> {
     let raw_len = page.raw_len as usize;
     let share = raw_len as u64 * (row as u64 + 1) / u64::from(page.n_docs.max(1));
     let guess = (share as usize + PREFIX_SLACK).min(raw_len);
     if guess < raw_len {
         if let Err(partial) = miniz_oxide::inflate::decompress_to_vec_with_limit(&page.bytes, guess)
         {
-            let prefix = rows_of(partial.output, page.n_docs, &mut |_| {});
+            let prefix = rows_of(partial.output, page.n_docs, with_ids, &mut |_| {});
             if prefix.stored.len() > row {
                 return Some(prefix);
             }
         }
     }
-    unpack(&page.bytes, raw_len, page.n_docs, &mut |_| {})
+    unpack(&page.bytes, raw_len, page.n_docs, with_ids, &mut |_| {})
 }
 
 /// Bytes inflated beyond a row's share of its page: rows differ in length.
 const PREFIX_SLACK: usize = 4096;
 
-/// The whole rows at the start of `raw` (at most `n_docs`).
-fn rows_of(raw: Vec<u8>, n_docs: u32, id: &mut dyn FnMut(&str)) -> UnpackedPage {
+/// The whole rows at the start of `raw` (at most `n_docs`): `short` stored
+/// fields, after a `short` id `with_ids`, which goes to `id`.
+fn rows_of(raw: Vec<u8>, n_docs: u32, with_ids: bool, id: &mut dyn FnMut(&str)) -> UnpackedPage {
     let mut stored = Vec::with_capacity(n_docs as usize);
     let mut rows = ByteReader::new("", &raw);
     for _ in 0..n_docs {
-        let (Ok(row_id), Ok(bytes)) = (rows.short_str(), rows.short_bytes()) else {
-            break;
-        };
-        id(row_id);
+        if with_ids {
+            let Ok(row_id) = rows.short_str() else { break };
+            id(row_id);
+        }
+        let Ok(bytes) = rows.short_bytes() else { break };
         let end = raw.len() - rows.remaining();
         stored.push(((end - bytes.len()) as u32, end as u32));
     }
@@ -182,16 +192,54 @@ fn unpack(
     packed: &[u8],
     raw_len: usize,
     n_docs: u32,
+    with_ids: bool,
     id: &mut dyn FnMut(&str),
 ) -> Option<UnpackedPage> {
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len).ok()?;
     if raw.len() != raw_len {
         return None;
     }
-    let page = rows_of(raw, n_docs, id);
+    let page = rows_of(raw, n_docs, with_ids, id);
     let whole = page.stored.len() == n_docs as usize
         && page.stored.last().map_or(0, |r| r.1 as usize) == raw_len;
     whole.then_some(page)
+}
+
+/// Appends the documents' ids (format 6) as one raw deflate stream of
+/// `short` ids; returns its unpacked length, for the head.
+pub fn write_ids(body: &mut ByteWriter, docs: &DocStore) -> u32 {
+    let mut raw = ByteWriter::default();
+    for id in docs.ids() {
+        raw.short_bytes(id.as_bytes());
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec(&raw.buf, IDS_LEVEL);
+    body.buf.extend_from_slice(&packed);
+    raw.buf.len() as u32
+}
+
+/// Reads [`write_ids`]' output (all of `packed`): exactly `n_docs` ids
+/// in `raw_len` bytes.
+pub fn read_ids(
+    r: &ByteReader<'_>,
+    packed: &[u8],
+    raw_len: u32,
+    n_docs: u32,
+) -> Result<Vec<String>> {
+    let bad = || r.corrupt("the doc store's ids do not unpack");
+    if raw_len as u64 > packed.len() as u64 * MAX_EXPANSION || n_docs > raw_len {
+        return Err(bad());
+    }
+    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len as usize)
+        .map_err(|_| bad())?;
+    let mut rows = ByteReader::new(r.key(), &raw);
+    let mut ids = Vec::with_capacity(n_docs as usize);
+    for _ in 0..n_docs {
+        ids.push(rows.short_str()?.to_string());
+    }
+    if raw.len() != raw_len as usize || !rows.is_at_end() {
+        return Err(bad());
+    }
+    Ok(ids)
 }
 
 /// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`.
@@ -220,20 +268,26 @@ pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32) -> Result<PageDir> {
 }
 
 /// Reads the packed pages `dir` describes from `r`: kept packed behind
-/// `cache` when given, else unpacked into the store.
+/// `cache` when given, else unpacked into the store. `ids`: the documents'
+/// ids (format 6), else the rows start with them (format 5).
 pub fn read_pages(
     r: &mut ByteReader<'_>,
     dir: PageDir,
+    ids: Option<Vec<String>>,
     cache: Option<&Arc<PageCache>>,
 ) -> Result<DocStore> {
     let n_docs: usize = dir.iter().map(|p| p.0 as usize).sum();
     let mut store = DocStore::new();
-    let mut ids = Vec::with_capacity(n_docs);
+    let with_ids = ids.is_none();
+    if ids.as_ref().is_some_and(|ids| ids.len() != n_docs) {
+        return Err(r.corrupt("the doc store's ids do not match its pages"));
+    }
+    let mut ids = ids.unwrap_or_else(|| Vec::with_capacity(n_docs));
     let mut pages = Vec::with_capacity(if cache.is_some() { dir.len() } else { 0 });
     let mut first_doc = 0;
     for (i, (docs, raw_len, packed_len)) in dir.into_iter().enumerate() {
         let packed = r.take(packed_len)?;
-        let page = unpack(packed, raw_len as usize, docs, &mut |id| {
+        let page = unpack(packed, raw_len as usize, docs, with_ids, &mut |id| {
             ids.push(id.to_string())
         });
         let page = page.ok_or_else(|| r.corrupt(format!("doc store page {i} does not unpack")))?;
@@ -245,7 +299,7 @@ pub fn read_pages(
                 bytes: packed.to_vec(),
             });
         } else {
-            let first = ids.len() - docs as usize;
+            let first = first_doc as usize;
             for (k, &(s, e)) in page.stored.iter().enumerate() {
                 store.push(
                     std::mem::take(&mut ids[first + k]),
@@ -261,6 +315,7 @@ pub fn read_pages(
             key: new_store_key(),
             pages,
             cache: cache.clone(),
+            with_ids,
         }));
     }
     Ok(store)
@@ -295,12 +350,30 @@ mod tests {
         read_behind(bytes, n_docs, None)
     }
 
+    /// Pages of `n_docs` documents whose ids are those of [`store`].
     fn read_behind(bytes: &[u8], n_docs: u32, cache: Option<&Arc<PageCache>>) -> Result<DocStore> {
         let mut r = ByteReader::new("k", bytes);
         let dir = read_page_dir(&mut r, n_docs)?;
-        let docs = read_pages(&mut r, dir, cache)?;
+        let ids = (0..n_docs).map(|d| format!("doc-{d}")).collect();
+        let docs = read_pages(&mut r, dir, Some(ids), cache)?;
         assert!(r.is_at_end());
         Ok(docs)
+    }
+
+    #[test]
+    fn ids_round_trip_and_damage_is_corrupt() {
+        for n in [0, 1, 3000] {
+            let docs = store(n, 10);
+            let mut w = ByteWriter::default();
+            let raw_len = write_ids(&mut w, &docs);
+            let r = ByteReader::new("k", &w.buf);
+            assert_eq!(read_ids(&r, &w.buf, raw_len, n).unwrap(), docs.ids());
+            assert!(read_ids(&r, &w.buf, raw_len + 1, n).is_err());
+            if n > 0 {
+                assert!(read_ids(&r, &w.buf, raw_len, n - 1).is_err());
+                assert!(read_ids(&r, &w.buf[..w.buf.len() - 1], raw_len, n).is_err());
+            }
+        }
     }
 
     #[test]

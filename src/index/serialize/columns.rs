@@ -23,7 +23,11 @@ const COL_VECTOR: u8 = 4;
 const COL_LINKS: u8 = 5;
 
 /// Namespaces, then the filter and links columns, then the vector columns.
-pub(super) fn write_columns(w: &mut ByteWriter, seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) {
+pub(super) fn write_columns(
+    w: &mut ByteWriter,
+    seg: &Segment,
+    mark: &mut dyn FnMut(&'static str, usize),
+) {
     let start = w.buf.len();
     write_keywords(w, &seg.namespaces);
     mark("namespaces", w.buf.len() - start);
@@ -161,7 +165,11 @@ pub(super) fn write_surfaces(w: &mut ByteWriter, surfaces: &Surfaces) {
 
 /// [`write_surfaces`]' output over a segment of `n_terms` terms (none
 /// before version 3).
-pub(crate) fn read_surfaces(r: &mut ByteReader<'_>, version: u32, n_terms: usize) -> Result<Surfaces> {
+pub(crate) fn read_surfaces(
+    r: &mut ByteReader<'_>,
+    version: u32,
+    n_terms: usize,
+) -> Result<Surfaces> {
     let mut surfaces = Surfaces::default();
     if version >= 3 {
         let words = TermDict::from_bytes(r.bytes()?.to_vec())
@@ -293,4 +301,3 @@ fn read_keywords(r: &mut ByteReader<'_>, n_docs: u32) -> Result<KeywordColumn> {
     }
     Ok(KeywordColumn { values })
 }
-

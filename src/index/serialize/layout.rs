@@ -38,6 +38,8 @@ pub(crate) struct Head {
     pub shards: Vec<ShardEntry>,
     pub field_lens: FieldLengths,
     pub pages: PageDir,
+    /// Unpacked and packed bytes of the documents' ids.
+    pub ids: (u32, usize),
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
     pub vectors: Vec<VectorColumn>,
@@ -48,12 +50,17 @@ pub(crate) struct Head {
 
 pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) -> SegmentBytes {
     let mut body = ByteWriter::default();
-    let mut units = Vec::new();
+    let ids_raw = crate::store::write_ids(&mut body, &seg.docs);
+    let ids_packed = body.buf.len();
+    let mut units = vec![ids_packed];
     let shards = shards::write_shards(&mut body, seg, &mut |end| units.push(end), mark);
     let mut dir = ByteWriter::default();
     let start = body.buf.len();
     crate::store::write_pages(&mut dir, &mut body, &seg.docs, &mut |end| units.push(end));
-    mark("doc store", body.buf.len() - start + dir.buf.len());
+    mark(
+        "doc store",
+        body.buf.len() - start + dir.buf.len() + ids_packed,
+    );
     let start = body.buf.len();
     columns::write_surfaces(&mut body, &seg.surfaces);
     units.push(body.buf.len());
@@ -71,6 +78,10 @@ pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) ->
     columns::write_field_lens(&mut w, &seg.field_lens);
     mark("field lengths", w.buf.len() - start);
     w.buf.extend_from_slice(&dir.buf);
+    let start = w.buf.len();
+    w.varint(ids_raw);
+    w.varint(ids_packed as u32);
+    mark("doc store", w.buf.len() - start);
     columns::write_columns(&mut w, seg, mark);
     let start = w.buf.len();
     w.varint(surfaces_len as u32);
@@ -147,6 +158,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
     }
     let field_lens = columns::read_field_lens(&mut r, VERSION, (n_docs, n_fields))?;
     let pages = crate::store::read_page_dir(&mut r, n_docs)?;
+    let ids = (r.varint()?, r.varint()? as usize);
     let (namespaces, columns, vectors) = columns::read_columns(&mut r, VERSION, n_docs)?;
     let surfaces_len = r.varint()? as usize;
     let n_parts = r.varint()? as usize;
@@ -161,6 +173,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
     }
     let units: u64 = shards.iter().map(|s| s.len as u64).sum::<u64>()
         + pages.iter().map(|p| p.2 as u64).sum::<u64>()
+        + ids.1 as u64
         + surfaces_len as u64;
     if parts.iter().any(|&p| p == 0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
         return Err(r.corrupt("the segment's parts do not cover its body"));
@@ -171,6 +184,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
         shards,
         field_lens,
         pages,
+        ids,
         namespaces,
         columns,
         vectors,
@@ -180,7 +194,11 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
 }
 
 /// Reads a whole format 6 segment (head and body, concatenated).
-pub(super) fn read(key: &str, bytes: &[u8], cache: Option<&std::sync::Arc<PageCache>>) -> Result<Segment> {
+pub(super) fn read(
+    key: &str,
+    bytes: &[u8],
+    cache: Option<&std::sync::Arc<PageCache>>,
+) -> Result<Segment> {
     let len = head_len(key, bytes)?;
     let head_bytes = bytes.get(..len).ok_or_else(|| Error::Corrupt {
         key: key.to_string(),
@@ -191,6 +209,8 @@ pub(super) fn read(key: &str, bytes: &[u8], cache: Option<&std::sync::Arc<PageCa
     if head.parts.iter().sum::<usize>() != body.remaining() {
         return Err(body.corrupt("segment body differs from its parts"));
     }
+    let ids = body.take(head.ids.1)?;
+    let ids = crate::store::read_ids(&body, ids, head.ids.0, head.n_docs)?;
     let dims = (head.n_docs, head.n_fields);
     let mut assembled = Assembled::new(head.n_fields);
     for entry in &head.shards {
@@ -200,7 +220,7 @@ pub(super) fn read(key: &str, bytes: &[u8], cache: Option<&std::sync::Arc<PageCa
         assembled.push(key, shard)?;
     }
     let (terms, term_infos, postings) = assembled.finish();
-    let docs = crate::store::read_pages(&mut body, head.pages, cache)?;
+    let docs = crate::store::read_pages(&mut body, head.pages, Some(ids), cache)?;
     let mut r = ByteReader::new(key, body.take(head.surfaces_len)?);
     let surfaces = columns::read_surfaces(&mut r, VERSION, terms.len())?;
     if !r.is_at_end() || !body.is_at_end() {

@@ -47,12 +47,13 @@ pub fn write_segment(seg: &Segment) -> SegmentBytes {
 /// each first appears (the storage breakdown in bench/ sums them).
 pub fn part_sizes(seg: &Segment) -> Vec<(&'static str, usize)> {
     let mut sizes: Vec<(&'static str, usize)> = Vec::new();
-    let total = layout::write(seg, &mut |part, bytes| {
-        match sizes.iter_mut().find(|s| s.0 == part) {
+    let total = layout::write(
+        seg,
+        &mut |part, bytes| match sizes.iter_mut().find(|s| s.0 == part) {
             Some(s) => s.1 += bytes,
             None => sizes.push((part, bytes)),
-        }
-    })
+        },
+    )
     .bytes
     .len();
     debug_assert_eq!(sizes.iter().map(|s| s.1).sum::<usize>(), total);
@@ -141,7 +142,7 @@ fn read_docs(
 ) -> Result<DocStore> {
     if version >= 5 {
         let dir = crate::store::read_page_dir(r, n_docs)?;
-        return crate::store::read_pages(r, dir, cache);
+        return crate::store::read_pages(r, dir, None, cache);
     }
     if version < 4 && r.len(16)? != n_docs as usize {
         return Err(r.corrupt("document store does not match the document count"));
@@ -157,7 +158,6 @@ fn read_docs(
     }
     Ok(docs)
 }
-
 
 #[cfg(test)]
 mod tests;

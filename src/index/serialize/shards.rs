@@ -72,7 +72,10 @@ pub(super) fn write_shards(
     while terms.advance().is_some() {
         let term = String::from_utf8_lossy(terms.term()).into_owned();
         let info = seg.term_infos[ord];
-        let (first, end) = (info.first_block as usize, (info.first_block + info.n_blocks) as usize);
+        let (first, end) = (
+            info.first_block as usize,
+            (info.first_block + info.n_blocks) as usize,
+        );
         let ((a, b), (c, d)) = extent(&seg.postings, first, end);
         bytes += term.len() + (b - a) + (d - c) + 8 * info.n_blocks as usize;
         pending.push(term);
@@ -136,7 +139,10 @@ fn write_shard(
     postings::write_block_table(w, &local, &blocks, (b - a, d - c));
     step(w, "block table");
     let n_fields = seg.n_fields;
-    postings::write_bounds(w, &seg.postings.bounds[first_block * n_fields..end_block * n_fields]);
+    postings::write_bounds(
+        w,
+        &seg.postings.bounds[first_block * n_fields..end_block * n_fields],
+    );
     step(w, "block bounds");
 }
 
@@ -238,14 +244,19 @@ impl Assembled {
         };
         let mut terms = shard.terms.iter();
         while terms.advance().is_some() {
-            let term = std::str::from_utf8(terms.term()).map_err(|_| corrupt("term is not UTF-8"))?;
+            let term =
+                std::str::from_utf8(terms.term()).map_err(|_| corrupt("term is not UTF-8"))?;
             self.dict
                 .insert(term)
                 .ok_or_else(|| corrupt("term shards are not in term order"))?;
         }
         let p = &mut self.postings;
         let base = |len: usize| u32::try_from(len).map_err(|_| corrupt("postings exceed 4 GiB"));
-        let (bytes, positions, blocks) = (base(p.bytes.len())?, base(p.positions.len())?, base(p.blocks.len())?);
+        let (bytes, positions, blocks) = (
+            base(p.bytes.len())?,
+            base(p.positions.len())?,
+            base(p.blocks.len())?,
+        );
         base(p.bytes.len() + shard.postings.bytes.len())?;
         base(p.positions.len() + shard.postings.positions.len())?;
         self.infos.extend(shard.infos.iter().map(|t| TermInfo {
@@ -254,11 +265,12 @@ impl Assembled {
         }));
         p.bytes.extend_from_slice(&shard.postings.bytes);
         p.positions.extend_from_slice(&shard.postings.positions);
-        p.blocks.extend(shard.postings.blocks.iter().map(|m| BlockMeta {
-            offset: m.offset + bytes,
-            pos_offset: m.pos_offset + positions,
-            ..*m
-        }));
+        p.blocks
+            .extend(shard.postings.blocks.iter().map(|m| BlockMeta {
+                offset: m.offset + bytes,
+                pos_offset: m.pos_offset + positions,
+                ..*m
+            }));
         p.bounds.extend_from_slice(&shard.postings.bounds);
         Ok(())
     }

@@ -1,9 +1,9 @@
 use super::*;
-use crate::codec::bytes::ByteWriter;
-use crate::store::Column;
 use crate::codec::blob::FORMAT_VERSION;
+use crate::codec::bytes::ByteWriter;
 use crate::json::parse;
 use crate::schema::IndexConfig;
+use crate::store::Column;
 use crate::Index;
 
 /// A flushed segment with multi-block terms (`memory` in every document,
@@ -111,7 +111,9 @@ fn huge_counts_are_corrupt_not_allocations() {
     w.u32(17);
     w.varint(0); // no shards
     w.buf.extend_from_slice(&[0; 4]);
-    let err = read_segment("k", &w.buf, FORMAT_VERSION, None).err().unwrap();
+    let err = read_segment("k", &w.buf, FORMAT_VERSION, None)
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("field length"), "{err}");
 }
 
@@ -148,7 +150,7 @@ fn shards_and_parts_read_alone_and_together() {
     assert_eq!(parts, head.parts);
     // Parts gather units up to PART_BYTES (one unit may exceed it alone).
     assert!(parts.iter().filter(|&&p| p > layout::PART_BYTES).count() <= 1);
-    let mut at = len;
+    let mut at = len + head.ids.1; // the ids come first
     let mut n_terms = 0;
     for entry in &head.shards {
         let shard_bytes = &bytes[at..at + entry.len as usize];
@@ -201,10 +203,11 @@ fn inconsistent_heads_are_corrupt() {
     // Two shards swapped in the body: each reads, but not where the head says.
     let head = layout::read_head("k", &bytes[..len]).unwrap();
     let (a, b) = (head.shards[0].len as usize, head.shards[1].len as usize);
-    let mut swapped = bytes[..len].to_vec();
-    swapped.extend_from_slice(&bytes[len + a..len + a + b]);
-    swapped.extend_from_slice(&bytes[len..len + a]);
-    swapped.extend_from_slice(&bytes[len + a + b..]);
+    let at = len + head.ids.1;
+    let mut swapped = bytes[..at].to_vec();
+    swapped.extend_from_slice(&bytes[at + a..at + a + b]);
+    swapped.extend_from_slice(&bytes[at..at + a]);
+    swapped.extend_from_slice(&bytes[at + a + b..]);
     if a != b {
         assert!(read_segment("k", &swapped, FORMAT_VERSION, None).is_err());
     }
