@@ -175,7 +175,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
         + pages.iter().map(|p| p.2 as u64).sum::<u64>()
         + ids.1 as u64
         + surfaces_len as u64;
-    if parts.iter().any(|&p| p == 0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
+    if parts.contains(&0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
         return Err(r.corrupt("the segment's parts do not cover its body"));
     }
     Ok(Head {
