@@ -82,6 +82,14 @@ impl DeleteSet {
         df
     }
 
+    /// Drops the memo of live document frequencies: a lazily opened
+    /// segment renumbers its blocks whenever the terms it holds change.
+    pub fn forget_live_doc_freqs(&mut self) {
+        if let Ok(memo) = self.live_df.0.get_mut() {
+            memo.clear();
+        }
+    }
+
     #[inline]
     pub fn contains(&self, doc: u32) -> bool {
         self.words

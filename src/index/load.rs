@@ -32,7 +32,7 @@ use super::upgrade::relay_segment;
 use super::{Index, SegmentEntry};
 
 /// Loads tried before giving up on a manifest that keeps changing.
-const LOAD_ATTEMPTS: usize = 8;
+pub(crate) const LOAD_ATTEMPTS: usize = 8;
 
 /// A committed state read from storage, ready to become an [`Index`].
 pub struct LoadedIndex {
@@ -40,7 +40,9 @@ pub struct LoadedIndex {
     manifest_bytes: Arc<[u8]>,
     segments: Vec<(SegmentRecord, Segment, DeleteSet)>,
     /// The page cache the segments' stored fields were read packed behind.
-    doc_cache: Option<Arc<PageCache>>,
+    pub(crate) doc_cache: Option<Arc<PageCache>>,
+    /// Read from the heads only (src/index/lazy): no id map is built.
+    pub(crate) lazy: bool,
 }
 
 impl LoadedIndex {
@@ -51,7 +53,7 @@ impl LoadedIndex {
 }
 
 /// Why one attempt at loading failed.
-enum Attempt {
+pub(crate) enum Attempt {
     /// A referenced blob is gone: maybe collected by a newer commit.
     Missing(Error),
     Failed(Error),
@@ -143,7 +145,11 @@ async fn check_no_orphans<S: Storage>(storage: &S, name: &str) -> Result<bool> {
     })
 }
 
-async fn get_blob<S: Storage>(storage: &S, key: &str, what: &str) -> Result<Vec<u8>, Attempt> {
+pub(crate) async fn get_blob<S: Storage>(
+    storage: &S,
+    key: &str,
+    what: &str,
+) -> Result<Vec<u8>, Attempt> {
     let blob = storage.get(key).await?.ok_or_else(|| {
         Attempt::Missing(Error::Corrupt {
             key: key.to_string(),
@@ -246,6 +252,7 @@ impl LoadedIndex {
             manifest_bytes: Arc::from(manifest_bytes),
             segments,
             doc_cache: None,
+            lazy: false,
         }
     }
 }
@@ -307,6 +314,7 @@ impl Index {
     /// upgraded schema is stored by the next commit.
     pub fn from_loaded_as(loaded: LoadedIndex, request: Option<&SchemaRequest>) -> Result<Index> {
         let manifest = loaded.manifest;
+        let map_ids = !loaded.lazy;
         let upgraded = match request {
             Some(r) => manifest.config.upgraded(r)?,
             None => None,
@@ -340,7 +348,7 @@ impl Index {
                     segment
                 }
             };
-            index.adopt_segment(record.id, Arc::new(segment), deletes);
+            index.adopt_segment(record.id, Arc::new(segment), deletes, map_ids);
         }
         index.next_segment_id = manifest.next_segment_id.max(index.next_segment_id);
         index.persist = PersistState {
@@ -353,10 +361,19 @@ impl Index {
     }
 
     /// Adds a loaded segment with its tombstones, updating ids and stats.
-    fn adopt_segment(&mut self, id: u64, segment: Arc<Segment>, deletes: DeleteSet) {
+    /// `map_ids`: add the segment's ids to the id map (a lazy index, which
+    /// finds documents only by search, has none).
+    fn adopt_segment(&mut self, id: u64, segment: Arc<Segment>, deletes: DeleteSet, map_ids: bool) {
         let n_fields = self.schema.text.len();
         for doc in 0..segment.n_docs {
             if deletes.contains(doc) {
+                continue;
+            }
+            self.live_docs += 1;
+            for f in 0..n_fields {
+                self.live_field_len[f] += segment.field_len(doc, f) as u64;
+            }
+            if !map_ids {
                 continue;
             }
             // A later segment holding the same id wins (cannot happen with a
@@ -368,10 +385,6 @@ impl Index {
                 segment.docs.id(doc).to_string(),
                 super::DocAddr { segment: id, doc },
             );
-            self.live_docs += 1;
-            for f in 0..n_fields {
-                self.live_field_len[f] += segment.field_len(doc, f) as u64;
-            }
         }
         self.next_segment_id = self.next_segment_id.max(id + 1);
         self.segments.push(SegmentEntry {

@@ -9,6 +9,7 @@
 
 pub mod deletes;
 pub mod document;
+pub mod lazy;
 pub mod lengths;
 pub mod load;
 pub mod manifest;
@@ -460,7 +461,7 @@ impl Index {
     pub fn stats(&self) -> Stats {
         Stats {
             documents: self.live_docs as usize,
-            terms: self.segments.iter().map(|e| e.segment.terms.len()).sum(),
+            terms: self.segments.iter().map(|e| e.segment.n_terms()).sum(),
             segments: self.segments.len(),
             bytes: self.segments.iter().map(|e| e.segment.heap_bytes()).sum(),
             buffered: self.buffer.n_docs() as usize,

@@ -38,6 +38,10 @@ pub struct Segment {
     /// Incoming links by target, built on first use (`expand`/`related`
     /// with direction `in` or `both`; src/query/agent.rs).
     pub incoming: std::sync::OnceLock<IncomingLinks>,
+    /// Set when the segment was opened lazily: `terms`, `term_infos`,
+    /// `postings` (and `surfaces`) hold only the shards fetched so far, and
+    /// term lookups go through the methods below, which ask for the rest.
+    pub(crate) lazy: Option<std::sync::Arc<crate::index::lazy::LazyTerms>>,
 }
 
 /// A segment's link edges by target: `keys` (FxHash of the target id,
@@ -58,8 +62,53 @@ impl Segment {
     }
 
     pub fn term(&self, term: &str) -> Option<TermInfo> {
-        let ord = self.terms.get(term)?;
+        let ord = self.term_ord(term)?;
         self.term_infos.get(ord as usize).copied()
+    }
+
+    /// Ordinal of `term` in `terms` (a lazy segment asks for its shard).
+    pub fn term_ord(&self, term: &str) -> Option<u64> {
+        if let Some(lazy) = &self.lazy {
+            if !lazy.want_term(term) {
+                return None;
+            }
+        }
+        self.terms.get(term)
+    }
+
+    /// Terms in the segment (a lazy segment: all of them, held or not).
+    pub fn n_terms(&self) -> usize {
+        self.lazy.as_ref().map_or(self.terms.len(), |l| l.n_terms())
+    }
+
+    /// Before listing `terms` by prefix: a lazy segment asks for the shards
+    /// that may hold them.
+    pub fn want_prefix(&self, prefix: &str) {
+        if let Some(lazy) = &self.lazy {
+            lazy.want_prefix(prefix);
+        }
+    }
+
+    /// Before walking all of `terms`: a lazy segment asks for every shard.
+    pub fn want_all_terms(&self) {
+        if let Some(lazy) = &self.lazy {
+            lazy.want_all();
+        }
+    }
+
+    /// Whether `surfaces` is here (a lazy segment asks for it).
+    pub fn has_surfaces(&self) -> bool {
+        self.lazy.as_ref().is_none_or(|l| l.want_surfaces())
+    }
+
+    /// The term whose ordinal in the whole segment is `stem` (surface words
+    /// name their stems so), and its ordinal in `terms`.
+    pub fn stem(&self, stem: u32) -> Option<(String, u64)> {
+        let ord = match &self.lazy {
+            Some(lazy) => lazy.local_ord(stem)?,
+            None => u64::from(stem),
+        };
+        Some((self.terms.term_at(ord)?, ord))
     }
 
     #[inline]
@@ -143,6 +192,7 @@ impl TermsAssembler {
             vectors: parts.vectors,
             surfaces: Surfaces::default(),
             incoming: Default::default(),
+            lazy: None,
         }
     }
 }

@@ -285,7 +285,7 @@ impl<'a> Planner<'a> {
         let mut found = Vec::with_capacity(self.index.segments.len());
         for entry in self.index.segments {
             let seg: &Segment = &entry.segment;
-            let ord = seg.terms.get(term);
+            let ord = seg.term_ord(term);
             if let Some(ord) = ord {
                 df += live_doc_freq(entry, ord as u32);
             }
@@ -315,7 +315,7 @@ impl<'a> Planner<'a> {
             .index
             .segments
             .iter()
-            .map(|e| e.segment.terms.len() as u64)
+            .map(|e| e.segment.n_terms() as u64)
             .collect();
         let total = sizes.iter().sum::<u64>().max(1);
         let mut walk_cut = false;
@@ -332,6 +332,7 @@ impl<'a> Planner<'a> {
             if prefix {
                 // Listing a prefix's terms takes a step per term listed.
                 let limit = MAX_EXPANSIONS.min(usize::try_from(steps).unwrap_or(usize::MAX));
+                entry.segment.want_prefix(term);
                 hits.extend(dict.prefix(term, limit));
                 steps -= hits.len() as u64;
                 walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
@@ -343,7 +344,10 @@ impl<'a> Planner<'a> {
                 // against its terms: one walk either way.
                 let surfaces = &entry.segment.surfaces;
                 let mut matched = Vec::new();
+                // A lazy segment fetches its words for the next round.
+                let words_here = entry.segment.has_surfaces();
                 match surface {
+                    Some(_) if !words_here => {}
                     Some(word) if !surfaces.words.is_empty() => {
                         for (_, w, d) in
                             surfaces
@@ -351,12 +355,15 @@ impl<'a> Planner<'a> {
                                 .typos_bounded(word, fuzzy, MAX_EXPANSIONS, &mut steps)
                         {
                             let stem = surfaces.stems.get(w as usize).copied().unwrap_or(0);
-                            if let Some(t) = dict.term_at(u64::from(stem)) {
-                                matched.push((t, u64::from(stem), d));
+                            if let Some((t, ord)) = entry.segment.stem(stem) {
+                                matched.push((t, ord, d));
                             }
                         }
                     }
-                    _ => matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps),
+                    _ => {
+                        entry.segment.want_all_terms();
+                        matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                    }
                 }
                 walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
                 for (t, ord, d) in matched {

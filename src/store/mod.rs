@@ -4,6 +4,7 @@
 mod cache;
 mod columns;
 mod fields;
+mod lazy;
 mod pages;
 
 use std::sync::Arc;
@@ -32,6 +33,8 @@ enum Stored {
         offsets: Vec<u32>,
     },
     Packed(Arc<pages::PackedPages>),
+    /// A lazily opened segment's: pages held once fetched.
+    Lazy(Arc<lazy::LazyPages>),
 }
 
 impl Default for DocStore {
@@ -82,7 +85,7 @@ impl DocStore {
     /// Appends a document. A packed store is unpacked first (only the write
     /// buffer and merges push, and they start from new stores).
     pub fn push(&mut self, id: String, stored_json: &[u8]) {
-        if let Stored::Packed(_) = self.stored {
+        if let Stored::Packed(_) | Stored::Lazy(_) = self.stored {
             let mut raw = DocStore::new();
             for d in 0..self.len() as u32 {
                 raw.push(String::new(), &self.stored_bytes(d));
@@ -125,7 +128,47 @@ impl DocStore {
                 Some((page, i)) => StoredBytes::Page(page, i),
                 None => StoredBytes::Slice(&[]),
             },
+            Stored::Lazy(pages) => match pages.stored(doc) {
+                Some((page, i)) => StoredBytes::Page(page, i),
+                None => StoredBytes::Slice(&[]),
+            },
         }
+    }
+
+    /// A lazily opened segment's store: `ids` held, the pages of `dir`
+    /// held only once [`DocStore::provide_page`] gives them.
+    pub fn lazy(ids: Vec<String>, dir: &PageDir, cache: Arc<PageCache>) -> DocStore {
+        DocStore {
+            ids,
+            stored: Stored::Lazy(Arc::new(lazy::LazyPages::new(dir, cache))),
+        }
+    }
+
+    fn lazy_pages(&self) -> Option<&lazy::LazyPages> {
+        match &self.stored {
+            Stored::Lazy(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Holds page `page`'s packed bytes (a lazy store), once checked.
+    pub fn provide_page(&self, page: u32, packed: &[u8]) -> std::result::Result<(), &'static str> {
+        self.lazy_pages()
+            .ok_or("not a lazy store")?
+            .provide(page, packed)
+    }
+
+    /// Drops page `page`'s packed bytes (a lazy store).
+    pub fn release_page(&self, page: u32) {
+        if let Some(p) = self.lazy_pages() {
+            p.release(page);
+        }
+    }
+
+    /// Pages read since the last call, and whether each was held (a lazy
+    /// store; others: none).
+    pub fn take_asked_pages(&self) -> Vec<(u32, bool)> {
+        self.lazy_pages().map_or_else(Vec::new, |p| p.take_asked())
     }
 
     /// Keeps the stored fields packed, unpacked through `cache` on demand.
@@ -139,7 +182,7 @@ impl DocStore {
     fn packed(&self) -> Option<&pages::PackedPages> {
         match &self.stored {
             Stored::Packed(p) => Some(p),
-            Stored::Raw { .. } => None,
+            Stored::Raw { .. } | Stored::Lazy(_) => None,
         }
     }
 
@@ -160,6 +203,7 @@ impl DocStore {
         let stored = match &self.stored {
             Stored::Raw { bytes, offsets } => bytes.len() + offsets.len() * 4,
             Stored::Packed(p) => p.packed_bytes(),
+            Stored::Lazy(p) => p.packed_bytes(),
         };
         stored + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
     }

@@ -151,19 +151,29 @@ pub fn write_pages(
 /// before it take, as their share of the page suggests (then the whole page
 /// if that fell short), so a read near the page's start unpacks little.
 fn unpack_through(page: &PackedPage, row: usize, with_ids: bool) -> Option<UnpackedPage> {
-    let raw_len = page.raw_len as usize;
-    let share = raw_len as u64 * (row as u64 + 1) / u64::from(page.n_docs.max(1));
+    unpack_prefix(&page.bytes, (page.raw_len, page.n_docs), row, with_ids)
+}
+
+/// [`unpack_through`] of a page's `packed` bytes, of `raw_len` bytes and
+/// `n_docs` rows.
+pub(super) fn unpack_prefix(
+    packed: &[u8],
+    (raw_len, n_docs): (u32, u32),
+    row: usize,
+    with_ids: bool,
+) -> Option<UnpackedPage> {
+    let raw_len = raw_len as usize;
+    let share = raw_len as u64 * (row as u64 + 1) / u64::from(n_docs.max(1));
     let guess = (share as usize + PREFIX_SLACK).min(raw_len);
     if guess < raw_len {
-        if let Err(partial) = miniz_oxide::inflate::decompress_to_vec_with_limit(&page.bytes, guess)
-        {
-            let prefix = rows_of(partial.output, page.n_docs, with_ids, &mut |_| {});
+        if let Err(partial) = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, guess) {
+            let prefix = rows_of(partial.output, n_docs, with_ids, &mut |_| {});
             if prefix.stored.len() > row {
                 return Some(prefix);
             }
         }
     }
-    unpack(&page.bytes, raw_len, page.n_docs, with_ids, &mut |_| {})
+    unpack(packed, raw_len, n_docs, with_ids, &mut |_| {})
 }
 
 /// Bytes inflated beyond a row's share of its page: rows differ in length.
@@ -188,7 +198,7 @@ fn rows_of(raw: Vec<u8>, n_docs: u32, with_ids: bool, id: &mut dyn FnMut(&str)) 
 
 /// Inflates a page of `n_docs` rows into exactly `raw_len` bytes, calling
 /// `id` with each row's id; `None` if it does not.
-fn unpack(
+pub(super) fn unpack(
     packed: &[u8],
     raw_len: usize,
     n_docs: u32,

@@ -217,7 +217,7 @@ pub(super) fn read(
         let mut r = ByteReader::new(key, body.take(entry.len as usize)?);
         let shard = read_shard(&mut r, VERSION, dims)?;
         check_entry(key, &shard, entry)?;
-        assembled.push(key, shard)?;
+        assembled.push(key, &shard)?;
     }
     let (terms, term_infos, postings) = assembled.finish();
     let docs = crate::store::read_pages(&mut body, head.pages, Some(ids), cache)?;
@@ -239,5 +239,6 @@ pub(super) fn read(
         vectors: head.vectors,
         surfaces,
         incoming: Default::default(),
+        lazy: None,
     })
 }

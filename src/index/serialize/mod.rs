@@ -16,7 +16,7 @@ use crate::termdict::TermDict;
 
 use super::segment::Segment;
 
-mod columns;
+pub(crate) mod columns;
 pub(crate) mod layout;
 mod postings;
 pub(crate) mod shards;
@@ -128,6 +128,7 @@ fn read_legacy(
         vectors,
         surfaces,
         incoming: Default::default(),
+        lazy: None,
     })
 }
 

@@ -221,7 +221,7 @@ pub(crate) fn check_entry(key: &str, shard: &Shard, entry: &ShardEntry) -> Resul
 
 /// Shards appended in order into one segment's term dictionary, term
 /// table and postings (what a fully loaded segment holds).
-pub(super) struct Assembled {
+pub(crate) struct Assembled {
     dict: TermDictBuilder,
     pub infos: Vec<TermInfo>,
     pub postings: PostingsStore,
@@ -237,7 +237,7 @@ impl Assembled {
     }
 
     /// Appends `shard`, whose terms must all follow the terms so far.
-    pub fn push(&mut self, key: &str, shard: Shard) -> Result<()> {
+    pub fn push(&mut self, key: &str, shard: &Shard) -> Result<()> {
         let corrupt = |reason: &str| Error::Corrupt {
             key: key.to_string(),
             reason: reason.to_string(),

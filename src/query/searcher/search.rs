@@ -36,7 +36,7 @@ impl Searcher<'_> {
         let terms = self
             .segments
             .iter()
-            .map(|e| e.segment.terms.len() as u64)
+            .map(|e| e.segment.n_terms() as u64)
             .sum();
         Limits::for_index(self.live_docs, terms)
     }

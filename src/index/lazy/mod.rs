@@ -1,0 +1,604 @@
+//! Lazy open: an index read from its segment heads (docs/FORMAT.md
+//! "Segment", format 6), whose body units (term shards, doc store pages,
+//! surface words) are fetched when a search needs them.
+//!
+//! A search runs as usual over segments holding what was fetched so far.
+//! A lookup that needs a unit not held records it and finds nothing this
+//! round ([`LazyTerms`], the lazy doc store); after the round the index
+//! fetches every unit asked for, assembles them into the segments and
+//! searches again. A round that asked for nothing new is the answer, so the
+//! results are those of the fully loaded index. Rounds are few: the query's
+//! terms, then what they expand to (prefix, typos), then the hits' pages.
+//!
+//! Held units are bounded by `cacheBytes` between searches (least recently
+//! used go first); one search may hold more while it runs. Segments of
+//! formats before 6 have no head to read alone: they are loaded whole.
+//! A lazy index only searches: it has no id map and never writes.
+
+mod terms;
+
+use std::sync::Arc;
+
+pub(crate) use terms::{LazyTerms, Unit};
+
+use crate::codec::blob::{self, BlobKind};
+use crate::error::{Error, Result};
+use crate::postings::PostingsStore;
+use crate::storage::Storage;
+use crate::store::{DocStore, PageCache};
+use crate::termdict::TermDict;
+use crate::{SearchOptions, SearchResults};
+
+use super::load::{get_blob, Attempt, LoadedIndex, SegmentData, LOAD_ATTEMPTS};
+use super::manifest::{manifest_key, parse_manifest, SegmentRecord};
+use super::persist::{decode_deletes, CHUNK_PAYLOAD};
+use super::segment::Segment;
+use super::serialize::columns::read_surfaces;
+use super::serialize::layout::{self, Head};
+use super::serialize::shards::{check_entry, read_shard, Assembled, Shard, ShardEntry};
+use super::Index;
+
+/// Rounds of a search before giving up (each round fetches what the last
+/// one asked for: terms, their expansions, then pages).
+const MAX_ROUNDS: usize = 8;
+
+/// Format version of the heads read lazily.
+const VERSION: u32 = 6;
+
+/// An index opened from its segment heads; see the module documentation.
+pub struct LazyIndex {
+    name: String,
+    index: Index,
+    /// Per segment of `index`, in order: `None` for one loaded whole.
+    segs: Vec<Option<LazySeg>>,
+    limit: usize,
+    clock: u64,
+    stats: LazyStats,
+}
+
+/// What a lazy index holds and did, for `stats()`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LazyStats {
+    /// The bound on units held between searches, in bytes.
+    pub limit: u64,
+    /// Bytes of units held now.
+    pub bytes: u64,
+    /// Units a search needed that were held.
+    pub hits: u64,
+    /// Blobs read from storage after the open.
+    pub fetches: u64,
+    /// Bytes of those blobs.
+    pub fetched_bytes: u64,
+    /// Bytes of the units the last search used (held beyond `limit` while
+    /// it ran if need be).
+    pub last_search_bytes: u64,
+}
+
+impl crate::json::ToJson for LazyStats {
+    fn write_json(&self, out: &mut String) {
+        crate::json::Object::new(out)
+            .field("limit", &self.limit)
+            .field("bytes", &self.bytes)
+            .field("hits", &self.hits)
+            .field("fetches", &self.fetches)
+            .field("fetchedBytes", &self.fetched_bytes)
+            .field("lastSearchBytes", &self.last_search_bytes)
+            .end();
+    }
+}
+
+/// A unit of one segment, as held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    Shard(u32),
+    Page(u32),
+    Surfaces,
+}
+
+/// Where a lazy segment's units are, and what of them is held.
+struct LazySeg {
+    /// Key of each part of the body.
+    parts: Vec<String>,
+    /// Body offset of each part's start, then the body's length.
+    part_starts: Vec<usize>,
+    shard_spans: Vec<(usize, usize)>,
+    shard_entries: Vec<ShardEntry>,
+    page_spans: Vec<(usize, usize)>,
+    surfaces_span: (usize, usize),
+    dims: (u32, usize),
+    shards: Vec<Option<Arc<Shard>>>,
+    surfaces: bool,
+    /// Held units: (unit, bytes, last search that used it).
+    held: Vec<(Held, usize, u64)>,
+}
+
+impl LazySeg {
+    fn new(head: &Head, parts: Vec<String>) -> LazySeg {
+        let mut part_starts = vec![0];
+        for len in &head.parts {
+            part_starts.push(part_starts[part_starts.len() - 1] + len);
+        }
+        let mut at = 0;
+        let mut span = |len: usize| {
+            at += len;
+            (at - len, at)
+        };
+        span(head.ids.1);
+        let shard_spans = head.shards.iter().map(|s| span(s.len as usize)).collect();
+        let page_spans = head.pages.iter().map(|p| span(p.2)).collect();
+        let surfaces_span = span(head.surfaces_len);
+        LazySeg {
+            parts,
+            part_starts,
+            shard_spans,
+            shard_entries: head.shards.clone(),
+            page_spans,
+            surfaces_span,
+            dims: (head.n_docs, head.n_fields),
+            shards: vec![None; head.shards.len()],
+            surfaces: false,
+            held: Vec::new(),
+        }
+    }
+
+    fn span(&self, unit: Held) -> (usize, usize) {
+        match unit {
+            Held::Shard(i) => self.shard_spans[i as usize],
+            Held::Page(i) => self.page_spans[i as usize],
+            Held::Surfaces => self.surfaces_span,
+        }
+    }
+
+    /// Parts covering body bytes `start..end`.
+    fn parts_of(&self, (start, end): (usize, usize)) -> std::ops::Range<usize> {
+        let first = self
+            .part_starts
+            .partition_point(|&s| s <= start)
+            .saturating_sub(1);
+        let last = self.part_starts.partition_point(|&s| s < end);
+        first..last.max(first + 1).min(self.parts.len())
+    }
+}
+
+impl LazyIndex {
+    /// Opens index `name` from its manifest and segment heads (and the
+    /// ids of each segment), holding at most `cache_bytes` of fetched
+    /// units between searches. `None` when nothing is stored.
+    pub async fn open<S: Storage>(
+        storage: &S,
+        name: &str,
+        cache_bytes: usize,
+    ) -> Result<Option<LazyIndex>> {
+        let mkey = manifest_key(name);
+        for _ in 0..LOAD_ATTEMPTS {
+            let Some(bytes) = storage.get(&mkey).await? else {
+                return Ok(None);
+            };
+            match open_manifest(storage, &mkey, bytes.clone(), cache_bytes).await {
+                Ok((index, segs)) => {
+                    return Ok(Some(LazyIndex {
+                        name: name.to_string(),
+                        index,
+                        segs,
+                        limit: cache_bytes,
+                        clock: 0,
+                        stats: LazyStats {
+                            limit: cache_bytes as u64,
+                            ..Default::default()
+                        },
+                    }))
+                }
+                Err(Attempt::Failed(e)) => return Err(e),
+                Err(Attempt::Missing(e)) => {
+                    if storage.get(&mkey).await?.as_deref() == Some(&bytes[..]) {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Err(Error::Storage {
+            key: mkey,
+            reason: format!(
+                "the index was committed to {LOAD_ATTEMPTS} times while it opened; open it again"
+            ),
+            adapter_reason: None,
+        })
+    }
+
+    /// The index as held now (what it answers without fetching).
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    pub fn stats(&self) -> LazyStats {
+        let bytes = self
+            .segs
+            .iter()
+            .flatten()
+            .flat_map(|s| &s.held)
+            .map(|h| h.1 as u64)
+            .sum();
+        LazyStats {
+            bytes,
+            ..self.stats
+        }
+    }
+
+    /// Searches as [`crate::Searcher::search`] does, fetching the units the
+    /// search needs first.
+    pub async fn search<S: Storage>(
+        &mut self,
+        storage: &S,
+        query: &str,
+        opts: &SearchOptions,
+    ) -> Result<SearchResults> {
+        self.run(storage, |index| index.searcher().search(query, opts))
+            .await
+    }
+
+    /// Runs `read` (a search of the held index) until it asks for nothing
+    /// more, fetching what each round asked for.
+    pub async fn run<S: Storage, T>(
+        &mut self,
+        storage: &S,
+        mut read: impl FnMut(&mut Index) -> Result<T>,
+    ) -> Result<T> {
+        self.clock += 1;
+        for _ in 0..MAX_ROUNDS {
+            let out = read(&mut self.index);
+            let missing = self.asked();
+            if missing.is_empty() {
+                self.evict();
+                return out;
+            }
+            self.fetch(storage, missing).await?;
+        }
+        Err(Error::Storage {
+            key: manifest_key(&self.name),
+            reason: format!(
+                "a lazy search still needed parts after {MAX_ROUNDS} rounds of fetching"
+            ),
+            adapter_reason: None,
+        })
+    }
+
+    /// The units the last round asked for that are not held (marking those
+    /// held as used by this search).
+    fn asked(&mut self) -> Vec<(usize, Held)> {
+        let mut missing = Vec::new();
+        for (s, entry) in self.index.segments.iter().enumerate() {
+            let Some(seg) = self.segs.get_mut(s).and_then(Option::as_mut) else {
+                continue;
+            };
+            let mut asked: Vec<(Held, bool)> = entry
+                .segment
+                .docs
+                .take_asked_pages()
+                .into_iter()
+                .map(|(p, held)| (Held::Page(p), held))
+                .collect();
+            if let Some(lazy) = &entry.segment.lazy {
+                asked.extend(
+                    lazy.take_asked()
+                        .into_iter()
+                        .map(|(unit, held)| match unit {
+                            Unit::Shard(i) => (Held::Shard(i), held),
+                            Unit::Surfaces => (Held::Surfaces, held),
+                        }),
+                );
+            }
+            for (unit, held) in asked {
+                match seg.held.iter_mut().find(|h| h.0 == unit) {
+                    Some(h) if held => {
+                        h.2 = self.clock;
+                        self.stats.hits += 1;
+                    }
+                    _ if !missing.contains(&(s, unit)) => missing.push((s, unit)),
+                    _ => {}
+                }
+            }
+        }
+        missing
+    }
+
+    /// Fetches the parts holding `units`, decodes the units and assembles
+    /// them into their segments.
+    async fn fetch<S: Storage>(&mut self, storage: &S, units: Vec<(usize, Held)>) -> Result<()> {
+        let mut changed: Vec<usize> = Vec::new();
+        for s in 0..self.segs.len() {
+            let wanted: Vec<Held> = units.iter().filter(|u| u.0 == s).map(|u| u.1).collect();
+            let Some(seg) = self.segs[s].as_ref().filter(|_| !wanted.is_empty()) else {
+                continue;
+            };
+            let mut parts: Vec<(usize, String, usize)> = wanted
+                .iter()
+                .flat_map(|&u| seg.parts_of(seg.span(u)))
+                .map(|p| {
+                    (
+                        p,
+                        seg.parts[p].clone(),
+                        seg.part_starts[p + 1] - seg.part_starts[p],
+                    )
+                })
+                .collect();
+            parts.sort_unstable();
+            parts.dedup();
+            let mut fetched: Vec<(usize, Vec<u8>)> = Vec::with_capacity(parts.len());
+            for (p, key, expected) in parts {
+                let blob = self.fetch_blob(storage, &key).await?;
+                let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
+                if version != VERSION || payload.len() != expected {
+                    return Err(corrupt(&key, "a part differs from its segment head"));
+                }
+                fetched.push((p, payload.to_vec()));
+            }
+            let segment = Arc::make_mut(&mut self.index.segments[s].segment);
+            let seg = self.segs[s]
+                .as_mut()
+                .ok_or_else(|| corrupt(&self.name, "lost segment"))?;
+            for unit in wanted {
+                let (start, end) = seg.span(unit);
+                let mut bytes = Vec::with_capacity(end - start);
+                for (p, payload) in &fetched {
+                    let (ps, pe) = (seg.part_starts[*p], seg.part_starts[p + 1]);
+                    if ps < end && start < pe {
+                        bytes.extend_from_slice(&payload[start.max(ps) - ps..end.min(pe) - ps]);
+                    }
+                }
+                let key = seg.parts[seg.parts_of((start, end)).start].clone();
+                install(seg, segment, unit, &key, &bytes)?;
+                seg.held.push((unit, bytes.len(), self.clock));
+            }
+            changed.push(s);
+        }
+        for s in changed {
+            self.assemble(s)?;
+        }
+        Ok(())
+    }
+
+    async fn fetch_blob<S: Storage>(&mut self, storage: &S, key: &str) -> Result<Vec<u8>> {
+        let blob = match get_blob(storage, key, "a part").await {
+            Ok(blob) => blob,
+            Err(Attempt::Failed(e)) => return Err(e),
+            Err(Attempt::Missing(e)) => {
+                // Collected by a commit that replaced this segment: the
+                // index changed under a reader that holds an old manifest.
+                let current = storage.get(&manifest_key(&self.name)).await?;
+                if current.as_deref() != self.index.base_manifest().as_deref() {
+                    return Err(Error::Storage {
+                        key: key.to_string(),
+                        reason: "the index was committed to since it was opened lazily, and this part was collected; open it again".into(),
+                        adapter_reason: None,
+                    });
+                }
+                return Err(e);
+            }
+        };
+        self.stats.fetches += 1;
+        self.stats.fetched_bytes += blob.len() as u64;
+        Ok(blob)
+    }
+
+    /// Puts segment `s`'s held shards (and surface words) into it.
+    fn assemble(&mut self, s: usize) -> Result<()> {
+        let Some(seg) = self.segs[s].as_ref() else {
+            return Ok(());
+        };
+        let entry = &mut self.index.segments[s];
+        let segment = Arc::make_mut(&mut entry.segment);
+        let mut assembled = Assembled::new(seg.dims.1);
+        let mut held = Vec::with_capacity(seg.shards.len());
+        let mut next = 0u32;
+        for (i, shard) in seg.shards.iter().enumerate() {
+            held.push(shard.as_ref().map(|_| next));
+            if let Some(shard) = shard {
+                assembled.push(&seg.parts[seg.parts_of(seg.shard_spans[i]).start], shard)?;
+                next += shard.terms.len() as u32;
+            }
+        }
+        let (terms, infos, postings) = assembled.finish();
+        segment.terms = terms;
+        segment.term_infos = infos;
+        segment.postings = postings;
+        if let Some(lazy) = &segment.lazy {
+            segment.lazy = Some(Arc::new(lazy.holding(held, seg.surfaces)));
+        }
+        entry.deletes.forget_live_doc_freqs();
+        Ok(())
+    }
+
+    /// Drops the least recently used units until those held fit the limit
+    /// (units this search used stay).
+    fn evict(&mut self) {
+        let held = || self.segs.iter().flatten().flat_map(|s| &s.held);
+        let mut total: usize = held().map(|h| h.1).sum();
+        self.stats.last_search_bytes = held()
+            .filter(|h| h.2 == self.clock)
+            .map(|h| h.1 as u64)
+            .sum();
+        let mut changed = Vec::new();
+        while total > self.limit {
+            let oldest = self
+                .segs
+                .iter()
+                .enumerate()
+                .filter_map(|(s, seg)| Some((s, seg.as_ref()?)))
+                .flat_map(|(s, seg)| seg.held.iter().enumerate().map(move |(i, h)| (h.2, s, i)))
+                .filter(|&(used, _, _)| used < self.clock)
+                .min();
+            let Some((_, s, i)) = oldest else { break };
+            let Some(seg) = self.segs[s].as_mut() else {
+                break;
+            };
+            let (unit, bytes, _) = seg.held.swap_remove(i);
+            total -= bytes;
+            let segment = &self.index.segments[s].segment;
+            match unit {
+                Held::Shard(k) => seg.shards[k as usize] = None,
+                Held::Page(k) => segment.docs.release_page(k),
+                Held::Surfaces => seg.surfaces = false,
+            }
+            if !changed.contains(&s) {
+                changed.push(s);
+            }
+        }
+        for s in changed {
+            if let Some(seg) = &self.segs[s] {
+                if !seg.surfaces {
+                    Arc::make_mut(&mut self.index.segments[s].segment).surfaces =
+                        Default::default();
+                }
+            }
+            // Reassembling what is held cannot fail: it was assembled before.
+            let _ = self.assemble(s);
+        }
+    }
+}
+
+fn corrupt(key: &str, reason: &str) -> Error {
+    Error::Corrupt {
+        key: key.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// Decodes a fetched unit into `seg` and `segment`.
+fn install(
+    seg: &mut LazySeg,
+    segment: &mut Segment,
+    unit: Held,
+    key: &str,
+    bytes: &[u8],
+) -> Result<()> {
+    let mut r = crate::codec::bytes::ByteReader::new(key, bytes);
+    match unit {
+        Held::Shard(i) => {
+            let shard = read_shard(&mut r, VERSION, seg.dims)?;
+            check_entry(key, &shard, &seg.shard_entries[i as usize])?;
+            seg.shards[i as usize] = Some(Arc::new(shard));
+        }
+        Held::Page(i) => segment
+            .docs
+            .provide_page(i, bytes)
+            .map_err(|reason| corrupt(key, reason))?,
+        Held::Surfaces => {
+            segment.surfaces = read_surfaces(&mut r, VERSION, segment.n_terms())?;
+            if !r.is_at_end() {
+                return Err(corrupt(key, "trailing bytes after the surface words"));
+            }
+            seg.surfaces = true;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the manifest's segments: heads and ids of format 6 segments,
+/// older ones whole.
+async fn open_manifest<S: Storage>(
+    storage: &S,
+    mkey: &str,
+    bytes: Vec<u8>,
+    cache_bytes: usize,
+) -> Result<(Index, Vec<Option<LazySeg>>), Attempt> {
+    let manifest = parse_manifest(mkey, &bytes)?;
+    // Unpacked pages: a share of the bound, as for `cacheBytes`.
+    let cache = PageCache::new(cache_bytes / 4);
+    let mut segments = Vec::with_capacity(manifest.segments.len());
+    let mut segs = Vec::with_capacity(manifest.segments.len());
+    for record in &manifest.segments {
+        let deletes = match &record.deletes {
+            None => None,
+            Some(key) => Some(get_blob(storage, key, "tombstone blob").await?),
+        };
+        let key0 = record.chunks.first().map_or(mkey, String::as_str);
+        let first = get_blob(storage, key0, "blob").await?;
+        let (version, payload) = blob::open_versioned(key0, BlobKind::SegmentChunk, &first)?;
+        if version < VERSION {
+            let mut data = SegmentData::default();
+            data.append(key0, &first)?;
+            for key in &record.chunks[1..] {
+                data.append(key, &get_blob(storage, key, "blob").await?)?;
+            }
+            segments.push(data.finish(mkey, record, deletes.as_deref(), Some(&cache))?);
+            segs.push(None);
+            continue;
+        }
+        let (segment, seg) = open_segment(storage, record, payload, &cache).await?;
+        let deletes = match (&record.deletes, deletes) {
+            (Some(key), Some(blob)) => decode_deletes(key, &blob, segment.n_docs)?,
+            _ => Default::default(),
+        };
+        segments.push((record.clone(), segment, deletes));
+        segs.push(Some(seg));
+    }
+    let mut loaded = LoadedIndex::from_parts(manifest, bytes, segments);
+    loaded.lazy = true;
+    loaded.doc_cache = Some(cache);
+    Ok((Index::from_loaded(loaded, None)?, segs))
+}
+
+/// A format 6 segment from its head (its first chunk's payload is
+/// `first`) and its ids, everything else left to fetch.
+async fn open_segment<S: Storage>(
+    storage: &S,
+    record: &SegmentRecord,
+    first: &[u8],
+    cache: &Arc<PageCache>,
+) -> Result<(Segment, LazySeg), Attempt> {
+    let key0 = &record.chunks[0];
+    let head_len = layout::head_len(key0, first)?;
+    let n_head = head_len.div_ceil(CHUNK_PAYLOAD).max(1);
+    if record.chunks.len() < n_head {
+        return Err(corrupt(key0, "segment head chunks missing from the manifest").into());
+    }
+    let mut head = first.to_vec();
+    for key in &record.chunks[1..n_head] {
+        let blob = get_blob(storage, key, "blob").await?;
+        head.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
+    }
+    if head.len() != head_len {
+        return Err(corrupt(key0, "segment head chunks do not add up to the head").into());
+    }
+    let head = layout::read_head(key0, &head)?;
+    let parts = record.chunks[n_head..].to_vec();
+    if parts.len() != head.parts.len() {
+        return Err(corrupt(key0, "segment parts differ from its head").into());
+    }
+    let seg = LazySeg::new(&head, parts);
+    let mut ids = Vec::new();
+    let span = (0, head.ids.1);
+    for p in seg.parts_of(span) {
+        let key = &seg.parts[p];
+        let blob = get_blob(storage, key, "blob").await?;
+        let payload = blob::open(key, BlobKind::SegmentChunk, &blob)?;
+        let (ps, pe) = (seg.part_starts[p], seg.part_starts[p + 1]);
+        if payload.len() != pe - ps {
+            return Err(corrupt(key, "a part differs from its segment head").into());
+        }
+        ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
+    }
+    let r = crate::codec::bytes::ByteReader::new(key0, &ids);
+    let ids = crate::store::read_ids(&r, &ids, head.ids.0, head.n_docs)?;
+    let lazy = LazyTerms::new(
+        head.shards
+            .iter()
+            .map(|e| (e.first_term.clone(), e.n_terms)),
+    );
+    let segment = Segment {
+        n_docs: head.n_docs,
+        n_fields: head.n_fields,
+        terms: TermDict::default(),
+        term_infos: Vec::new(),
+        postings: PostingsStore::new(head.n_fields),
+        field_lens: head.field_lens,
+        docs: DocStore::lazy(ids, &head.pages, cache.clone()),
+        namespaces: head.namespaces,
+        columns: head.columns,
+        vectors: head.vectors,
+        surfaces: Default::default(),
+        incoming: Default::default(),
+        lazy: Some(Arc::new(lazy)),
+    };
+    Ok((segment, seg))
+}

@@ -1,0 +1,250 @@
+//! Lazy open: an index opened from its segment heads, fetching term shards,
+//! doc store pages and surface words as searches need them, answers exactly
+//! as the fully loaded index (ids, scores, stored fields, snippets, totals)
+//! for plain, AND, phrase, prefix, typo and filtered searches, across
+//! segments with tombstones, under any `cacheBytes` (eviction included);
+//! and damaged or missing parts are errors that leave it usable.
+
+use memdex::index::lazy::LazyIndex;
+use memdex::index::load::load;
+use memdex::storage::{MemoryStorage, Storage};
+use memdex::{Index, IndexConfig, SearchOptions};
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    pollster::block_on(f)
+}
+
+/// Deterministic words (xorshift) over a vocabulary of `n` made-up words
+/// and a few stemmed English ones, so segments hold many term shards.
+struct Words(u64);
+impl Words {
+    fn next(&mut self) -> String {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        const ENGLISH: &[&str] = &[
+            "deploying",
+            "memories",
+            "running",
+            "caches",
+            "agents",
+            "fixed",
+        ];
+        match self.0 % 7 {
+            0 => ENGLISH[(self.0 >> 8) as usize % ENGLISH.len()].to_string(),
+            _ => format!("w{}", (self.0 >> 8) % 4000),
+        }
+    }
+    fn text(&mut self, n: usize) -> String {
+        (0..n).map(|_| self.next()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn doc(i: usize, w: &mut Words) -> memdex::json::Value {
+    let (title, text) = (w.text(3), w.text(5 + i % 40));
+    let ns = ["a", "b", "c"][i % 3];
+    memdex::json::parse(&format!(
+        r#"{{"id":"d{i}","title":"{title}","text":"{text}","namespace":"{ns}"}}"#
+    ))
+    .unwrap()
+}
+
+/// 6,000 documents in three commits (three segments: a merge would make
+/// fewer), with deletes and replacements.
+fn stored_index() -> MemoryStorage {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    let mut w = Words(7);
+    for batch in 0..3 {
+        for i in batch * 2000..(batch + 1) * 2000 {
+            index.add(&doc(i, &mut w)).unwrap();
+        }
+        for i in (batch * 2000..(batch + 1) * 2000).step_by(37) {
+            index.delete(&format!("d{i}"));
+        }
+        index.add(&doc(batch * 11, &mut w)).unwrap();
+        block_on(index.commit(&storage, "m")).unwrap();
+    }
+    storage
+}
+
+fn queries() -> Vec<(String, SearchOptions)> {
+    let opts = |json: &str| SearchOptions::from_json(&memdex::json::parse(json).unwrap()).unwrap();
+    let mut w = Words(99);
+    let mut out = Vec::new();
+    for q in 0..60 {
+        let words = w.text(1 + q % 3);
+        out.push((
+            words.clone(),
+            opts(r#"{"limit":10,"highlight":{"snippetLength":60}}"#),
+        ));
+        out.push((words.clone(), opts(r#"{"limit":5,"mode":"and"}"#)));
+    }
+    out.push(("w12*".into(), opts(r#"{"limit":20}"#)));
+    out.push(("deploy".into(), opts(r#"{"limit":20,"prefix":true}"#)));
+    out.push(("memoris~1 w1999".into(), opts(r#"{"limit":20}"#)));
+    out.push(("runing".into(), opts(r#"{"limit":20,"fuzzy":"auto"}"#)));
+    out.push(("w17~1".into(), opts(r#"{"limit":20}"#)));
+    out.push(("\"deploying memories\"".into(), opts(r#"{"limit":20}"#)));
+    out.push((
+        "agents".into(),
+        opts(r#"{"limit":20,"filter":{"namespace":"b"}}"#),
+    ));
+    out.push((
+        "w5 w6".into(),
+        opts(r#"{"limit":20,"offset":5,"trackTotal":true}"#),
+    ));
+    out
+}
+
+/// Hits (ids, scores, fields, snippets) and totals, as comparable text.
+fn answer(r: memdex::Result<memdex::SearchResults>) -> String {
+    match r {
+        Ok(r) => format!(
+            "{:?} {:?} {} {:?}",
+            r.hits, r.total, r.total_exact, r.limited
+        ),
+        Err(e) => format!("error {}", e.code()),
+    }
+}
+
+#[test]
+fn lazy_indexes_answer_like_fully_loaded_ones() {
+    let storage = stored_index();
+    let mut full =
+        Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let want: Vec<String> = queries()
+        .iter()
+        .map(|(q, o)| answer(full.searcher().search(q, o)))
+        .collect();
+    let answered = want.iter().filter(|a| a.contains("score")).count();
+    assert!(answered > 90, "{answered} of {} answered", want.len());
+    for limit in [0, 50_000, 1 << 30] {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", limit))
+            .unwrap()
+            .unwrap();
+        assert_eq!(lazy.index().len(), full.len());
+        // Twice: cold, then with what the first pass left held.
+        for pass in 0..2 {
+            for ((q, o), want) in queries().iter().zip(&want) {
+                let got = answer(block_on(lazy.search(&storage, q, o)));
+                assert_eq!(&got, want, "cacheBytes {limit}, pass {pass}, query {q:?}");
+            }
+        }
+        let stats = lazy.stats();
+        assert!(stats.fetches > 0, "{stats:?}");
+        assert!(
+            stats.bytes <= stats.limit.max(stats.last_search_bytes),
+            "{stats:?}"
+        );
+        if limit == 1 << 30 {
+            assert!(
+                stats.hits > stats.fetches,
+                "held units answer later searches: {stats:?}"
+            );
+        }
+    }
+}
+
+/// Opening reads the heads and ids only: a small share of the index.
+#[test]
+fn lazy_open_reads_a_small_share() {
+    let storage = stored_index();
+    let counting = Watched::new(storage);
+    let lazy = block_on(LazyIndex::open(&counting, "m", 1 << 20))
+        .unwrap()
+        .unwrap();
+    let opened = counting.read.get();
+    let keys = block_on(counting.inner.list("m/")).unwrap();
+    let total: usize = keys
+        .iter()
+        .map(|k| block_on(counting.inner.get(k)).unwrap().unwrap().len())
+        .sum();
+    assert!(opened * 3 < total, "open read {opened} of {total} bytes");
+    drop(lazy);
+}
+
+/// A part that fails to read or reads damaged is an error naming it; the
+/// index answers the next search once the storage works again.
+#[test]
+fn failing_and_damaged_parts_are_errors_that_leave_the_index_usable() {
+    let storage = stored_index();
+    let (q, o) = &queries()[0];
+    let mut full =
+        Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let want = answer(full.searcher().search(q, o));
+    // Failing reads after the open.
+    let faulty = Watched::new(stored_index());
+    let mut lazy = block_on(LazyIndex::open(&faulty, "m", 1 << 20))
+        .unwrap()
+        .unwrap();
+    faulty.fail_gets.set(true);
+    let err = block_on(lazy.search(&faulty, q, o)).unwrap_err();
+    assert_eq!(err.code(), "STORAGE", "{err}");
+    faulty.fail_gets.set(false);
+    assert_eq!(answer(block_on(lazy.search(&faulty, q, o))), want);
+    // A damaged part: flip a byte of every part blob after the open.
+    let mut lazy = block_on(LazyIndex::open(&storage, "m", 1 << 20))
+        .unwrap()
+        .unwrap();
+    let keys = block_on(storage.list("m/blob/")).unwrap();
+    let mut saved = Vec::new();
+    for key in &keys {
+        let mut bytes = block_on(storage.get(key)).unwrap().unwrap();
+        saved.push((key.clone(), bytes.clone()));
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x40;
+        block_on(storage.put(key, &bytes)).unwrap();
+    }
+    let err = block_on(lazy.search(&storage, q, o)).unwrap_err();
+    assert_eq!(err.code(), "CORRUPT", "{err}");
+    for (key, bytes) in saved {
+        block_on(storage.put(&key, &bytes)).unwrap();
+    }
+    assert_eq!(answer(block_on(lazy.search(&storage, q, o))), want);
+}
+
+/// Memory storage that counts the bytes `get` returns and can fail gets.
+struct Watched {
+    inner: MemoryStorage,
+    read: std::cell::Cell<usize>,
+    fail_gets: std::cell::Cell<bool>,
+}
+
+impl Watched {
+    fn new(inner: MemoryStorage) -> Watched {
+        Watched {
+            inner,
+            read: Default::default(),
+            fail_gets: Default::default(),
+        }
+    }
+}
+
+impl Storage for Watched {
+    async fn get(&self, key: &str) -> memdex::Result<Option<Vec<u8>>> {
+        if self.fail_gets.get() {
+            return Err(memdex::Error::Storage {
+                key: key.to_string(),
+                reason: "injected read failure".into(),
+                adapter_reason: None,
+            });
+        }
+        let v = self.inner.get(key).await?;
+        self.read
+            .set(self.read.get() + v.as_ref().map_or(0, Vec::len));
+        Ok(v)
+    }
+    async fn put(&self, key: &str, value: &[u8]) -> memdex::Result<()> {
+        self.inner.put(key, value).await
+    }
+    async fn delete(&self, key: &str) -> memdex::Result<()> {
+        self.inner.delete(key).await
+    }
+    async fn list(&self, prefix: &str) -> memdex::Result<Vec<String>> {
+        self.inner.list(prefix).await
+    }
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> memdex::Result<bool> {
+        self.inner.swap(key, expected, value).await
+    }
+}
