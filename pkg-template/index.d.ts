@@ -397,8 +397,20 @@ export interface OpenOptions {
    * (up to 0.4 ms in wasm, the page up to that row: size the cache to the pages your searches touch).
    * Default: stored fields unpacked (no cache). `0` keeps no page.
    * {@link Stats.cache} reports the cache.
+   * With `lazy`: the bytes of fetched index parts held between searches (default 32 MiB).
    */
   cacheBytes?: number;
+  /**
+   * Opens a committed index lazily: reads its manifest, segment heads and
+   * document ids only, and fetches the term shards, stored-field pages and
+   * typo words each search needs from `storage` while it searches (then
+   * holds them, up to `cacheBytes`). Open time and memory follow what
+   * searches touch, not the index's size; answers are the same as a full
+   * open's. The index is read-only and every method is async: see
+   * {@link LazyMemdex}. Schema, analyzer, `autoCommit`, `embed` and
+   * `onError` do not apply (`USAGE`); nothing stored under `name` is `NOT_FOUND`.
+   */
+  lazy?: boolean;
 }
 
 /** An embedding function: one vector (`dimensions` finite numbers) per text, in order. */
@@ -1084,6 +1096,43 @@ export interface Stats {
   cache?: CacheStats;
 }
 
+/**
+ * An index opened with `lazy: true`: searches only, each one async, run
+ * one after another. Segments written before format 6 are loaded whole.
+ * Searches that read storage fail as storage does (`STORAGE`, `CORRUPT`
+ * for damaged parts, `STORAGE` "open it again" when a commit collected the
+ * parts of the segments it opened); the index stays usable.
+ */
+export declare class LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
+  private constructor();
+  /** The same search, options and results as {@link Memdex.search}, fetching what it needs first. */
+  search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
+  /** Documents, segments, and what the lazy cache holds and fetched. */
+  stats(): Promise<LazyIndexStats>;
+  /** Frees the engine; later calls are `USAGE` errors. */
+  close(): void;
+}
+
+/** {@link LazyMemdex.stats}. */
+export interface LazyIndexStats {
+  docs: number;
+  segments: number;
+  lazy: {
+    /** The bound between searches: `cacheBytes`. */
+    limit: number;
+    /** Bytes of fetched parts held now (at most `limit`, or what the last search used). */
+    bytes: number;
+    /** Parts a search needed that were held. */
+    hits: number;
+    /** Blobs read from storage since the open. */
+    fetches: number;
+    /** Bytes of those blobs. */
+    fetchedBytes: number;
+    /** Bytes of the parts the last search used. */
+    lastSearchBytes: number;
+  };
+}
+
 /** The stored-fields page cache of {@link OpenOptions.cacheBytes}. */
 export interface CacheStats {
   /** The bound: `cacheBytes`. */
@@ -1147,6 +1196,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    *   `STORAGE`, `CORRUPT` (damaged data, or a lost manifest: blobs without a
    *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
+  static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { lazy: true }): Promise<LazyMemdex<Doc>>;
   static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { embed: EmbedOptions<Doc> | Embed }): Promise<EmbeddingMemdex<Doc>>;
   static open<Doc extends DocumentShape = MemdexDocument>(options?: OpenOptions): Promise<Memdex<Doc>>;
   /**

@@ -15,7 +15,11 @@ export const FLUSH_ON_HIDE = Symbol('flushOnHide');
 
 export const OPEN_OPTIONS = new Set([
   'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError', 'embed', 'cacheBytes',
+  'lazy',
 ]);
+
+/** Open options a lazy index has no use for: it reads a committed index as it is and never writes. */
+export const NOT_LAZY = ['schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'embed', 'onError'];
 
 /**
  * Options removed in 0.x: an error naming the replacement, never a silently different index.

@@ -519,6 +519,11 @@ impl Index {
             .collect()
     }
 
+    /// Flushed segments.
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+
     /// Whether the write buffer holds documents not yet flushed.
     pub fn has_pending(&self) -> bool {
         self.buffer.n_docs() > 0

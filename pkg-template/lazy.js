@@ -1,0 +1,91 @@
+// The lazily opened index: `Memdex.open({ lazy: true })`. It reads the
+// manifest and the segment heads at open and fetches the term shards, doc
+// store pages and surface words a search needs from storage while it
+// searches, so every search is async. It only searches: writes go through
+// an index opened without `lazy`.
+import { openLazy } from './memdex.js';
+import { MemdexError } from './memdex-error.js';
+import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
+
+/** @typedef {import('./memdex.js').LazyEngine} LazyEngine */
+
+export class LazyMemdex {
+  /** @type {LazyEngine | undefined} */ #engine;
+  #epoch = -1;
+  #queue = Promise.resolve();
+  #closed = false;
+  #reopen;
+
+  /**
+   * @param {() => Promise<LazyEngine | undefined>} reopen opens the engine (again after an engine crash)
+   */
+  constructor(reopen) {
+    this.#reopen = reopen;
+  }
+
+  /**
+   * Opens `name` lazily; `NOT_FOUND` when nothing is stored there.
+   * @param {import('./realm.js').Platform} platform
+   * @param {import('./storage.js').StorageAdapter} adapter
+   * @param {string} name
+   * @param {unknown} cacheBytes
+   */
+  static async open(platform, adapter, name, cacheBytes) {
+    const index = new LazyMemdex(async () => {
+      await ensureLoaded(platform, undefined);
+      return engineAsync(() => openLazy(adapter, name, cacheBytes));
+    });
+    await index.#live();
+    return index;
+  }
+
+  /** The engine of this realm's instance, opened again after a crash. */
+  async #live() {
+    if (this.#closed) throw new MemdexError('USAGE', 'this lazy index was closed');
+    if (this.#engine && this.#epoch === realm.epoch && !realm.dead) return this.#engine;
+    const epoch = realm.epoch;
+    const engine = await this.#reopen();
+    if (!engine) throw new MemdexError('NOT_FOUND', 'nothing is stored under this name: a lazy index opens a committed index');
+    this.#engine = engine;
+    this.#epoch = epoch;
+    return engine;
+  }
+
+  /**
+   * Searches (one at a time: later calls wait for earlier ones).
+   * @param {string} query
+   * @param {object} [options] the `search` options of an index opened in full
+   * @returns {Promise<import('./index.js').SearchResults>}
+   */
+  search(query, options) {
+    const run = this.#queue.then(async () => {
+      const engine = await this.#live();
+      const started = performance.now();
+      const results = await engineAsync(() => engine.search(query, options));
+      results.tookMs = performance.now() - started;
+      return results;
+    });
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Documents and segments, and what the lazy cache holds and fetched.
+   * @returns {Promise<import('./index.js').LazyStats>}
+   */
+  async stats() {
+    await this.#queue;
+    const engine = await this.#live();
+    return engineAsync(async () => engine.stats());
+  }
+
+  /** Frees the engine; later calls are `USAGE` errors. */
+  close() {
+    this.#closed = true;
+    dispose(this.#engine, this.#epoch);
+    this.#engine = undefined;
+  }
+}

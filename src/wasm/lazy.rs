@@ -1,0 +1,90 @@
+//! The lazily opened index's handle (`Memdex.open({ lazy: true })`): open
+//! from the segment heads, then searches that fetch what they need from the
+//! storage they were opened on. Every method that may read storage returns
+//! a promise.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+use crate::error::Error;
+use crate::index::lazy::LazyIndex;
+use crate::query::options::SearchOptions;
+use crate::storage::js::JsStorage;
+
+use super::{cached_search_options, promise, read_cache_bytes, results, to_js_error};
+
+/// Bytes of fetched units held between searches when `cacheBytes` is not
+/// given: a tab's or an isolate's share, not the index's size.
+const DEFAULT_LAZY_CACHE_BYTES: usize = 32 << 20;
+
+#[wasm_bindgen(js_name = LazyEngine)]
+pub struct LazyEngine {
+    index: Rc<RefCell<LazyIndex>>,
+    storage: Rc<JsStorage>,
+    last_options: Option<(String, SearchOptions)>,
+}
+
+/// Opens the index stored under `name` lazily; resolves to a `LazyEngine`,
+/// or `undefined` when nothing is stored there.
+#[wasm_bindgen(js_name = openLazy)]
+pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result<Promise, JsValue> {
+    let storage = Rc::new(JsStorage::new(storage).map_err(to_js_error)?);
+    let limit = read_cache_bytes(&cache_bytes)?.unwrap_or(DEFAULT_LAZY_CACHE_BYTES);
+    Ok(promise(async move {
+        match LazyIndex::open(&*storage, &name, limit).await.map_err(to_js_error)? {
+            Some(index) => Ok(LazyEngine {
+                index: Rc::new(RefCell::new(index)),
+                storage,
+                last_options: None,
+            }
+            .into()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }))
+}
+
+#[wasm_bindgen(js_class = LazyEngine)]
+impl LazyEngine {
+    /// Searches; resolves to the results `Engine.search` gives (as JSON
+    /// text with `json`). Options are checked before anything is read.
+    pub fn search(&mut self, query: String, options: JsValue, json: Option<bool>) -> Result<Promise, JsValue> {
+        let options = cached_search_options(&mut self.last_options, &options)?.clone();
+        let (index, storage) = (self.index.clone(), self.storage.clone());
+        Ok(promise(async move {
+            // One search at a time: the JS class queues them.
+            let mut index = index.try_borrow_mut().map_err(|_| {
+                to_js_error(Error::Usage {
+                    reason: "a lazy index runs one search at a time; await the previous one".into(),
+                })
+            })?;
+            let results = index
+                .search(&*storage, &query, &options)
+                .await
+                .map_err(to_js_error)?;
+            Ok(match json {
+                Some(true) => crate::json::ToJson::to_json(&results).into(),
+                _ => results::to_js(&results),
+            })
+        }))
+    }
+
+    /// `{ docs, segments, lazy: { limit, bytes, hits, fetches, fetchedBytes,
+    /// lastSearchBytes } }`.
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        let index = self.index.try_borrow().map_err(|_| {
+            to_js_error(Error::Usage {
+                reason: "a lazy index is searching; await the search first".into(),
+            })
+        })?;
+        let mut out = String::new();
+        crate::json::Object::new(&mut out)
+            .field("docs", &(index.index().len() as u64))
+            .field("segments", &(index.index().segment_count() as u64))
+            .field("lazy", &index.stats())
+            .end();
+        js_sys::JSON::parse(&out).map_err(|_| JsValue::from_str("stats"))
+    }
+}
