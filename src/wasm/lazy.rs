@@ -22,9 +22,10 @@ const DEFAULT_LAZY_CACHE_BYTES: usize = 32 << 20;
 
 #[wasm_bindgen(js_name = LazyEngine)]
 pub struct LazyEngine {
-    index: Rc<RefCell<LazyIndex>>,
+    /// The index and the last search options read (kept parsed for the
+    /// next search with the same JSON).
+    state: Rc<RefCell<(LazyIndex, Option<(String, SearchOptions)>)>>,
     storage: Rc<JsStorage>,
-    last_options: Option<(String, SearchOptions)>,
 }
 
 /// Opens the index stored under `name` lazily; resolves to a `LazyEngine`,
@@ -36,9 +37,8 @@ pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result
     Ok(promise(async move {
         match LazyIndex::open(&*storage, &name, limit).await.map_err(to_js_error)? {
             Some(index) => Ok(LazyEngine {
-                index: Rc::new(RefCell::new(index)),
+                state: Rc::new(RefCell::new((index, None))),
                 storage,
-                last_options: None,
             }
             .into()),
             None => Ok(JsValue::UNDEFINED),
@@ -50,18 +50,19 @@ pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result
 impl LazyEngine {
     /// Searches; resolves to the results `Engine.search` gives (as JSON
     /// text with `json`). Options are checked before anything is read.
-    pub fn search(&mut self, query: String, options: JsValue, json: Option<bool>) -> Result<Promise, JsValue> {
-        let options = cached_search_options(&mut self.last_options, &options)?.clone();
-        let (index, storage) = (self.index.clone(), self.storage.clone());
+    pub fn search(&self, query: String, options: JsValue, json: Option<bool>) -> Result<Promise, JsValue> {
+        let (state, storage) = (self.state.clone(), self.storage.clone());
         Ok(promise(async move {
             // One search at a time: the JS class queues them.
-            let mut index = index.try_borrow_mut().map_err(|_| {
+            let mut state = state.try_borrow_mut().map_err(|_| {
                 to_js_error(Error::Usage {
                     reason: "a lazy index runs one search at a time; await the previous one".into(),
                 })
             })?;
+            let (index, cached) = &mut *state;
+            let options = cached_search_options(cached, &options)?;
             let results = index
-                .search(&*storage, &query, &options)
+                .search(&*storage, &query, options)
                 .await
                 .map_err(to_js_error)?;
             Ok(match json {
@@ -74,11 +75,12 @@ impl LazyEngine {
     /// `{ docs, segments, lazy: { limit, bytes, hits, fetches, fetchedBytes,
     /// lastSearchBytes } }`.
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        let index = self.index.try_borrow().map_err(|_| {
+        let state = self.state.try_borrow().map_err(|_| {
             to_js_error(Error::Usage {
                 reason: "a lazy index is searching; await the search first".into(),
             })
         })?;
+        let index = &state.0;
         let mut out = String::new();
         crate::json::Object::new(&mut out)
             .field("docs", &(index.index().len() as u64))

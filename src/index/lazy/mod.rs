@@ -332,7 +332,7 @@ impl LazyIndex {
                 }
                 fetched.push((p, payload.to_vec()));
             }
-            let segment = Arc::make_mut(&mut self.index.segments[s].segment);
+            let segment = sole(&mut self.index.segments[s].segment)?;
             let seg = self.segs[s]
                 .as_mut()
                 .ok_or_else(|| corrupt(&self.name, "lost segment"))?;
@@ -386,7 +386,7 @@ impl LazyIndex {
             return Ok(());
         };
         let entry = &mut self.index.segments[s];
-        let segment = Arc::make_mut(&mut entry.segment);
+        let segment = sole(&mut entry.segment)?;
         let mut assembled = Assembled::new(seg.dims.1);
         let mut held = Vec::with_capacity(seg.shards.len());
         let mut next = 0u32;
@@ -446,14 +446,23 @@ impl LazyIndex {
         for s in changed {
             if let Some(seg) = &self.segs[s] {
                 if !seg.surfaces {
-                    Arc::make_mut(&mut self.index.segments[s].segment).surfaces =
-                        Default::default();
+                    if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
+                        segment.surfaces = Default::default();
+                    }
                 }
             }
             // Reassembling what is held cannot fail: it was assembled before.
             let _ = self.assemble(s);
         }
     }
+}
+
+/// The segment, which only this index holds between searches (no clone:
+/// cloning a segment would copy all it holds).
+fn sole(segment: &mut Arc<Segment>) -> Result<&mut Segment> {
+    Arc::get_mut(segment).ok_or_else(|| Error::Usage {
+        reason: "a lazy index's segment is still borrowed by a search".into(),
+    })
 }
 
 fn corrupt(key: &str, reason: &str) -> Error {
