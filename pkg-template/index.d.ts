@@ -389,7 +389,7 @@ export interface OpenOptions {
    */
   embed?: EmbedOptions | Embed;
   /**
-   * Keeps stored fields packed in memory (deflated pages of about 64 KiB, as
+   * Keeps stored fields packed in memory (deflated pages of about 128 KiB, as
    * they are stored) and unpacks the pages that reads need, holding at most
    * this many bytes of unpacked pages (least recently used evicted first).
    * Results are the same; the index takes less memory (the packages corpus's

@@ -107,6 +107,9 @@ struct LazySeg {
     surfaces_span: (usize, usize),
     dims: (u32, usize),
     shards: Vec<Option<Arc<Shard>>>,
+    /// Shards the current search asked for (what [`LazyIndex::assemble`]
+    /// puts into the segment).
+    wanted: Vec<u32>,
     surfaces: bool,
     /// Held units: (unit, bytes, last search that used it).
     held: Vec<(Held, usize, u64)>,
@@ -136,6 +139,7 @@ impl LazySeg {
             surfaces_span,
             dims: (head.n_docs, head.n_fields),
             shards: vec![None; head.shards.len()],
+            wanted: Vec::new(),
             surfaces: false,
             held: Vec::new(),
         }
@@ -244,14 +248,22 @@ impl LazyIndex {
         mut read: impl FnMut(&mut Index) -> Result<T>,
     ) -> Result<T> {
         self.clock += 1;
+        for seg in self.segs.iter_mut().flatten() {
+            seg.wanted.clear();
+        }
         for _ in 0..MAX_ROUNDS {
             let out = read(&mut self.index);
-            let missing = self.asked();
-            if missing.is_empty() {
+            let (missing, reassemble) = self.asked();
+            if missing.is_empty() && reassemble.is_empty() {
                 self.evict();
                 return out;
             }
-            self.fetch(storage, missing).await?;
+            let fetched = self.fetch(storage, missing).await?;
+            for s in 0..self.segs.len() {
+                if fetched.contains(&s) || reassemble.contains(&s) {
+                    self.assemble(s)?;
+                }
+            }
         }
         Err(Error::Storage {
             key: manifest_key(&self.name),
@@ -263,9 +275,11 @@ impl LazyIndex {
     }
 
     /// The units the last round asked for that are not held (marking those
-    /// held as used by this search).
-    fn asked(&mut self) -> Vec<(usize, Held)> {
+    /// held as used by this search), and the segments whose assembled
+    /// shards lack some that are held.
+    fn asked(&mut self) -> (Vec<(usize, Held)>, Vec<usize>) {
         let mut missing = Vec::new();
+        let mut reassemble = Vec::new();
         for (s, entry) in self.index.segments.iter().enumerate() {
             let Some(seg) = self.segs.get_mut(s).and_then(Option::as_mut) else {
                 continue;
@@ -287,23 +301,34 @@ impl LazyIndex {
                         }),
                 );
             }
-            for (unit, held) in asked {
+            for (unit, here) in asked {
+                if let Held::Shard(i) = unit {
+                    if !seg.wanted.contains(&i) {
+                        seg.wanted.push(i);
+                    }
+                }
                 match seg.held.iter_mut().find(|h| h.0 == unit) {
-                    Some(h) if held => {
+                    Some(h) => {
                         h.2 = self.clock;
                         self.stats.hits += 1;
+                        // Held, not in the segment: assembled for the next round.
+                        if !here && !reassemble.contains(&s) {
+                            reassemble.push(s);
+                        }
                     }
-                    _ if !missing.contains(&(s, unit)) => missing.push((s, unit)),
-                    _ => {}
+                    // Evicted, but its copy in the segment answered.
+                    None if here => {}
+                    None if !missing.contains(&(s, unit)) => missing.push((s, unit)),
+                    None => {}
                 }
             }
         }
-        missing
+        (missing, reassemble)
     }
 
-    /// Fetches the parts holding `units`, decodes the units and assembles
-    /// them into their segments.
-    async fn fetch<S: Storage>(&mut self, storage: &S, units: Vec<(usize, Held)>) -> Result<()> {
+    /// Fetches the parts holding `units` and decodes the units; returns the
+    /// segments whose shards or surface words came (to assemble).
+    async fn fetch<S: Storage>(&mut self, storage: &S, units: Vec<(usize, Held)>) -> Result<Vec<usize>> {
         let mut changed: Vec<usize> = Vec::new();
         for s in 0..self.segs.len() {
             let wanted: Vec<Held> = units.iter().filter(|u| u.0 == s).map(|u| u.1).collect();
@@ -348,13 +373,12 @@ impl LazyIndex {
                 let key = seg.parts[seg.parts_of((start, end)).start].clone();
                 install(seg, segment, unit, &key, &bytes)?;
                 seg.held.push((unit, bytes.len(), self.clock));
+                if !matches!(unit, Held::Page(_)) && !changed.contains(&s) {
+                    changed.push(s);
+                }
             }
-            changed.push(s);
         }
-        for s in changed {
-            self.assemble(s)?;
-        }
-        Ok(())
+        Ok(changed)
     }
 
     async fn fetch_blob<S: Storage>(&mut self, storage: &S, key: &str) -> Result<Vec<u8>> {
@@ -380,20 +404,23 @@ impl LazyIndex {
         Ok(blob)
     }
 
-    /// Puts segment `s`'s held shards (and surface words) into it.
+    /// Puts into segment `s` the held shards this search asked for (only
+    /// those: assembling copies them) and its surface words if held.
     fn assemble(&mut self, s: usize) -> Result<()> {
-        let Some(seg) = self.segs[s].as_ref() else {
+        let Some(seg) = self.segs[s].as_mut() else {
             return Ok(());
         };
+        seg.wanted.sort_unstable();
         let entry = &mut self.index.segments[s];
         let segment = sole(&mut entry.segment)?;
         let mut assembled = Assembled::new(seg.dims.1);
-        let mut held = Vec::with_capacity(seg.shards.len());
+        let mut held = vec![None; seg.shards.len()];
         let mut next = 0u32;
-        for (i, shard) in seg.shards.iter().enumerate() {
-            held.push(shard.as_ref().map(|_| next));
-            if let Some(shard) = shard {
-                assembled.push(&seg.parts[seg.parts_of(seg.shard_spans[i]).start], shard)?;
+        for &i in &seg.wanted {
+            if let Some(shard) = &seg.shards[i as usize] {
+                held[i as usize] = Some(next);
+                let key = &seg.parts[seg.parts_of(seg.shard_spans[i as usize]).start];
+                assembled.push(key, shard)?;
                 next += shard.terms.len() as u32;
             }
         }
@@ -444,15 +471,16 @@ impl LazyIndex {
             }
         }
         for s in changed {
-            if let Some(seg) = &self.segs[s] {
-                if !seg.surfaces {
-                    if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
-                        segment.surfaces = Default::default();
+            let gone = self.segs[s].as_ref().is_some_and(|seg| !seg.surfaces);
+            if gone {
+                if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
+                    segment.surfaces = Default::default();
+                    if let Some(lazy) = &segment.lazy {
+                        let held = lazy.held_shards();
+                        segment.lazy = Some(Arc::new(lazy.holding(held, false)));
                     }
                 }
             }
-            // Reassembling what is held cannot fail: it was assembled before.
-            let _ = self.assemble(s);
         }
     }
 }

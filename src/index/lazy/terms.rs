@@ -58,6 +58,11 @@ impl LazyTerms {
         }
     }
 
+    /// Per shard, where its terms start among those held (`None`: not held).
+    pub fn held_shards(&self) -> Vec<Option<u32>> {
+        self.held.clone()
+    }
+
     /// Terms in the whole segment.
     pub fn n_terms(&self) -> usize {
         self.ord_starts.last().copied().unwrap_or(0) as usize
