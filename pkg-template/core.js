@@ -14,11 +14,11 @@ import {
   FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
   runOperations, wantsVectors, yieldToEventLoop,
 } from './documents.js';
-import { NOT_LAZY, OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
+import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
 import { Embedder, checkEmbedOption } from './embed.js';
 import { importParts, isPartSource, snapshotStream } from './snapshot.js';
-import { LazyMemdex } from './lazy.js';
+import { openLazy } from './lazy.js';
 import {
   EMBEDDER, PUT, SEARCH, STORED, applyOperations, embedDocuments, packEmbedded, patchEmbedded, prepareOperations, searchSemantic, verifier,
 } from './embed-ops.js';
@@ -61,21 +61,6 @@ function checkOperation(o, i) {
  * @returns {import('./lifecycle.js').IndexInit['onError']}
  */
 const onErrorOf = ({ onError }) => /** @type {import('./lifecycle.js').IndexInit['onError']} */ (onError);
-
-/**
- * `Memdex.open({ lazy: true })`: the committed index `name`, read from its
- * segment heads, searched through storage (see lazy.js).
- * @param {import('./realm.js').Platform} platform
- * @param {OpenInput} options
- * @param {string} name
- */
-async function openLazy(platform, options, name) {
-  const extra = NOT_LAZY.filter((key) => /** @type {Record<string, unknown>} */ (options)[key] !== undefined);
-  if (extra.length) throw usage(`a lazy index reads a committed index as it is and never writes: ${extra.map((k) => `\`${k}\``).join(', ')} do not apply`);
-  const { adapter } = resolveStorage(platform, options);
-  await ensureLoaded(platform, options.wasm);
-  return LazyMemdex.open(platform, adapter, name, options.cacheBytes);
-}
 
 /** @typedef {import('./realm.js').Platform} Platform */
 /** @typedef {import('./index.js').MemdexDocument} Doc */

@@ -3,9 +3,25 @@
 // store pages and surface words a search needs from storage while it
 // searches, so every search is async. It only searches: writes go through
 // an index opened without `lazy`.
-import { openLazy } from './memdex.js';
-import { MemdexError } from './memdex-error.js';
+import { openLazy as openLazyEngine } from './memdex.js';
+import { MemdexError, usage } from './memdex-error.js';
+import { NOT_LAZY, resolveStorage } from './open-options.js';
 import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
+
+/**
+ * `Memdex.open({ lazy: true })`: the committed index `name`, read from its
+ * segment heads, searched through storage.
+ * @param {import('./realm.js').Platform} platform
+ * @param {import('./open-options.js').OpenInput} options
+ * @param {string} name
+ */
+export async function openLazy(platform, options, name) {
+  const extra = NOT_LAZY.filter((key) => /** @type {Record<string, unknown>} */ (options)[key] !== undefined);
+  if (extra.length) throw usage(`a lazy index reads a committed index as it is and never writes: ${extra.map((k) => `\`${k}\``).join(', ')} do not apply`);
+  const { adapter } = resolveStorage(platform, options);
+  await ensureLoaded(platform, options.wasm);
+  return LazyMemdex.open(platform, adapter, name, options.cacheBytes);
+}
 
 /** @typedef {import('./memdex.js').LazyEngine} LazyEngine */
 
@@ -33,7 +49,7 @@ export class LazyMemdex {
   static async open(platform, adapter, name, cacheBytes) {
     const index = new LazyMemdex(async () => {
       await ensureLoaded(platform, undefined);
-      return engineAsync(() => openLazy(adapter, name, cacheBytes));
+      return engineAsync(() => openLazyEngine(adapter, name, cacheBytes));
     });
     await index.#live();
     return index;
@@ -74,7 +90,7 @@ export class LazyMemdex {
 
   /**
    * Documents and segments, and what the lazy cache holds and fetched.
-   * @returns {Promise<import('./index.js').LazyStats>}
+   * @returns {Promise<import('./index.js').LazyIndexStats>}
    */
   async stats() {
     await this.#queue;

@@ -35,7 +35,10 @@ pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result
     let storage = Rc::new(JsStorage::new(storage).map_err(to_js_error)?);
     let limit = read_cache_bytes(&cache_bytes)?.unwrap_or(DEFAULT_LAZY_CACHE_BYTES);
     Ok(promise(async move {
-        match LazyIndex::open(&*storage, &name, limit).await.map_err(to_js_error)? {
+        match LazyIndex::open(&*storage, &name, limit)
+            .await
+            .map_err(to_js_error)?
+        {
             Some(index) => Ok(LazyEngine {
                 state: Rc::new(RefCell::new((index, None))),
                 storage,
@@ -50,7 +53,12 @@ pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result
 impl LazyEngine {
     /// Searches; resolves to the results `Engine.search` gives (as JSON
     /// text with `json`). Options are checked before anything is read.
-    pub fn search(&self, query: String, options: JsValue, json: Option<bool>) -> Result<Promise, JsValue> {
+    pub fn search(
+        &self,
+        query: String,
+        options: JsValue,
+        json: Option<bool>,
+    ) -> Result<Promise, JsValue> {
         let (state, storage) = (self.state.clone(), self.storage.clone());
         Ok(promise(async move {
             // One search at a time: the JS class queues them.

@@ -328,7 +328,11 @@ impl LazyIndex {
 
     /// Fetches the parts holding `units` and decodes the units; returns the
     /// segments whose shards or surface words came (to assemble).
-    async fn fetch<S: Storage>(&mut self, storage: &S, units: Vec<(usize, Held)>) -> Result<Vec<usize>> {
+    async fn fetch<S: Storage>(
+        &mut self,
+        storage: &S,
+        units: Vec<(usize, Held)>,
+    ) -> Result<Vec<usize>> {
         let mut changed: Vec<usize> = Vec::new();
         for s in 0..self.segs.len() {
             let wanted: Vec<Held> = units.iter().filter(|u| u.0 == s).map(|u| u.1).collect();
