@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::cache::{new_store_key, PageCache, UnpackedPage};
-use super::pages::{unpack, unpack_prefix, PageDir};
+use super::pages::{unpack_prefix, PageDir};
 
 #[derive(Debug)]
 pub(super) struct LazyPages {
@@ -16,6 +16,9 @@ pub(super) struct LazyPages {
     packed: Mutex<Vec<Option<Arc<[u8]>>>>,
     /// Pages asked for: `(page, held)`.
     asked: Mutex<Vec<(u32, bool)>>,
+    /// A held page that did not unpack to its rows (checked as it is read:
+    /// unpacking every page when it arrives would double the work).
+    damaged: Mutex<Option<u32>>,
     cache: Arc<PageCache>,
 }
 
@@ -44,6 +47,7 @@ impl LazyPages {
             packed: Mutex::new(vec![None; pages.len()]),
             pages,
             asked: Mutex::default(),
+            damaged: Mutex::default(),
             cache,
         }
     }
@@ -59,23 +63,40 @@ impl LazyPages {
         drop(asked);
         let packed = packed?;
         let row = (doc - first) as usize;
+        let mut failed = false;
         let page = self.cache.get(self.key, i as u32, row, || {
-            // Checked whole when provided: only a bug makes this fail.
-            unpack_prefix(&packed, (raw_len, n_docs), row, false).unwrap_or(UnpackedPage {
-                raw: Vec::new(),
-                stored: vec![(0, 0); n_docs as usize],
+            unpack_prefix(&packed, (raw_len, n_docs), row, false).unwrap_or_else(|| {
+                failed = true;
+                // No rows: never taken for a hit, and next to nothing held.
+                UnpackedPage {
+                    raw: Vec::new(),
+                    stored: Vec::new(),
+                }
             })
         });
+        if failed || page.stored.len() <= row {
+            *lock(&self.damaged) = Some(i as u32);
+            return None;
+        }
         Some((page, row))
     }
 
-    /// Holds page `i`'s packed bytes, once they unpack to exactly its rows.
+    /// Holds page `i`'s packed bytes (checked as rows are read from them).
     pub(super) fn provide(&self, i: u32, packed: &[u8]) -> Result<(), &'static str> {
-        let &(_, n_docs, raw_len) = self.pages.get(i as usize).ok_or("no such page")?;
-        unpack(packed, raw_len as usize, n_docs, false, &mut |_| {})
-            .ok_or("a doc store page does not unpack to its rows")?;
+        let &(_, _, raw_len) = self.pages.get(i as usize).ok_or("no such page")?;
+        if raw_len as u64 > packed.len() as u64 * 1032 {
+            return Err("a doc store page claims more than deflate can expand to");
+        }
         lock(&self.packed)[i as usize] = Some(Arc::from(packed));
         Ok(())
+    }
+
+    /// A page found damaged since the last call (dropped: it is fetched
+    /// again when next read).
+    pub(super) fn take_damaged(&self) -> Option<u32> {
+        let page = lock(&self.damaged).take()?;
+        self.release(page);
+        Some(page)
     }
 
     pub(super) fn release(&self, i: u32) {
@@ -95,5 +116,57 @@ impl LazyPages {
             .map(|p| p.len())
             .sum::<usize>()
             + self.pages.len() * 12
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::bytes::{ByteReader, ByteWriter};
+    use crate::store::{read_page_dir, write_pages, DocStore};
+
+    /// Pages read back from what was provided; a page whose bytes do not
+    /// unpack to its rows reads empty, is reported once, and is dropped.
+    #[test]
+    fn provided_pages_read_back_and_damage_is_reported() {
+        let mut docs = DocStore::new();
+        for d in 0..3000u32 {
+            docs.push(
+                format!("d{d}"),
+                format!("{{\"text\":\"row {d} {}\"}}", "x".repeat(d as usize % 300)).as_bytes(),
+            );
+        }
+        let (mut dir, mut body, mut ends) = (ByteWriter::default(), ByteWriter::default(), vec![0]);
+        write_pages(&mut dir, &mut body, &docs, &mut |end| ends.push(end));
+        let dir = read_page_dir(&mut ByteReader::new("k", &dir.buf), 3000).unwrap();
+        assert!(dir.len() > 2);
+        let ids = docs.ids().to_vec();
+        let lazy = DocStore::lazy(ids, &dir, PageCache::new(1 << 20));
+        assert_eq!(lazy.stored_bytes(5).len(), 0, "not provided yet");
+        assert_eq!(lazy.take_asked_pages(), vec![(0, false)]);
+        // Page 1 arrives damaged (half its bytes), the others whole.
+        for (i, w) in ends.windows(2).enumerate() {
+            let bytes = &body.buf[w[0]..w[1]];
+            let bytes = if i == 1 {
+                &bytes[..bytes.len() / 2]
+            } else {
+                bytes
+            };
+            lazy.provide_page(i as u32, bytes).unwrap();
+        }
+        let page_1 = dir[0].0..dir[0].0 + dir[1].0;
+        for d in (0..3000).step_by(7).filter(|d| !page_1.contains(d)) {
+            assert_eq!(*lazy.stored_bytes(d), *docs.stored_bytes(d));
+        }
+        assert_eq!(lazy.take_damaged_page(), None);
+        assert_eq!(lazy.stored_bytes(page_1.end - 1).len(), 0, "past the cut");
+        assert_eq!(lazy.take_damaged_page(), Some(1));
+        assert_eq!(lazy.take_damaged_page(), None);
+        assert_eq!(
+            lazy.stored_bytes(page_1.start).len(),
+            0,
+            "dropped: asked for again"
+        );
+        assert!(lazy.take_asked_pages().contains(&(1, false)));
     }
 }

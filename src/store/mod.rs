@@ -165,6 +165,11 @@ impl DocStore {
         }
     }
 
+    /// A page of a lazy store found damaged since the last call.
+    pub fn take_damaged_page(&self) -> Option<u32> {
+        self.lazy_pages()?.take_damaged()
+    }
+
     /// Pages read since the last call, and whether each was held (a lazy
     /// store; others: none).
     pub fn take_asked_pages(&self) -> Vec<(u32, bool)> {

@@ -253,7 +253,7 @@ impl LazyIndex {
         }
         for _ in 0..MAX_ROUNDS {
             let out = read(&mut self.index);
-            let (missing, reassemble) = self.asked();
+            let (missing, reassemble) = self.asked()?;
             if missing.is_empty() && reassemble.is_empty() {
                 self.evict();
                 return out;
@@ -277,13 +277,21 @@ impl LazyIndex {
     /// The units the last round asked for that are not held (marking those
     /// held as used by this search), and the segments whose assembled
     /// shards lack some that are held.
-    fn asked(&mut self) -> (Vec<(usize, Held)>, Vec<usize>) {
+    fn asked(&mut self) -> Result<(Vec<(usize, Held)>, Vec<usize>)> {
         let mut missing = Vec::new();
         let mut reassemble = Vec::new();
         for (s, entry) in self.index.segments.iter().enumerate() {
             let Some(seg) = self.segs.get_mut(s).and_then(Option::as_mut) else {
                 continue;
             };
+            if let Some(page) = entry.segment.docs.take_damaged_page() {
+                seg.held.retain(|h| h.0 != Held::Page(page));
+                let part = seg.parts_of(seg.page_spans[page as usize]).start;
+                return Err(corrupt(
+                    &seg.parts[part],
+                    "a doc store page does not unpack to its rows",
+                ));
+            }
             let mut asked: Vec<(Held, bool)> = entry
                 .segment
                 .docs
@@ -323,7 +331,7 @@ impl LazyIndex {
                 }
             }
         }
-        (missing, reassemble)
+        Ok((missing, reassemble))
     }
 
     /// Fetches the parts holding `units` and decodes the units; returns the
