@@ -87,6 +87,10 @@ impl crate::json::ToJson for LazyStats {
     }
 }
 
+/// What a round asked for: units to fetch `(segment, unit)`, and segments
+/// to assemble again (held shards they lack).
+type Asked = (Vec<(usize, Held)>, Vec<usize>);
+
 /// A unit of one segment, as held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Held {
@@ -277,7 +281,7 @@ impl LazyIndex {
     /// The units the last round asked for that are not held (marking those
     /// held as used by this search), and the segments whose assembled
     /// shards lack some that are held.
-    fn asked(&mut self) -> Result<(Vec<(usize, Held)>, Vec<usize>)> {
+    fn asked(&mut self) -> Result<Asked> {
         let mut missing = Vec::new();
         let mut reassemble = Vec::new();
         for (s, entry) in self.index.segments.iter().enumerate() {
