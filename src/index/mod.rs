@@ -373,10 +373,10 @@ impl Index {
                 };
                 // Live buffered docs are in `ids` already: update in place
                 // (no key clone).
-                match self.ids.get_mut(ext.as_str()) {
+                match self.ids.get_mut(ext) {
                     Some(slot) => *slot = addr,
                     None => {
-                        self.ids.insert(ext.clone(), addr);
+                        self.ids.insert(ext.to_string(), addr);
                     }
                 }
             }
@@ -434,7 +434,7 @@ impl Index {
         self.next_segment_id += 1;
         for (doc, ext) in merged.docs.ids().iter().enumerate() {
             self.ids.insert(
-                ext.clone(),
+                ext.to_string(),
                 DocAddr {
                     segment: id,
                     doc: doc as u32,

@@ -140,7 +140,7 @@ mod tests {
         write_pages(&mut dir, &mut body, &docs, &mut |end| ends.push(end));
         let dir = read_page_dir(&mut ByteReader::new("k", &dir.buf), 3000).unwrap();
         assert!(dir.len() > 2);
-        let ids = docs.ids().to_vec();
+        let ids = docs.ids().clone();
         let lazy = DocStore::lazy(ids, &dir, PageCache::new(1 << 20));
         assert_eq!(lazy.stored_bytes(5).len(), 0, "not provided yet");
         assert_eq!(lazy.take_asked_pages(), vec![(0, false)]);

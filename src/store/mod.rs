@@ -4,6 +4,7 @@
 mod cache;
 mod columns;
 mod fields;
+mod ids;
 mod lazy;
 mod pages;
 
@@ -12,6 +13,7 @@ use std::sync::Arc;
 pub use cache::{cache_limit, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
+pub use ids::Ids;
 pub use pages::{read_ids, read_page_dir, read_pages, write_ids, write_pages, PageDir, PAGE_BYTES};
 
 use crate::json::{self, Map, Value};
@@ -21,7 +23,7 @@ use crate::json::{self, Map, Value};
 /// [`PageCache`] unpacks on demand (an index opened with `cacheBytes`).
 #[derive(Debug, Clone)]
 pub struct DocStore {
-    ids: Vec<String>,
+    ids: Ids,
     stored: Stored,
 }
 
@@ -74,7 +76,7 @@ impl std::ops::Deref for StoredBytes<'_> {
 impl DocStore {
     pub fn new() -> DocStore {
         DocStore {
-            ids: Vec::new(),
+            ids: Ids::default(),
             stored: Stored::Raw {
                 bytes: Vec::new(),
                 offsets: vec![0],
@@ -92,7 +94,7 @@ impl DocStore {
             }
             self.stored = raw.stored;
         }
-        self.ids.push(id);
+        self.ids.push(&id);
         if let Stored::Raw { bytes, offsets } = &mut self.stored {
             bytes.extend_from_slice(stored_json);
             offsets.push(bytes.len() as u32);
@@ -108,10 +110,10 @@ impl DocStore {
     }
 
     pub fn id(&self, doc: u32) -> &str {
-        self.ids.get(doc as usize).map_or("", String::as_str)
+        self.ids.get(doc as usize).unwrap_or("")
     }
 
-    pub fn ids(&self) -> &[String] {
+    pub fn ids(&self) -> &Ids {
         &self.ids
     }
 
@@ -137,7 +139,7 @@ impl DocStore {
 
     /// A lazily opened segment's store: `ids` held, the pages of `dir`
     /// held only once [`DocStore::provide_page`] gives them.
-    pub fn lazy(ids: Vec<String>, dir: &PageDir, cache: Arc<PageCache>) -> DocStore {
+    pub fn lazy(ids: Ids, dir: &PageDir, cache: Arc<PageCache>) -> DocStore {
         DocStore {
             ids,
             stored: Stored::Lazy(Arc::new(lazy::LazyPages::new(dir, cache))),
@@ -210,6 +212,6 @@ impl DocStore {
             Stored::Packed(p) => p.packed_bytes(),
             Stored::Lazy(p) => p.packed_bytes(),
         };
-        stored + self.ids.iter().map(|s| s.len() + 24).sum::<usize>()
+        stored + self.ids.heap_bytes()
     }
 }

@@ -13,7 +13,7 @@ use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
 
 use super::cache::{new_store_key, PageCache, UnpackedPage};
-use super::DocStore;
+use super::{DocStore, Ids};
 
 /// Raw bytes a page holds before it is closed: the page stays small enough
 /// to fetch and unpack per hit (a read unpacks only up to its row). Format 6
@@ -219,7 +219,7 @@ pub(super) fn unpack(
 /// `short` ids; returns its unpacked length, for the head.
 pub fn write_ids(body: &mut ByteWriter, docs: &DocStore) -> u32 {
     let mut raw = ByteWriter::default();
-    for id in docs.ids() {
+    for id in docs.ids().iter() {
         raw.short_bytes(id.as_bytes());
     }
     let packed = miniz_oxide::deflate::compress_to_vec(&raw.buf, IDS_LEVEL);
@@ -229,12 +229,7 @@ pub fn write_ids(body: &mut ByteWriter, docs: &DocStore) -> u32 {
 
 /// Reads [`write_ids`]' output (all of `packed`): exactly `n_docs` ids
 /// in `raw_len` bytes.
-pub fn read_ids(
-    r: &ByteReader<'_>,
-    packed: &[u8],
-    raw_len: u32,
-    n_docs: u32,
-) -> Result<Vec<String>> {
+pub fn read_ids(r: &ByteReader<'_>, packed: &[u8], raw_len: u32, n_docs: u32) -> Result<Ids> {
     let bad = || r.corrupt("the doc store's ids do not unpack");
     if raw_len as u64 > packed.len() as u64 * MAX_EXPANSION || n_docs > raw_len {
         return Err(bad());
@@ -242,9 +237,9 @@ pub fn read_ids(
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len as usize)
         .map_err(|_| bad())?;
     let mut rows = ByteReader::new(r.key(), &raw);
-    let mut ids = Vec::with_capacity(n_docs as usize);
+    let mut ids = Ids::with_capacity(n_docs as usize);
     for _ in 0..n_docs {
-        ids.push(rows.short_str()?.to_string());
+        ids.push(rows.short_str()?);
     }
     if raw.len() != raw_len as usize || !rows.is_at_end() {
         return Err(bad());
@@ -283,22 +278,23 @@ pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32) -> Result<PageDir> {
 pub fn read_pages(
     r: &mut ByteReader<'_>,
     dir: PageDir,
-    ids: Option<Vec<String>>,
+    ids: Option<Ids>,
     cache: Option<&Arc<PageCache>>,
 ) -> Result<DocStore> {
     let n_docs: usize = dir.iter().map(|p| p.0 as usize).sum();
-    let mut store = DocStore::new();
     let with_ids = ids.is_none();
     if ids.as_ref().is_some_and(|ids| ids.len() != n_docs) {
         return Err(r.corrupt("the doc store's ids do not match its pages"));
     }
-    let mut ids = ids.unwrap_or_else(|| Vec::with_capacity(n_docs));
+    let mut ids = ids.unwrap_or_else(|| Ids::with_capacity(n_docs));
     let mut pages = Vec::with_capacity(if cache.is_some() { dir.len() } else { 0 });
+    let (mut bytes, mut offsets) = (Vec::new(), Vec::with_capacity(n_docs + 1));
+    offsets.push(0u32);
     let mut first_doc = 0;
     for (i, (docs, raw_len, packed_len)) in dir.into_iter().enumerate() {
         let packed = r.take(packed_len)?;
         let page = unpack(packed, raw_len as usize, docs, with_ids, &mut |id| {
-            ids.push(id.to_string())
+            ids.push(id)
         });
         let page = page.ok_or_else(|| r.corrupt(format!("doc store page {i} does not unpack")))?;
         if cache.is_some() {
@@ -309,26 +305,23 @@ pub fn read_pages(
                 bytes: packed.to_vec(),
             });
         } else {
-            let first = first_doc as usize;
-            for (k, &(s, e)) in page.stored.iter().enumerate() {
-                store.push(
-                    std::mem::take(&mut ids[first + k]),
-                    &page.raw[s as usize..e as usize],
-                );
+            for &(s, e) in &page.stored {
+                bytes.extend_from_slice(&page.raw[s as usize..e as usize]);
+                offsets.push(bytes.len() as u32);
             }
         }
         first_doc += docs;
     }
-    if let Some(cache) = cache {
-        store.ids = ids;
-        store.stored = super::Stored::Packed(Arc::new(PackedPages {
+    let stored = match cache {
+        Some(cache) => super::Stored::Packed(Arc::new(PackedPages {
             key: new_store_key(),
             pages,
             cache: cache.clone(),
             with_ids,
-        }));
-    }
-    Ok(store)
+        })),
+        None => super::Stored::Raw { bytes, offsets },
+    };
+    Ok(DocStore { ids, stored })
 }
 
 #[cfg(test)]
@@ -364,7 +357,8 @@ mod tests {
     fn read_behind(bytes: &[u8], n_docs: u32, cache: Option<&Arc<PageCache>>) -> Result<DocStore> {
         let mut r = ByteReader::new("k", bytes);
         let dir = read_page_dir(&mut r, n_docs)?;
-        let ids = (0..n_docs).map(|d| format!("doc-{d}")).collect();
+        let mut ids = Ids::default();
+        (0..n_docs).for_each(|d| ids.push(&format!("doc-{d}")));
         let docs = read_pages(&mut r, dir, Some(ids), cache)?;
         assert!(r.is_at_end());
         Ok(docs)
@@ -377,7 +371,7 @@ mod tests {
             let mut w = ByteWriter::default();
             let raw_len = write_ids(&mut w, &docs);
             let r = ByteReader::new("k", &w.buf);
-            assert_eq!(read_ids(&r, &w.buf, raw_len, n).unwrap(), docs.ids());
+            assert_eq!(read_ids(&r, &w.buf, raw_len, n).unwrap(), *docs.ids());
             assert!(read_ids(&r, &w.buf, raw_len + 1, n).is_err());
             if n > 0 {
                 assert!(read_ids(&r, &w.buf, raw_len, n - 1).is_err());
