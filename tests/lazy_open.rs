@@ -204,6 +204,36 @@ fn failing_and_damaged_parts_are_errors_that_leave_the_index_usable() {
     assert_eq!(answer(block_on(lazy.search(&storage, q, o))), want);
 }
 
+/// A search that would fetch more than the cap (a typo of a word with
+/// digits walks the whole dictionary) is `LIMIT`; the index answers the
+/// next one.
+#[test]
+fn a_search_fetching_past_the_cap_is_limit() {
+    let storage = stored_index();
+    let opts = SearchOptions::default();
+    let fetched = |q: &str| {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", 1 << 20))
+            .unwrap()
+            .unwrap();
+        block_on(lazy.search(&storage, q, &opts)).unwrap();
+        lazy.stats().fetched_bytes as usize
+    };
+    let (narrow, walk) = (fetched("w17 w18"), fetched("w17~1"));
+    assert!(walk > narrow * 2, "{walk} against {narrow}");
+    let mut lazy = block_on(LazyIndex::open(&storage, "m", 1 << 20))
+        .unwrap()
+        .unwrap();
+    lazy.set_fetch_cap((narrow + walk) / 2);
+    let err = block_on(lazy.search(&storage, "w17~1", &opts)).unwrap_err();
+    assert_eq!(err.code(), "LIMIT", "{err}");
+    let full = Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None);
+    let want = answer(full.unwrap().searcher().search("w17 w18", &opts));
+    assert_eq!(
+        answer(block_on(lazy.search(&storage, "w17 w18", &opts))),
+        want
+    );
+}
+
 /// Memory storage that counts the bytes `get` returns and can fail gets.
 struct Watched {
     inner: MemoryStorage,

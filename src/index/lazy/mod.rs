@@ -42,6 +42,12 @@ use super::Index;
 /// one asked for: terms, their expansions, then pages).
 const MAX_ROUNDS: usize = 8;
 
+/// Bytes one search may fetch at least (more with a larger `cacheBytes`):
+/// a search of a few words needs a few MB even at 1M documents; one that
+/// would walk the whole dictionary (a typo of a word without surface
+/// words) needs all of it, and is a `LIMIT` error instead.
+const MIN_SEARCH_FETCH: usize = 64 << 20;
+
 /// Format version of the heads read lazily.
 const VERSION: u32 = 6;
 
@@ -53,6 +59,9 @@ pub struct LazyIndex {
     segs: Vec<Option<LazySeg>>,
     limit: usize,
     clock: u64,
+    /// Bytes fetched by the search running, and the most it may fetch.
+    search_fetched: usize,
+    fetch_cap: usize,
     stats: LazyStats,
 }
 
@@ -190,6 +199,8 @@ impl LazyIndex {
                         segs,
                         limit: cache_bytes,
                         clock: 0,
+                        search_fetched: 0,
+                        fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
                         stats: LazyStats {
                             limit: cache_bytes as u64,
                             ..Default::default()
@@ -216,6 +227,12 @@ impl LazyIndex {
     /// The index as held now (what it answers without fetching).
     pub fn index(&self) -> &Index {
         &self.index
+    }
+
+    /// Sets the most one search may fetch (default: `cacheBytes`, at least
+    /// 64 MiB); past it the search is a `LIMIT` error.
+    pub fn set_fetch_cap(&mut self, bytes: usize) {
+        self.fetch_cap = bytes;
     }
 
     pub fn stats(&self) -> LazyStats {
@@ -252,6 +269,7 @@ impl LazyIndex {
         mut read: impl FnMut(&mut Index) -> Result<T>,
     ) -> Result<T> {
         self.clock += 1;
+        self.search_fetched = 0;
         for seg in self.segs.iter_mut().flatten() {
             seg.wanted.clear();
         }
@@ -364,6 +382,14 @@ impl LazyIndex {
                 .collect();
             parts.sort_unstable();
             parts.dedup();
+            self.search_fetched += parts.iter().map(|p| p.2).sum::<usize>();
+            if self.search_fetched > self.fetch_cap {
+                return Err(Error::Limit {
+                    what: "bytes a lazy search fetches (cacheBytes, at least 64 MiB)",
+                    limit: self.fetch_cap,
+                    got: self.search_fetched,
+                });
+            }
             let mut fetched: Vec<(usize, Vec<u8>)> = Vec::with_capacity(parts.len());
             for (p, key, expected) in parts {
                 let blob = self.fetch_blob(storage, &key).await?;
