@@ -34,7 +34,12 @@ impl TermDictBuilder {
     /// `None` unless `term` is greater than the previous term (a caller bug;
     /// skipping keeps the dictionary valid).
     pub fn insert(&mut self, term: &str) -> Option<u64> {
-        let term = term.as_bytes();
+        self.insert_bytes(term.as_bytes())
+    }
+
+    /// [`TermDictBuilder::insert`] of a term known to be UTF-8 (a term of
+    /// another dictionary, checked when that one was read).
+    pub(crate) fn insert_bytes(&mut self, term: &[u8]) -> Option<u64> {
         let shared = common_prefix(&self.last, term);
         let greater = match (self.last.get(shared), term.get(shared)) {
             (Some(a), Some(b)) => b > a,

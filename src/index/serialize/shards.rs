@@ -244,10 +244,9 @@ impl Assembled {
         };
         let mut terms = shard.terms.iter();
         while terms.advance().is_some() {
-            let term =
-                std::str::from_utf8(terms.term()).map_err(|_| corrupt("term is not UTF-8"))?;
+            // UTF-8 was checked when the shard's dictionary was read.
             self.dict
-                .insert(term)
+                .insert_bytes(terms.term())
                 .ok_or_else(|| corrupt("term shards are not in term order"))?;
         }
         let p = &mut self.postings;

@@ -1,0 +1,123 @@
+// What: `Memdex.open({ lazy: true })` from IndexedDB in headless Chromium,
+// against a full open of the same index in the same profile: the time from
+// `open` to the first query's results, the p50/p99 of the next 100
+// queries, and what the lazy open fetched. The index is an fs folder
+// written by bench/js/lazy-open.mjs (its blobs are copied into the
+// profile's IndexedDB by a first visit); each measured visit is a fresh
+// page (a new wasm instance, nothing held), in one profile, so the
+// browser's own IndexedDB caches may be warm. Same hits in both modes
+// (MD5 over ids, scores to 6 decimals, stored fields, snippets).
+//
+//   node bench/js/lazy-open-browser.mjs DIR [CACHE=33554432] [MODES=lazy,full] [RESULT.json]
+//
+// DIR: e.g. $TMPDIR/memdex-lazy-open-1000000 (from `node bench/js/lazy-open.mjs 1000000`).
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = process.env.MEMDEX_PKG_DIR || path.resolve(here, '../../pkg');
+const dataDir = process.env.MEMDEX_DATA || path.resolve(here, '../../../shared/data');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'];
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+const [dir, cache = '33554432', modesArg = 'lazy,full', resultPath] = process.argv.slice(2);
+if (!dir) throw new Error('usage: node bench/js/lazy-open-browser.mjs DIR [CACHE] [MODES] [RESULT.json]');
+const keys = readdirSync(dir, { recursive: true }).map(String).filter((k) => statSync(path.join(dir, k)).isFile() && !k.includes('/pending/'));
+const queries = readFileSync(path.join(dataDir, 'packages/queries.txt'), 'utf8').trim().split('\n').slice(0, 101);
+
+const page = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module">
+import { Memdex } from '/pkg/index.js';
+import { indexedDBStorage } from '/pkg/storage/indexeddb.js';
+const mode = new URLSearchParams(location.search).get('mode');
+const storage = indexedDBStorage({ database: 'lazy-bench' });
+try {
+  if (mode === 'load') {
+    const keys = await (await fetch('/keys')).json();
+    for (let i = 0; i < keys.length; i += 16) {
+      await Promise.all(keys.slice(i, i + 16).map(async (k) => storage.put(k, new Uint8Array(await (await fetch('/blob/' + encodeURIComponent(k))).arrayBuffer()))));
+    }
+    window.__done = { loaded: keys.length };
+  } else {
+    const queries = await (await fetch('/queries')).json();
+    await import('/pkg/index.js');
+    const lazy = mode === 'lazy';
+    const t0 = performance.now();
+    const index = lazy ? await Memdex.open({ storage, lazy: true, cacheBytes: ${Number(cache)} }) : await Memdex.open({ storage, autoCommit: false });
+    const openMs = performance.now() - t0;
+    const times = [];
+    let firstResultMs = 0;
+    const digest = [];
+    for (const [i, q] of queries.entries()) {
+      const t = performance.now();
+      const { hits } = lazy ? await index.search(q, { limit: 10, highlight: true }) : index.search(q, { limit: 10, highlight: true });
+      times.push(performance.now() - t);
+      if (i === 0) firstResultMs = performance.now() - t0;
+      for (const h of hits) digest.push(h.id + ':' + h.score.toFixed(6) + ':' + JSON.stringify(h.fields) + ':' + JSON.stringify(h.snippets));
+    }
+    const next = times.slice(1).sort((a, b) => a - b);
+    const pct = (p) => next[Math.min(next.length - 1, Math.floor(p * next.length))];
+    const bytes = new TextEncoder().encode(digest.join(';'));
+    const hash = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const stats = lazy ? (await index.stats()).lazy : null;
+    window.__done = { mode, openMs, firstResultMs, next100P50Ms: pct(0.5), next100P99Ms: pct(0.99), sha256: hash, stats, jsHeapMiB: performance.memory ? performance.memory.usedJSHeapSize / 2 ** 20 : null };
+  }
+} catch (err) {
+  window.__done = { error: String(err && err.stack || err) };
+}
+</script>`;
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const p = decodeURIComponent(url.pathname);
+  if (p === '/') return void res.writeHead(200, { 'content-type': TYPES['.html'] }).end(page);
+  if (p === '/keys') return void res.writeHead(200, { 'content-type': TYPES['.json'] }).end(JSON.stringify(keys));
+  if (p === '/queries') return void res.writeHead(200, { 'content-type': TYPES['.json'] }).end(JSON.stringify(queries));
+  if (p.startsWith('/blob/') && keys.includes(p.slice(6))) return void res.writeHead(200).end(readFileSync(path.join(dir, p.slice(6))));
+  if (p.startsWith('/pkg/') && !p.includes('..')) {
+    try {
+      return void res.writeHead(200, { 'content-type': TYPES[path.extname(p)] ?? 'application/octet-stream' }).end(readFileSync(path.join(pkgDir, p.slice(5))));
+    } catch {
+      /* not there */
+    }
+  }
+  res.writeHead(404).end();
+});
+await new Promise((done) => server.listen(0, '127.0.0.1', () => done(undefined)));
+const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+const context = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'memdex-lazy-browser-')), { executablePath: CHROMIUM, args: ARGS });
+const visit = async (mode) => {
+  const tab = await context.newPage();
+  try {
+    await tab.goto(`http://127.0.0.1:${port}/?mode=${mode}`);
+    await tab.waitForFunction(() => window.__done, null, { timeout: 1_800_000, polling: 500 });
+    const out = await tab.evaluate(() => window.__done);
+    if (out.error) throw new Error(out.error);
+    return out;
+  } finally {
+    await tab.close();
+  }
+};
+try {
+  const started = Date.now();
+  const loaded = await visit('load');
+  console.log(`copied ${loaded.loaded} blobs into IndexedDB in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const rows = [];
+  for (const mode of modesArg.split(',')) {
+    const r = await visit(mode);
+    rows.push(r);
+    console.log(`${mode.padEnd(5)} open ${r.openMs.toFixed(0)} ms, first result ${r.firstResultMs.toFixed(0)} ms, next 100 p50 ${r.next100P50Ms.toFixed(3)} ms p99 ${r.next100P99Ms.toFixed(2)} ms${r.stats ? `, ${JSON.stringify(r.stats)}` : ''}`);
+  }
+  const same = new Set(rows.map((r) => r.sha256)).size === 1;
+  console.log(same ? 'same hits in every mode' : 'RESULTS DIFFER');
+  if (resultPath) writeFileSync(resultPath, JSON.stringify({ dir, date: new Date().toISOString(), chromium: context.browser()?.version() ?? '', rows, identical: same }, null, 2) + '\n');
+  if (!same) process.exitCode = 1;
+} finally {
+  await context.close();
+  server.close();
+}
