@@ -160,6 +160,26 @@ pub(crate) async fn get_blob<S: Storage>(
     Ok(blob)
 }
 
+/// [`get_blob`] of every key, read together (see [`Storage::get_many`]).
+pub(crate) async fn get_blobs<S: Storage>(
+    storage: &S,
+    keys: &[String],
+    what: &str,
+) -> Result<Vec<Vec<u8>>, Attempt> {
+    let mut out = Vec::with_capacity(keys.len());
+    for (key, blob) in keys.iter().zip(storage.get_many(keys).await?) {
+        let blob = blob.ok_or_else(|| {
+            Attempt::Missing(Error::Corrupt {
+                key: key.to_string(),
+                reason: format!("{what} referenced by the manifest is missing"),
+            })
+        })?;
+        verify_blob(key, &blob)?;
+        out.push(blob);
+    }
+    Ok(out)
+}
+
 async fn load_manifest<S: Storage>(
     storage: &S,
     mkey: &str,

@@ -49,6 +49,13 @@ impl JsStorage {
     }
 
     async fn call(&self, method: &str, key: &str, args: &[JsValue]) -> Result<JsValue> {
+        let promise = self.start(method, key, args)?;
+        finish(key, promise).await
+    }
+
+    /// Calls `method` now: the adapter's request is in flight once this
+    /// returns (so several can be).
+    fn start(&self, method: &str, key: &str, args: &[JsValue]) -> Result<Promise> {
         let err = |reason: String| Error::Storage {
             key: key.to_string(),
             reason,
@@ -63,37 +70,68 @@ impl JsStorage {
             list.push(a);
         }
         // A thrown or rejected error keeps the adapter's `reason` code.
-        let failed = |e: JsValue| Error::Storage {
-            key: key.to_string(),
-            reason: describe(&e),
-            adapter_reason: Reflect::get(&e, &"reason".into())
-                .ok()
-                .and_then(|r| r.as_string()),
-        };
-        let ret = f.apply(&self.object, &list).map_err(failed)?;
-        let promise = Promise::resolve(&ret);
-        JsFuture::from(promise).await.map_err(failed)
+        let ret = f
+            .apply(&self.object, &list)
+            .map_err(|e| adapter_error(key, e))?;
+        Ok(Promise::resolve(&ret))
     }
+}
+
+/// The settled value of an adapter's request for `key`.
+async fn finish(key: &str, promise: Promise) -> Result<JsValue> {
+    JsFuture::from(promise)
+        .await
+        .map_err(|e| adapter_error(key, e))
+}
+
+/// A thrown or rejected adapter error, keeping the adapter's `reason` code.
+fn adapter_error(key: &str, e: JsValue) -> Error {
+    Error::Storage {
+        key: key.to_string(),
+        reason: describe(&e),
+        adapter_reason: Reflect::get(&e, &"reason".into())
+            .ok()
+            .and_then(|r| r.as_string()),
+    }
+}
+
+/// A `get`'s settled value as bytes (`None`: no such key).
+fn bytes_of(key: &str, v: JsValue) -> Result<Option<Vec<u8>>> {
+    if v.is_null() || v.is_undefined() {
+        return Ok(None);
+    }
+    if let Some(bytes) = v.dyn_ref::<Uint8Array>() {
+        return Ok(Some(bytes.to_vec()));
+    }
+    if let Some(buf) = v.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(Some(Uint8Array::new(buf).to_vec()));
+    }
+    Err(Error::Storage {
+        key: key.to_string(),
+        reason: "adapter `get` must resolve to a Uint8Array, ArrayBuffer, null or undefined".into(),
+        adapter_reason: None,
+    })
 }
 
 impl Storage for JsStorage {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let v = self.call("get", key, &[key.into()]).await?;
-        if v.is_null() || v.is_undefined() {
-            return Ok(None);
+        bytes_of(key, v)
+    }
+
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        // Each request is awaited from the start (`JsFuture` attaches its
+        // handlers), so one failing early leaves no rejection unhandled.
+        let started: Vec<Result<JsFuture>> = keys
+            .iter()
+            .map(|key| self.start("get", key, &[key.into()]).map(JsFuture::from))
+            .collect();
+        let mut out = Vec::with_capacity(keys.len());
+        for (key, request) in keys.iter().zip(started) {
+            let v = request?.await.map_err(|e| adapter_error(key, e))?;
+            out.push(bytes_of(key, v)?);
         }
-        if let Some(bytes) = v.dyn_ref::<Uint8Array>() {
-            return Ok(Some(bytes.to_vec()));
-        }
-        if let Some(buf) = v.dyn_ref::<js_sys::ArrayBuffer>() {
-            return Ok(Some(Uint8Array::new(buf).to_vec()));
-        }
-        Err(Error::Storage {
-            key: key.to_string(),
-            reason: "adapter `get` must resolve to a Uint8Array, ArrayBuffer, null or undefined"
-                .into(),
-            adapter_reason: None,
-        })
+        Ok(out)
     }
 
     async fn put(&self, key: &str, value: &[u8]) -> Result<()> {

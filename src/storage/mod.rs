@@ -45,6 +45,16 @@ pub trait Storage {
     /// whether it stored. The commit point of the protocol: of two writers
     /// swapping from the same manifest, exactly one wins.
     async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool>;
+    /// `get` of each key, in order: one at a time unless the adapter can
+    /// read several at once (the JS adapters: all requests in flight
+    /// together). The first error fails the whole call.
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            out.push(self.get(key).await?);
+        }
+        Ok(out)
+    }
 }
 
 impl<S: Storage> Storage for &S {
@@ -62,6 +72,9 @@ impl<S: Storage> Storage for &S {
     }
     async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool> {
         (**self).swap(key, expected, value).await
+    }
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        (**self).get_many(keys).await
     }
 }
 

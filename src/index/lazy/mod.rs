@@ -15,7 +15,10 @@
 //! formats before 6 have no head to read alone: they are loaded whole.
 //! A lazy index only searches: it has no id map and never writes.
 
+mod open;
 mod terms;
+
+use open::open_manifest;
 
 use std::sync::Arc;
 
@@ -23,18 +26,14 @@ pub(crate) use terms::{LazyTerms, Unit};
 
 use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
-use crate::postings::PostingsStore;
 use crate::storage::Storage;
-use crate::store::{DocStore, PageCache};
-use crate::termdict::TermDict;
 use crate::{SearchOptions, SearchResults};
 
-use super::load::{get_blob, Attempt, LoadedIndex, SegmentData, LOAD_ATTEMPTS};
-use super::manifest::{manifest_key, parse_manifest, SegmentRecord};
-use super::persist::{decode_deletes, CHUNK_PAYLOAD};
+use super::load::{Attempt, LOAD_ATTEMPTS};
+use super::manifest::{manifest_key, verify_blob};
 use super::segment::Segment;
 use super::serialize::columns::read_surfaces;
-use super::serialize::layout::{self, Head};
+use super::serialize::layout::Head;
 use super::serialize::shards::{check_entry, read_shard, Assembled, Shard, ShardEntry};
 use super::Index;
 
@@ -363,71 +362,71 @@ impl LazyIndex {
         storage: &S,
         units: Vec<(usize, Held)>,
     ) -> Result<Vec<usize>> {
-        let mut changed: Vec<usize> = Vec::new();
-        for s in 0..self.segs.len() {
-            let wanted: Vec<Held> = units.iter().filter(|u| u.0 == s).map(|u| u.1).collect();
-            let Some(seg) = self.segs[s].as_ref().filter(|_| !wanted.is_empty()) else {
+        // Every part the round needs, in all segments: read at once.
+        let mut parts: Vec<(usize, usize, String, usize)> = Vec::new();
+        for &(s, unit) in &units {
+            let Some(seg) = self.segs[s].as_ref() else {
                 continue;
             };
-            let mut parts: Vec<(usize, String, usize)> = wanted
-                .iter()
-                .flat_map(|&u| seg.parts_of(seg.span(u)))
-                .map(|p| {
-                    (
-                        p,
-                        seg.parts[p].clone(),
-                        seg.part_starts[p + 1] - seg.part_starts[p],
-                    )
-                })
-                .collect();
-            parts.sort_unstable();
-            parts.dedup();
-            self.search_fetched += parts.iter().map(|p| p.2).sum::<usize>();
-            if self.search_fetched > self.fetch_cap {
-                return Err(Error::Limit {
-                    what: "bytes a lazy search fetches (cacheBytes, at least 64 MiB)",
-                    limit: self.fetch_cap,
-                    got: self.search_fetched,
-                });
+            for p in seg.parts_of(seg.span(unit)) {
+                let len = seg.part_starts[p + 1] - seg.part_starts[p];
+                parts.push((s, p, seg.parts[p].clone(), len));
             }
-            let mut fetched: Vec<(usize, Vec<u8>)> = Vec::with_capacity(parts.len());
-            for (p, key, expected) in parts {
-                let blob = self.fetch_blob(storage, &key).await?;
-                let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
-                if version != VERSION || payload.len() != expected {
-                    return Err(corrupt(&key, "a part differs from its segment head"));
-                }
-                fetched.push((p, payload.to_vec()));
+        }
+        parts.sort_unstable();
+        parts.dedup();
+        self.search_fetched += parts.iter().map(|p| p.3).sum::<usize>();
+        if self.search_fetched > self.fetch_cap {
+            return Err(Error::Limit {
+                what: "bytes a lazy search fetches (cacheBytes, at least 64 MiB)",
+                limit: self.fetch_cap,
+                got: self.search_fetched,
+            });
+        }
+        let keys: Vec<String> = parts.iter().map(|p| p.2.clone()).collect();
+        let blobs = self.fetch_blobs(storage, &keys).await?;
+        let mut fetched: Vec<(usize, usize, Vec<u8>)> = Vec::with_capacity(parts.len());
+        for ((s, p, key, expected), blob) in parts.into_iter().zip(blobs) {
+            let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
+            if version != VERSION || payload.len() != expected {
+                return Err(corrupt(&key, "a part differs from its segment head"));
             }
+            fetched.push((s, p, payload.to_vec()));
+        }
+        let mut changed: Vec<usize> = Vec::new();
+        for (s, unit) in units {
             let segment = sole(&mut self.index.segments[s].segment)?;
-            let seg = self.segs[s]
-                .as_mut()
-                .ok_or_else(|| corrupt(&self.name, "lost segment"))?;
-            for unit in wanted {
-                let (start, end) = seg.span(unit);
-                let mut bytes = Vec::with_capacity(end - start);
-                for (p, payload) in &fetched {
-                    let (ps, pe) = (seg.part_starts[*p], seg.part_starts[p + 1]);
-                    if ps < end && start < pe {
-                        bytes.extend_from_slice(&payload[start.max(ps) - ps..end.min(pe) - ps]);
-                    }
+            let Some(seg) = self.segs[s].as_mut() else {
+                continue;
+            };
+            let (start, end) = seg.span(unit);
+            let mut bytes = Vec::with_capacity(end - start);
+            for (_, p, payload) in fetched.iter().filter(|f| f.0 == s) {
+                let (ps, pe) = (seg.part_starts[*p], seg.part_starts[p + 1]);
+                if ps < end && start < pe {
+                    bytes.extend_from_slice(&payload[start.max(ps) - ps..end.min(pe) - ps]);
                 }
-                let key = seg.parts[seg.parts_of((start, end)).start].clone();
-                install(seg, segment, unit, &key, &bytes)?;
-                seg.held.push((unit, bytes.len(), self.clock));
-                if !matches!(unit, Held::Page(_)) && !changed.contains(&s) {
-                    changed.push(s);
-                }
+            }
+            let key = seg.parts[seg.parts_of((start, end)).start].clone();
+            install(seg, segment, unit, &key, &bytes)?;
+            seg.held.push((unit, bytes.len(), self.clock));
+            if !matches!(unit, Held::Page(_)) && !changed.contains(&s) {
+                changed.push(s);
             }
         }
         Ok(changed)
     }
 
-    async fn fetch_blob<S: Storage>(&mut self, storage: &S, key: &str) -> Result<Vec<u8>> {
-        let blob = match get_blob(storage, key, "a part").await {
-            Ok(blob) => blob,
-            Err(Attempt::Failed(e)) => return Err(e),
-            Err(Attempt::Missing(e)) => {
+    /// The blobs of `keys`, read together and checked against their keys.
+    async fn fetch_blobs<S: Storage>(
+        &mut self,
+        storage: &S,
+        keys: &[String],
+    ) -> Result<Vec<Vec<u8>>> {
+        let blobs = storage.get_many(keys).await?;
+        let mut out = Vec::with_capacity(keys.len());
+        for (key, blob) in keys.iter().zip(blobs) {
+            let Some(blob) = blob else {
                 // Collected by a commit that replaced this segment: the
                 // index changed under a reader that holds an old manifest.
                 let current = storage.get(&manifest_key(&self.name)).await?;
@@ -438,12 +437,14 @@ impl LazyIndex {
                         adapter_reason: None,
                     });
                 }
-                return Err(e);
-            }
-        };
-        self.stats.fetches += 1;
-        self.stats.fetched_bytes += blob.len() as u64;
-        Ok(blob)
+                return Err(corrupt(key, "a part referenced by the manifest is missing"));
+            };
+            verify_blob(key, &blob)?;
+            self.stats.fetches += 1;
+            self.stats.fetched_bytes += blob.len() as u64;
+            out.push(blob);
+        }
+        Ok(out)
     }
 
     /// Puts into segment `s` the held shards this search asked for (only
@@ -570,114 +571,4 @@ fn install(
         }
     }
     Ok(())
-}
-
-/// Reads the manifest's segments: heads and ids of format 6 segments,
-/// older ones whole.
-async fn open_manifest<S: Storage>(
-    storage: &S,
-    mkey: &str,
-    bytes: Vec<u8>,
-    cache_bytes: usize,
-) -> Result<(Index, Vec<Option<LazySeg>>), Attempt> {
-    let manifest = parse_manifest(mkey, &bytes)?;
-    // Unpacked pages: a share of the bound, as for `cacheBytes`.
-    let cache = PageCache::new(cache_bytes / 4);
-    let mut segments = Vec::with_capacity(manifest.segments.len());
-    let mut segs = Vec::with_capacity(manifest.segments.len());
-    for record in &manifest.segments {
-        let deletes = match &record.deletes {
-            None => None,
-            Some(key) => Some(get_blob(storage, key, "tombstone blob").await?),
-        };
-        let key0 = record.chunks.first().map_or(mkey, String::as_str);
-        let first = get_blob(storage, key0, "blob").await?;
-        let (version, payload) = blob::open_versioned(key0, BlobKind::SegmentChunk, &first)?;
-        if version < VERSION {
-            let mut data = SegmentData::default();
-            data.append(key0, &first)?;
-            for key in &record.chunks[1..] {
-                data.append(key, &get_blob(storage, key, "blob").await?)?;
-            }
-            segments.push(data.finish(mkey, record, deletes.as_deref(), Some(&cache))?);
-            segs.push(None);
-            continue;
-        }
-        let (segment, seg) = open_segment(storage, record, payload, &cache).await?;
-        let deletes = match (&record.deletes, deletes) {
-            (Some(key), Some(blob)) => decode_deletes(key, &blob, segment.n_docs)?,
-            _ => Default::default(),
-        };
-        segments.push((record.clone(), segment, deletes));
-        segs.push(Some(seg));
-    }
-    let mut loaded = LoadedIndex::from_parts(manifest, bytes, segments);
-    loaded.lazy = true;
-    loaded.doc_cache = Some(cache);
-    Ok((Index::from_loaded(loaded, None)?, segs))
-}
-
-/// A format 6 segment from its head (its first chunk's payload is
-/// `first`) and its ids, everything else left to fetch.
-async fn open_segment<S: Storage>(
-    storage: &S,
-    record: &SegmentRecord,
-    first: &[u8],
-    cache: &Arc<PageCache>,
-) -> Result<(Segment, LazySeg), Attempt> {
-    let key0 = &record.chunks[0];
-    let head_len = layout::head_len(key0, first)?;
-    let n_head = head_len.div_ceil(CHUNK_PAYLOAD).max(1);
-    if record.chunks.len() < n_head {
-        return Err(corrupt(key0, "segment head chunks missing from the manifest").into());
-    }
-    let mut head = first.to_vec();
-    for key in &record.chunks[1..n_head] {
-        let blob = get_blob(storage, key, "blob").await?;
-        head.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
-    }
-    if head.len() != head_len {
-        return Err(corrupt(key0, "segment head chunks do not add up to the head").into());
-    }
-    let head = layout::read_head(key0, &head)?;
-    let parts = record.chunks[n_head..].to_vec();
-    if parts.len() != head.parts.len() {
-        return Err(corrupt(key0, "segment parts differ from its head").into());
-    }
-    let seg = LazySeg::new(&head, parts);
-    let mut ids = Vec::new();
-    let span = (0, head.ids.1);
-    for p in seg.parts_of(span) {
-        let key = &seg.parts[p];
-        let blob = get_blob(storage, key, "blob").await?;
-        let payload = blob::open(key, BlobKind::SegmentChunk, &blob)?;
-        let (ps, pe) = (seg.part_starts[p], seg.part_starts[p + 1]);
-        if payload.len() != pe - ps {
-            return Err(corrupt(key, "a part differs from its segment head").into());
-        }
-        ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
-    }
-    let r = crate::codec::bytes::ByteReader::new(key0, &ids);
-    let ids = crate::store::read_ids(&r, &ids, head.ids.0, head.n_docs)?;
-    let lazy = LazyTerms::new(
-        head.shards
-            .iter()
-            .map(|e| (e.first_term.clone(), e.n_terms)),
-    );
-    let segment = Segment {
-        n_docs: head.n_docs,
-        n_fields: head.n_fields,
-        terms: TermDict::default(),
-        term_infos: Vec::new(),
-        postings: PostingsStore::new(head.n_fields),
-        field_lens: head.field_lens,
-        docs: DocStore::lazy(ids, &head.pages, cache.clone()),
-        namespaces: head.namespaces,
-        columns: head.columns,
-        vectors: head.vectors,
-        surfaces: Default::default(),
-        incoming: Default::default(),
-        lazy: Some(Arc::new(lazy)),
-    };
-    Ok((segment, seg))
 }

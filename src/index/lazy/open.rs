@@ -1,0 +1,149 @@
+//! Opening an index lazily: the manifest, each segment's head and ids
+//! (format 6), or the whole segment (older formats).
+
+use std::sync::Arc;
+
+use crate::codec::blob::{self, BlobKind};
+use crate::postings::PostingsStore;
+use crate::storage::Storage;
+use crate::store::{DocStore, PageCache};
+use crate::termdict::TermDict;
+
+use super::super::load::{get_blob, get_blobs, Attempt, LoadedIndex, SegmentData};
+use super::super::manifest::{parse_manifest, SegmentRecord};
+use super::super::persist::{decode_deletes, CHUNK_PAYLOAD};
+use super::super::segment::Segment;
+use super::super::serialize::layout;
+use super::super::Index;
+use super::{corrupt, LazySeg, LazyTerms, VERSION};
+
+/// Reads the manifest's segments: heads and ids of format 6 segments,
+/// older ones whole.
+pub(super) async fn open_manifest<S: Storage>(
+    storage: &S,
+    mkey: &str,
+    bytes: Vec<u8>,
+    cache_bytes: usize,
+) -> Result<(Index, Vec<Option<LazySeg>>), Attempt> {
+    let manifest = parse_manifest(mkey, &bytes)?;
+    // Unpacked pages: a share of the bound, as for `cacheBytes`.
+    let cache = PageCache::new(cache_bytes / 4);
+    let mut segments = Vec::with_capacity(manifest.segments.len());
+    let mut segs = Vec::with_capacity(manifest.segments.len());
+    // Each segment's first chunk and tombstones, read together.
+    let firsts: Vec<String> = manifest
+        .segments
+        .iter()
+        .map(|r| {
+            r.chunks
+                .first()
+                .cloned()
+                .unwrap_or_else(|| mkey.to_string())
+        })
+        .collect();
+    let dels: Vec<String> = manifest
+        .segments
+        .iter()
+        .filter_map(|r| r.deletes.clone())
+        .collect();
+    let mut firsts = get_blobs(storage, &firsts, "blob").await?.into_iter();
+    let mut dels = get_blobs(storage, &dels, "tombstone blob")
+        .await?
+        .into_iter();
+    for record in &manifest.segments {
+        let deletes = match &record.deletes {
+            None => None,
+            Some(_) => dels.next(),
+        };
+        let key0 = record.chunks.first().map_or(mkey, String::as_str);
+        let first = firsts.next().unwrap_or_default();
+        let (version, payload) = blob::open_versioned(key0, BlobKind::SegmentChunk, &first)?;
+        if version < VERSION {
+            let mut data = SegmentData::default();
+            data.append(key0, &first)?;
+            for key in &record.chunks[1..] {
+                data.append(key, &get_blob(storage, key, "blob").await?)?;
+            }
+            segments.push(data.finish(mkey, record, deletes.as_deref(), Some(&cache))?);
+            segs.push(None);
+            continue;
+        }
+        let (segment, seg) = open_segment(storage, record, payload, &cache).await?;
+        let deletes = match (&record.deletes, deletes) {
+            (Some(key), Some(blob)) => decode_deletes(key, &blob, segment.n_docs)?,
+            _ => Default::default(),
+        };
+        segments.push((record.clone(), segment, deletes));
+        segs.push(Some(seg));
+    }
+    let mut loaded = LoadedIndex::from_parts(manifest, bytes, segments);
+    loaded.lazy = true;
+    loaded.doc_cache = Some(cache);
+    Ok((Index::from_loaded(loaded, None)?, segs))
+}
+
+/// A format 6 segment from its head (its first chunk's payload is
+/// `first`) and its ids, everything else left to fetch.
+async fn open_segment<S: Storage>(
+    storage: &S,
+    record: &SegmentRecord,
+    first: &[u8],
+    cache: &Arc<PageCache>,
+) -> Result<(Segment, LazySeg), Attempt> {
+    let key0 = &record.chunks[0];
+    let head_len = layout::head_len(key0, first)?;
+    let n_head = head_len.div_ceil(CHUNK_PAYLOAD).max(1);
+    if record.chunks.len() < n_head {
+        return Err(corrupt(key0, "segment head chunks missing from the manifest").into());
+    }
+    let mut head = first.to_vec();
+    for key in &record.chunks[1..n_head] {
+        let blob = get_blob(storage, key, "blob").await?;
+        head.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
+    }
+    if head.len() != head_len {
+        return Err(corrupt(key0, "segment head chunks do not add up to the head").into());
+    }
+    let head = layout::read_head(key0, &head)?;
+    let parts = record.chunks[n_head..].to_vec();
+    if parts.len() != head.parts.len() {
+        return Err(corrupt(key0, "segment parts differ from its head").into());
+    }
+    let seg = LazySeg::new(&head, parts);
+    let mut ids = Vec::new();
+    let span = (0, head.ids.1);
+    let keys: Vec<String> = seg.parts_of(span).map(|p| seg.parts[p].clone()).collect();
+    let blobs = get_blobs(storage, &keys, "blob").await?;
+    for (p, blob) in seg.parts_of(span).zip(blobs) {
+        let key = &seg.parts[p];
+        let payload = blob::open(key, BlobKind::SegmentChunk, &blob)?;
+        let (ps, pe) = (seg.part_starts[p], seg.part_starts[p + 1]);
+        if payload.len() != pe - ps {
+            return Err(corrupt(key, "a part differs from its segment head").into());
+        }
+        ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
+    }
+    let r = crate::codec::bytes::ByteReader::new(key0, &ids);
+    let ids = crate::store::read_ids(&r, &ids, head.ids.0, head.n_docs)?;
+    let lazy = LazyTerms::new(
+        head.shards
+            .iter()
+            .map(|e| (e.first_term.clone(), e.n_terms)),
+    );
+    let segment = Segment {
+        n_docs: head.n_docs,
+        n_fields: head.n_fields,
+        terms: TermDict::default(),
+        term_infos: Vec::new(),
+        postings: PostingsStore::new(head.n_fields),
+        field_lens: head.field_lens,
+        docs: DocStore::lazy(ids, &head.pages, cache.clone()),
+        namespaces: head.namespaces,
+        columns: head.columns,
+        vectors: head.vectors,
+        surfaces: Default::default(),
+        incoming: Default::default(),
+        lazy: Some(Arc::new(lazy)),
+    };
+    Ok((segment, seg))
+}
