@@ -1103,8 +1103,7 @@ export interface Stats {
  * for damaged parts, `STORAGE` "open it again" when a commit collected the
  * parts of the segments it opened); the index stays usable.
  */
-export declare class LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
-  private constructor();
+export interface LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
   /** The same search, options and results as {@link Memdex.search}, fetching what it needs first. */
   search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
   /** Documents, segments, and what the lazy cache holds and fetched. */
