@@ -58,6 +58,11 @@ const LAYOUT = [
     tables: ['index-parts', 'format-4-persistence', 'doc-cache'],
   },
   {
+    title: 'Lazy open',
+    about: 'An index opened from its segment heads (`Memdex.open({ lazy: true })`), its parts fetched as searches need them, against a full open. Source: `bench/js/lazy-open.mjs` (Node, fs) and `bench/js/lazy-open-browser.mjs` (Chromium, IndexedDB).',
+    tables: ['lazy-open'],
+  },
+  {
     title: 'Proximity and the natural-language default',
     about: 'memdex alone under several search options (modes, `proximity`, `strategy`): which one is the default, and what each costs. Source: `bench/relevance/options.rs`.',
     tables: ['search-options-relevance', 'search-options-speed'],
