@@ -234,6 +234,22 @@ fn a_search_fetching_past_the_cap_is_limit() {
     );
 }
 
+/// Nothing stored is `None`; blobs without their manifest are a lost
+/// manifest (`CORRUPT`), as for a full load.
+#[test]
+fn a_lost_manifest_is_corrupt_and_nothing_stored_is_none() {
+    let empty = MemoryStorage::new();
+    assert!(block_on(LazyIndex::open(&empty, "m", 1 << 20))
+        .unwrap()
+        .is_none());
+    let storage = stored_index();
+    block_on(storage.delete("m/manifest")).unwrap();
+    let err = block_on(LazyIndex::open(&storage, "m", 1 << 20))
+        .err()
+        .unwrap();
+    assert_eq!(err.code(), "CORRUPT", "{err}");
+}
+
 /// Memory storage that counts the bytes `get` returns and can fail gets.
 struct Watched {
     inner: MemoryStorage,

@@ -78,6 +78,27 @@ pub async fn load_with<S: Storage>(
     cache_bytes: Option<usize>,
 ) -> Result<Option<LoadedIndex>> {
     let cache = cache_bytes.map(PageCache::new);
+    let cache = cache.as_ref();
+    from_manifest(storage, name, |mkey, bytes| async move {
+        load_manifest(storage, &mkey, bytes, cache).await
+    })
+    .await
+}
+
+/// Reads the manifest of `name` and `read`s the index from it, starting
+/// over when a blob it needs is gone because a newer commit replaced the
+/// manifest meanwhile (up to [`LOAD_ATTEMPTS`] times). `None` when nothing
+/// is stored; blobs without a manifest are a lost manifest (`CORRUPT`).
+pub(crate) async fn from_manifest<S, T, F, Fut>(
+    storage: &S,
+    name: &str,
+    mut read: F,
+) -> Result<Option<T>>
+where
+    S: Storage,
+    F: FnMut(String, Vec<u8>) -> Fut,
+    Fut: std::future::Future<Output = Result<T, Attempt>>,
+{
     let mkey = manifest_key(name);
     for _ in 0..LOAD_ATTEMPTS {
         let Some(bytes) = storage.get(&mkey).await? else {
@@ -86,7 +107,7 @@ pub async fn load_with<S: Storage>(
             }
             continue; // a first commit stored its manifest meanwhile
         };
-        match load_manifest(storage, &mkey, bytes.clone(), cache.as_ref()).await {
+        match read(mkey.clone(), bytes.clone()).await {
             Ok(loaded) => return Ok(Some(loaded)),
             Err(Attempt::Failed(e)) => return Err(e),
             Err(Attempt::Missing(e)) => {
@@ -99,7 +120,7 @@ pub async fn load_with<S: Storage>(
     Err(Error::Storage {
         key: mkey,
         reason: format!(
-            "the index was committed to {LOAD_ATTEMPTS} times while it loaded; open it again"
+            "the index was committed to {LOAD_ATTEMPTS} times while it was read; open it again"
         ),
         adapter_reason: None,
     })

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::storage::Storage;
 use crate::{SearchOptions, SearchResults};
 
-use super::load::{Attempt, LOAD_ATTEMPTS};
+use super::load::from_manifest;
 use super::manifest::{manifest_key, verify_blob};
 use super::segment::Segment;
 use super::serialize::columns::read_surfaces;
@@ -185,42 +185,23 @@ impl LazyIndex {
         name: &str,
         cache_bytes: usize,
     ) -> Result<Option<LazyIndex>> {
-        let mkey = manifest_key(name);
-        for _ in 0..LOAD_ATTEMPTS {
-            let Some(bytes) = storage.get(&mkey).await? else {
-                return Ok(None);
-            };
-            match open_manifest(storage, &mkey, bytes.clone(), cache_bytes).await {
-                Ok((index, segs)) => {
-                    return Ok(Some(LazyIndex {
-                        name: name.to_string(),
-                        index,
-                        segs,
-                        limit: cache_bytes,
-                        clock: 0,
-                        search_fetched: 0,
-                        fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
-                        stats: LazyStats {
-                            limit: cache_bytes as u64,
-                            ..Default::default()
-                        },
-                    }))
-                }
-                Err(Attempt::Failed(e)) => return Err(e),
-                Err(Attempt::Missing(e)) => {
-                    if storage.get(&mkey).await?.as_deref() == Some(&bytes[..]) {
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        Err(Error::Storage {
-            key: mkey,
-            reason: format!(
-                "the index was committed to {LOAD_ATTEMPTS} times while it opened; open it again"
-            ),
-            adapter_reason: None,
+        let opened = from_manifest(storage, name, |mkey, bytes| async move {
+            open_manifest(storage, &mkey, bytes, cache_bytes).await
         })
+        .await?;
+        Ok(opened.map(|(index, segs)| LazyIndex {
+            name: name.to_string(),
+            index,
+            segs,
+            limit: cache_bytes,
+            clock: 0,
+            search_fetched: 0,
+            fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
+            stats: LazyStats {
+                limit: cache_bytes as u64,
+                ..Default::default()
+            },
+        }))
     }
 
     /// The index as held now (what it answers without fetching).
