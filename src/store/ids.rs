@@ -18,6 +18,17 @@ impl Ids {
         }
     }
 
+    /// Ids whose bytes are `text` and ends `ends` (increasing, the last at
+    /// its length), if every one of them is UTF-8.
+    pub fn from_parts(text: Vec<u8>, ends: Vec<u32>) -> Option<Ids> {
+        let text = String::from_utf8(text).ok()?;
+        // Valid as a whole and cut at character boundaries: valid each.
+        let cut = ends.iter().all(|&e| text.is_char_boundary(e as usize));
+        let ordered = ends.windows(2).all(|w| w[0] <= w[1]);
+        let last = ends.last().map_or(0, |&e| e as usize);
+        (cut && ordered && last == text.len()).then_some(Ids { text, ends })
+    }
+
     pub fn push(&mut self, id: &str) {
         self.text.push_str(id);
         // A segment's ids stay far below 4 GiB (its blobs are smaller).
@@ -44,5 +55,21 @@ impl Ids {
 
     pub fn heap_bytes(&self) -> usize {
         self.text.capacity() + self.ends.capacity() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_parts_takes_only_ids_that_are_utf8_each() {
+        let ids = Ids::from_parts("abcé".as_bytes().to_vec(), vec![1, 3, 5]).unwrap();
+        assert_eq!(ids.iter().collect::<Vec<_>>(), ["a", "bc", "é"]);
+        // Valid as a whole, but cut inside `é`.
+        assert!(Ids::from_parts("abcé".as_bytes().to_vec(), vec![1, 4, 5]).is_none());
+        assert!(Ids::from_parts(vec![0xff], vec![1]).is_none());
+        assert!(Ids::from_parts(b"ab".to_vec(), vec![2, 1]).is_none());
+        assert!(Ids::from_parts(b"ab".to_vec(), vec![1]).is_none());
     }
 }

@@ -237,14 +237,17 @@ pub fn read_ids(r: &ByteReader<'_>, packed: &[u8], raw_len: u32, n_docs: u32) ->
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len as usize)
         .map_err(|_| bad())?;
     let mut rows = ByteReader::new(r.key(), &raw);
-    let mut ids = Ids::with_capacity(n_docs as usize);
+    let mut text = Vec::with_capacity(raw.len());
+    let mut ends = Vec::with_capacity(n_docs as usize);
     for _ in 0..n_docs {
-        ids.push(rows.short_str()?);
+        text.extend_from_slice(rows.short_bytes()?);
+        ends.push(text.len() as u32);
     }
     if raw.len() != raw_len as usize || !rows.is_at_end() {
         return Err(bad());
     }
-    Ok(ids)
+    // One UTF-8 check of all the ids, not one per id.
+    Ids::from_parts(text, ends).ok_or_else(|| r.corrupt("an id is not UTF-8"))
 }
 
 /// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`.
