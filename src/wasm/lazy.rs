@@ -22,10 +22,22 @@ const DEFAULT_LAZY_CACHE_BYTES: usize = 32 << 20;
 
 #[wasm_bindgen(js_name = LazyEngine)]
 pub struct LazyEngine {
-    /// The index and the last search options read (kept parsed for the
-    /// next search with the same JSON).
-    state: Rc<RefCell<(LazyIndex, Option<(String, SearchOptions)>)>>,
+    state: Rc<RefCell<State>>,
     storage: Rc<JsStorage>,
+}
+
+/// The index (`None` while a search has it) and the last search options
+/// read (kept parsed for the next search with the same JSON).
+struct State {
+    index: Option<LazyIndex>,
+    options: Option<(String, SearchOptions)>,
+}
+
+fn busy() -> JsValue {
+    to_js_error(Error::Usage {
+        reason: "a lazy index runs one call at a time; await the search before the next call"
+            .into(),
+    })
 }
 
 /// Opens the index stored under `name` lazily; resolves to a `LazyEngine`,
@@ -40,7 +52,10 @@ pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result
             .map_err(to_js_error)?
         {
             Some(index) => Ok(LazyEngine {
-                state: Rc::new(RefCell::new((index, None))),
+                state: Rc::new(RefCell::new(State {
+                    index: Some(index),
+                    options: None,
+                })),
                 storage,
             }
             .into()),
@@ -61,18 +76,22 @@ impl LazyEngine {
     ) -> Result<Promise, JsValue> {
         let (state, storage) = (self.state.clone(), self.storage.clone());
         Ok(promise(async move {
-            // One search at a time: the JS class queues them.
-            let mut state = state.try_borrow_mut().map_err(|_| {
-                to_js_error(Error::Usage {
-                    reason: "a lazy index runs one search at a time; await the previous one".into(),
-                })
-            })?;
-            let (index, cached) = &mut *state;
-            let options = cached_search_options(cached, &options)?;
-            let results = index
-                .search(&*storage, &query, options)
-                .await
-                .map_err(to_js_error)?;
+            // One search at a time (the JS class queues them): the search
+            // holds the index, no borrow spans its awaits.
+            let (mut index, mut cached) = {
+                let mut s = state.borrow_mut();
+                (s.index.take().ok_or_else(busy)?, s.options.take())
+            };
+            let results = match cached_search_options(&mut cached, &options) {
+                Ok(options) => Ok(index.search(&*storage, &query, options).await),
+                Err(e) => Err(e),
+            };
+            *state.borrow_mut() = State {
+                index: Some(index),
+                options: cached,
+            };
+            let results = results?;
+            let results = results.map_err(to_js_error)?;
             Ok(match json {
                 Some(true) => crate::json::ToJson::to_json(&results).into(),
                 _ => results::to_js(&results),
@@ -83,12 +102,8 @@ impl LazyEngine {
     /// `{ docs, segments, lazy: { limit, bytes, hits, fetches, fetchedBytes,
     /// lastSearchBytes } }`.
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        let state = self.state.try_borrow().map_err(|_| {
-            to_js_error(Error::Usage {
-                reason: "a lazy index is searching; await the search first".into(),
-            })
-        })?;
-        let index = &state.0;
+        let state = self.state.borrow();
+        let index = state.index.as_ref().ok_or_else(busy)?;
         let mut out = String::new();
         crate::json::Object::new(&mut out)
             .field("docs", &(index.index().len() as u64))
