@@ -57,7 +57,7 @@ test('an index opened with cacheBytes answers as one without, whatever the bound
   assert.equal(writer.stats().cache, undefined);
   await writer.close();
 
-  for (const cacheBytes of [0, 70_000, 1 << 30]) {
+  for (const cacheBytes of [0, 300_000, 1 << 30]) {
     const index = await Memdex.open({ storage: 'fs', dir, autoCommit: false, cacheBytes });
     assert.deepEqual(answers(index), want, `cacheBytes ${cacheBytes}`);
     assert.deepEqual(docs.map((d) => index.get(d.id)), wantDocs, `cacheBytes ${cacheBytes}`);
