@@ -6,11 +6,14 @@
 // profile's IndexedDB by a first visit); each measured visit is a fresh
 // page (a new wasm instance, nothing held), in one profile, so the
 // browser's own IndexedDB caches may be warm. Same hits in both modes
-// (MD5 over ids, scores to 6 decimals, stored fields, snippets).
+// (SHA-256 over ids, scores to 6 decimals, stored fields, snippets). The
+// tab's memory: the RSS of Chromium's renderer processes after the
+// queries (one tab open; wasm memory included), from ps.
 //
 //   node bench/js/lazy-open-browser.mjs DIR [CACHE=33554432] [MODES=lazy,full] [RESULT.json]
 //
 // DIR: e.g. $TMPDIR/memdex-lazy-open-1000000 (from `node bench/js/lazy-open.mjs 1000000`).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -65,7 +68,7 @@ try {
     const bytes = new TextEncoder().encode(digest.join(';'));
     const hash = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
     const stats = lazy ? (await index.stats()).lazy : null;
-    window.__done = { mode, openMs, firstResultMs, next100P50Ms: pct(0.5), next100P99Ms: pct(0.99), sha256: hash, stats, jsHeapMiB: performance.memory ? performance.memory.usedJSHeapSize / 2 ** 20 : null };
+    window.__done = { mode, openMs, firstResultMs, next100P50Ms: pct(0.5), next100P99Ms: pct(0.99), sha256: hash, stats };
   }
 } catch (err) {
   window.__done = { error: String(err && err.stack || err) };
@@ -75,13 +78,13 @@ try {
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   const p = decodeURIComponent(url.pathname);
-  if (p === '/') return void res.writeHead(200, { 'content-type': TYPES['.html'] }).end(page);
-  if (p === '/keys') return void res.writeHead(200, { 'content-type': TYPES['.json'] }).end(JSON.stringify(keys));
-  if (p === '/queries') return void res.writeHead(200, { 'content-type': TYPES['.json'] }).end(JSON.stringify(queries));
+  if (p === '/') return void res.writeHead(200, { 'content-type': TYPES['.html']}).end(page);
+  if (p === '/keys') return void res.writeHead(200, { 'content-type': TYPES['.json']}).end(JSON.stringify(keys));
+  if (p === '/queries') return void res.writeHead(200, { 'content-type': TYPES['.json']}).end(JSON.stringify(queries));
   if (p.startsWith('/blob/') && keys.includes(p.slice(6))) return void res.writeHead(200).end(readFileSync(path.join(dir, p.slice(6))));
   if (p.startsWith('/pkg/') && !p.includes('..')) {
     try {
-      return void res.writeHead(200, { 'content-type': TYPES[path.extname(p)] ?? 'application/octet-stream' }).end(readFileSync(path.join(pkgDir, p.slice(5))));
+      return void res.writeHead(200, { 'content-type': TYPES[path.extname(p)] ?? 'application/octet-stream'}).end(readFileSync(path.join(pkgDir, p.slice(5))));
     } catch {
       /* not there */
     }
@@ -91,6 +94,12 @@ const server = createServer((req, res) => {
 await new Promise((done) => server.listen(0, '127.0.0.1', () => done(undefined)));
 const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 const context = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'memdex-lazy-browser-')), { executablePath: CHROMIUM, args: ARGS });
+/** The largest RSS of Chromium's renderer processes now, in MiB. */
+function rendererRssMiB() {
+  const rows = execFileSync('ps', ['-eo', 'rss=,args=']).toString().split('\n');
+  const rss = rows.filter((r) => r.includes('--type=renderer')).map((r) => Number(r.trim().split(/\s+/)[0]) / 1024);
+  return Math.max(0, ...rss);
+}
 const visit = async (mode) => {
   const tab = await context.newPage();
   try {
@@ -98,7 +107,7 @@ const visit = async (mode) => {
     await tab.waitForFunction(() => window.__done, null, { timeout: 1_800_000, polling: 500 });
     const out = await tab.evaluate(() => window.__done);
     if (out.error) throw new Error(out.error);
-    return out;
+    return { ...out, rendererMiB: rendererRssMiB() };
   } finally {
     await tab.close();
   }
@@ -111,7 +120,8 @@ try {
   for (const mode of modesArg.split(',')) {
     const r = await visit(mode);
     rows.push(r);
-    console.log(`${mode.padEnd(5)} open ${r.openMs.toFixed(0)} ms, first result ${r.firstResultMs.toFixed(0)} ms, next 100 p50 ${r.next100P50Ms.toFixed(3)} ms p99 ${r.next100P99Ms.toFixed(2)} ms${r.stats ? `, ${JSON.stringify(r.stats)}` : ''}`);
+    const memory = `renderer RSS ${r.rendererMiB.toFixed(0)} MiB`;
+    console.log(`${mode.padEnd(5)} open ${r.openMs.toFixed(0)} ms, first result ${r.firstResultMs.toFixed(0)} ms, next 100 p50 ${r.next100P50Ms.toFixed(3)} ms p99 ${r.next100P99Ms.toFixed(2)} ms, ${memory}${r.stats ? `, ${JSON.stringify(r.stats)}` : ''}`);
   }
   const same = new Set(rows.map((r) => r.sha256)).size === 1;
   console.log(same ? 'same hits in every mode' : 'RESULTS DIFFER');
