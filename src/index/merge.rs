@@ -217,7 +217,7 @@ fn pad_column(column: &mut Column, n_docs: usize) {
         Column::Keyword(_) => {}
         Column::Number(v) => v.resize(n_docs, f64::NAN),
         Column::Boolean(v) => v.resize(n_docs, 2),
-        Column::Links(v) => v.resize(n_docs, Vec::new()),
+        Column::Links(v) => v.pad(n_docs),
     }
 }
 
@@ -245,12 +245,11 @@ fn merge_column(target: &mut Column, source: &Column, remap: &[u32]) {
                 .filter(|(d, _)| live(*d))
                 .map(|(_, v)| *v),
         ),
-        (Column::Links(t), Column::Links(s)) => t.extend(
-            s.iter()
-                .enumerate()
-                .filter(|(d, _)| live(*d))
-                .map(|(_, v)| v.clone()),
-        ),
+        (Column::Links(t), Column::Links(s)) => {
+            for d in (0..s.len()).filter(|&d| live(d)) {
+                t.push(s.get(d as u32).to_vec());
+            }
+        }
         _ => {}
     }
 }

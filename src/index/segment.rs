@@ -220,7 +220,7 @@ impl SegmentParts {
                     FilterKind::Keyword => Column::Keyword(KeywordColumn::default()),
                     FilterKind::Number | FilterKind::Date => Column::Number(Vec::new()),
                     FilterKind::Boolean => Column::Boolean(Vec::new()),
-                    FilterKind::Links => Column::Links(Vec::new()),
+                    FilterKind::Links => Column::Links(Default::default()),
                 })
                 .collect(),
             vectors: Vec::new(),

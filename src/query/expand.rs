@@ -32,10 +32,10 @@ fn build_incoming(
         let Some(Column::Links(docs)) = seg.columns.get(c) else {
             continue;
         };
-        for (d, list) in docs.iter().enumerate() {
+        for (d, list) in docs.with_edges() {
             for (i, (_, to)) in list.iter().enumerate() {
                 keys.push((hash_id(to), edges.len() as u32));
-                edges.push((d as u32, c as u32, i as u32));
+                edges.push((d, c as u32, i as u32));
             }
         }
     }
@@ -87,9 +87,10 @@ impl Searcher<'_> {
                     continue;
                 }
                 if let Some(Column::Links(docs)) = seg.columns.get(c as usize) {
-                    let (t, to) = &docs[doc as usize][edge as usize];
-                    if to == id {
-                        out.push((seg.docs.id(doc), t.as_str()));
+                    if let Some((t, to)) = docs.get(doc).get(edge as usize) {
+                        if to == id {
+                            out.push((seg.docs.id(doc), t.as_str()));
+                        }
                     }
                 }
             }
@@ -127,7 +128,7 @@ impl Searcher<'_> {
                                     self.segments[si].segment.columns.get(c)
                                 {
                                     reached.extend(
-                                        docs[doc as usize]
+                                        docs.get(doc)
                                             .iter()
                                             .map(|(t, to)| (to.as_str(), t.as_str())),
                                     );

@@ -38,7 +38,7 @@ pub enum Column {
     /// 0 = false, 1 = true, 2 = missing.
     Boolean(Vec<u8>),
     /// Per document, its `(type, to)` edges in document order.
-    Links(Vec<Vec<(String, String)>>),
+    Links(super::LinkColumn),
 }
 
 impl Column {
@@ -51,15 +51,7 @@ impl Column {
                 .sum(),
             Column::Number(v) => v.len() * 8,
             Column::Boolean(v) => v.len(),
-            Column::Links(v) => v
-                .iter()
-                .map(|l| {
-                    24 + l
-                        .iter()
-                        .map(|(t, to)| t.len() + to.len() + 48)
-                        .sum::<usize>()
-                })
-                .sum(),
+            Column::Links(v) => v.heap_bytes(),
         }
     }
 }

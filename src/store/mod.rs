@@ -6,6 +6,7 @@ mod columns;
 mod fields;
 mod ids;
 mod lazy;
+mod links;
 mod pages;
 
 use std::sync::Arc;
@@ -14,6 +15,7 @@ pub use cache::{cache_limit, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
 pub use ids::Ids;
+pub use links::LinkColumn;
 pub use pages::{read_ids, read_page_dir, read_pages, write_ids, write_pages, PageDir, PAGE_BYTES};
 
 use crate::json::{self, Map, Value};

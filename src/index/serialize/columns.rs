@@ -54,7 +54,7 @@ pub(super) fn write_columns(
             Column::Links(v) => {
                 w.u8(COL_LINKS);
                 w.u64(v.len() as u64);
-                for edges in v {
+                for edges in (0..v.len() as u32).map(|d| v.get(d)) {
                     w.varint(edges.len() as u32);
                     for (t, to) in edges {
                         w.str(t);
@@ -103,7 +103,7 @@ pub(super) fn read_columns(
                 if n != n_docs as usize {
                     return Err(r.corrupt("links column does not match the document count"));
                 }
-                let mut v = Vec::with_capacity(n);
+                let mut v = crate::store::LinkColumn::default();
                 for _ in 0..n {
                     let count = r.varint()? as usize;
                     let mut edges = Vec::with_capacity(count.min(64));
