@@ -1245,6 +1245,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    * Browsers: the same API with every method async, backed by a dedicated
    * module worker, so indexing never blocks the main thread.
    */
+  static openInWorker<Doc extends DocumentShape = MemdexDocument>(options: WorkerOpenOptions & { lazy: true }): Promise<LazyMemdex<Doc>>;
   static openInWorker<Doc extends DocumentShape = MemdexDocument>(options?: WorkerOpenOptions): Promise<RemoteMemdex<Doc>>;
 
   /** The index name (its key prefix in storage). */

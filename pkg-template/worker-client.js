@@ -341,8 +341,8 @@ export function defineOpenInWorker(makeWorker) {
       );
     }
     if (typeof options.onError === 'function') throw new MemdexError('USAGE', 'openInWorker: `onError` cannot be sent to a worker');
-    if (options.lazy) throw new MemdexError('USAGE', 'openInWorker: `lazy` is not offered in a worker yet; open it with Memdex.open({ lazy: true }) on the page (its searches are async already)');
     if (typeof Worker !== 'function') throw new MemdexError('USAGE', 'openInWorker() needs Web Workers (a browser)');
+    if (options.lazy && options.embed !== undefined) throw new MemdexError('USAGE', 'openInWorker: a lazy index only searches; `embed` does not apply');
     // The embedder stays on this side (worker-embed.js).
     const embed = checkEmbedOption(options.embed);
     const { worker, script } = options.worker ? { worker: options.worker, script: 'the `worker` option' } : spawn(makeWorker);

@@ -10,6 +10,11 @@ import { ENGINE } from './lifecycle.js';
 
 /** @type {Memdex | null} */
 let index = null;
+/** @type {import('./lazy.js').LazyMemdex | null} an index opened with `lazy: true` (searches only) */
+let lazy = null;
+
+/** What a lazily opened index answers (see lazy.js). */
+const LAZY_METHODS = new Set(['search', 'stats']);
 
 /** The public getters a client may read (see worker-client.js). */
 const GETTERS = new Set(['size', 'generation', 'dirty']);
@@ -17,7 +22,11 @@ const GETTERS = new Set(['size', 'generation', 'dirty']);
 /** @type {Record<string, (args: any[]) => Promise<unknown>>} arguments as the client sent them (plain data) */
 const handlers = {
   async open([options]) {
-    if (index) throw new MemdexError('USAGE', 'this worker already serves an index');
+    if (index || lazy) throw new MemdexError('USAGE', 'this worker already serves an index');
+    if (options?.lazy) {
+      lazy = /** @type {any} */ (await Memdex.open(options));
+      return null;
+    }
     /** @type {import('./index.js').OpenOptions} embed runs in the client (worker-client.js) */
     const open = { ...options, onError: (err) => console.error('memdex worker: auto-commit failed:', err) };
     index = await Memdex.open(open);
@@ -48,6 +57,7 @@ const handlers = {
   },
   async close() {
     if (index) await index.close();
+    lazy?.close();
     return null;
   },
 };
@@ -71,8 +81,13 @@ function isMethod(name) {
  * @param {unknown[]} args
  */
 async function dispatch(method, args) {
+  if (lazy && method !== 'open' && method !== 'close') {
+    if (!LAZY_METHODS.has(method)) throw new MemdexError('USAGE', `${method}(): an index opened with \`lazy: true\` only searches (search, stats, close)`);
+    const [query, options] = /** @type {[string, object | undefined]} */ (args);
+    return method === 'search' ? lazy.search(query, options) : lazy.stats();
+  }
   if (handlers[method]) {
-    if (method !== 'open' && !index) throw new MemdexError('USAGE', 'open the index first');
+    if (method !== 'open' && !index && !lazy) throw new MemdexError('USAGE', 'open the index first');
     return handlers[method](args);
   }
   if (!index) throw new MemdexError('USAGE', 'open the index first');
