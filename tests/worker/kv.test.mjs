@@ -1,8 +1,9 @@
 // The Workers KV storage adapter (pkg/storage/kv.js) inside workerd, through
 // Miniflare with a real (local, simulated) KV namespace binding: the one
 // storage conformance suite runs in the worker, and an index committed to KV
-// reopens (in a fresh request, from KV only) with identical results. The
-// test worker below is not part of the product worker; it only exists here.
+// reopens (in a fresh request, from KV only, in full and lazily) with
+// identical results. The test worker below is not part of the product
+// worker; it only exists here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useTestWorker } from './support/helpers.mjs';
@@ -58,6 +59,14 @@ async function route(url, env) {
       }
       index.free();
       return out;
+    }
+    case '/lazy': {
+      const index = await Memdex.open({ storage, name: 'idx', lazy: true, cacheBytes: 65536 });
+      const out = [];
+      for (const q of QUERIES) out.push((await index.search(q, { limit: 10 })).hits.map((h) => [h.id, h.score]));
+      const { docs, lazy } = await index.stats();
+      index.close();
+      return { results: out, docs, fetches: lazy.fetches };
     }
     case '/corrupt-check': {
       try {
@@ -116,6 +125,14 @@ test('an index committed to KV reopens from KV with identical results, then comm
   const after = await call('/reopen');
   assert.equal(after.generation, 2);
   assert.equal(after.size, 5);
+});
+
+test('an index in KV opened lazily (heads first, parts per search) answers as opened in full', async () => {
+  const full = await call('/reopen');
+  const lazy = await call('/lazy');
+  assert.equal(lazy.docs, full.size);
+  assert.deepEqual(lazy.results, full.results);
+  assert.ok(lazy.fetches > 0, 'parts were read per search');
 });
 
 test('a flipped byte in a KV blob makes loading fail with CORRUPT', async () => {
