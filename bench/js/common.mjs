@@ -29,6 +29,18 @@ export async function readJsonlGzHead(file, n, map = (d) => d) {
   return out;
 }
 
+/**
+ * Commits the first `n` `packages` documents (id, title, text) of
+ * `dataDir` to an fs index in `dir` with `Memdex` (a package's class).
+ */
+export async function commitPackages(Memdex, dataDir, n, dir) {
+  const docs = await readJsonlGzHead(`${dataDir}/packages/corpus.jsonl.gz`, n, (d) => ({ id: d._id, title: d.title ?? '', text: d.text ?? '' }));
+  const writer = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
+  await writer.addMany(docs);
+  await writer.commit();
+  await writer.close();
+}
+
 export function peakRssMiB() {
   // Linux: VmHWM is the process' peak resident set; resourceUsage().maxRSS is the same in KiB.
   try {

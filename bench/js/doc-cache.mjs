@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJsonlGzHead } from './common.mjs';
+import { commitPackages } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = process.env.MEMDEX_PKG_DIR || path.resolve(here, '../../pkg');
@@ -59,11 +59,7 @@ const caches = (rest[0] ?? 'none,0,1048576,4194304,67108864').split(',');
 const resultPath = rest[1];
 const dir = mkdtempSync(path.join(tmpdir(), 'memdex-doc-cache-'));
 try {
-  const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'), n, (d) => ({ id: d._id, title: d.title ?? '', text: d.text ?? '' }));
-  const writer = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
-  await writer.addMany(docs);
-  await writer.commit();
-  await writer.close();
+  await commitPackages(Memdex, dataDir, n, dir);
   const rows = [];
   // Two rounds, modes alternating, each in its own process; the medians.
   for (let round = 0; round < 2; round++) {

@@ -18,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readJsonlGzHead } from './common.mjs';
+import { commitPackages } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = process.env.MEMDEX_PKG_DIR || path.resolve(here, '../../pkg');
@@ -66,13 +66,7 @@ const n = Number(role ?? 100000);
 const modes = (rest[0] ?? 'full,lazy:33554432').split(',');
 const resultPath = rest[1];
 const dir = path.join(tmpdir(), `memdex-lazy-open-${n}`);
-if (!existsSync(path.join(dir, 'memdex', 'manifest')) && !existsSync(path.join(dir, 'memdex/manifest'))) {
-  const docs = await readJsonlGzHead(path.join(dataDir, 'packages/corpus.jsonl.gz'), n, (d) => ({ id: d._id, title: d.title ?? '', text: d.text ?? '' }));
-  const writer = await Memdex.open({ storage: 'fs', dir, autoCommit: false });
-  await writer.addMany(docs);
-  await writer.commit();
-  await writer.close();
-}
+if (!existsSync(path.join(dir, 'memdex/manifest'))) await commitPackages(Memdex, dataDir, n, dir);
 const rows = [];
 for (const mode of modes) {
   const text = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', dir, mode], { maxBuffer: 1 << 24, env: process.env });

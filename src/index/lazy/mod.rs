@@ -97,15 +97,7 @@ impl crate::json::ToJson for LazyStats {
 
 /// What a round asked for: units to fetch `(segment, unit)`, and segments
 /// to assemble again (held shards they lack).
-type Asked = (Vec<(usize, Held)>, Vec<usize>);
-
-/// A unit of one segment, as held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Held {
-    Shard(u32),
-    Page(u32),
-    Surfaces,
-}
+type Asked = (Vec<(usize, Unit)>, Vec<usize>);
 
 /// Where a lazy segment's units are, and what of them is held.
 struct LazySeg {
@@ -118,13 +110,13 @@ struct LazySeg {
     page_spans: Vec<(usize, usize)>,
     surfaces_span: (usize, usize),
     dims: (u32, usize),
-    shards: Vec<Option<Arc<Shard>>>,
+    shards: Vec<Option<Shard>>,
     /// Shards the current search asked for (what [`LazyIndex::assemble`]
     /// puts into the segment).
     wanted: Vec<u32>,
     surfaces: bool,
     /// Held units: (unit, bytes, last search that used it).
-    held: Vec<(Held, usize, u64)>,
+    held: Vec<(Unit, usize, u64)>,
 }
 
 impl LazySeg {
@@ -150,18 +142,18 @@ impl LazySeg {
             page_spans,
             surfaces_span,
             dims: (head.n_docs, head.n_fields),
-            shards: vec![None; head.shards.len()],
+            shards: head.shards.iter().map(|_| None).collect(),
             wanted: Vec::new(),
             surfaces: false,
             held: Vec::new(),
         }
     }
 
-    fn span(&self, unit: Held) -> (usize, usize) {
+    fn span(&self, unit: Unit) -> (usize, usize) {
         match unit {
-            Held::Shard(i) => self.shard_spans[i as usize],
-            Held::Page(i) => self.page_spans[i as usize],
-            Held::Surfaces => self.surfaces_span,
+            Unit::Shard(i) => self.shard_spans[i as usize],
+            Unit::Page(i) => self.page_spans[i as usize],
+            Unit::Surfaces => self.surfaces_span,
         }
     }
 
@@ -287,32 +279,25 @@ impl LazyIndex {
                 continue;
             };
             if let Some(page) = entry.segment.docs.take_damaged_page() {
-                seg.held.retain(|h| h.0 != Held::Page(page));
+                seg.held.retain(|h| h.0 != Unit::Page(page));
                 let part = seg.parts_of(seg.page_spans[page as usize]).start;
                 return Err(corrupt(
                     &seg.parts[part],
                     "a doc store page does not unpack to its rows",
                 ));
             }
-            let mut asked: Vec<(Held, bool)> = entry
+            let mut asked: Vec<(Unit, bool)> = entry
                 .segment
                 .docs
                 .take_asked_pages()
                 .into_iter()
-                .map(|(p, held)| (Held::Page(p), held))
+                .map(|(p, held)| (Unit::Page(p), held))
                 .collect();
             if let Some(lazy) = &entry.segment.lazy {
-                asked.extend(
-                    lazy.take_asked()
-                        .into_iter()
-                        .map(|(unit, held)| match unit {
-                            Unit::Shard(i) => (Held::Shard(i), held),
-                            Unit::Surfaces => (Held::Surfaces, held),
-                        }),
-                );
+                asked.extend(lazy.take_asked());
             }
             for (unit, here) in asked {
-                if let Held::Shard(i) = unit {
+                if let Unit::Shard(i) = unit {
                     if !seg.wanted.contains(&i) {
                         seg.wanted.push(i);
                     }
@@ -341,7 +326,7 @@ impl LazyIndex {
     async fn fetch<S: Storage>(
         &mut self,
         storage: &S,
-        units: Vec<(usize, Held)>,
+        units: Vec<(usize, Unit)>,
     ) -> Result<Vec<usize>> {
         // Every part the round needs, in all segments: read at once.
         let mut parts: Vec<(usize, usize, String, usize)> = Vec::new();
@@ -391,7 +376,7 @@ impl LazyIndex {
             let key = seg.parts[seg.parts_of((start, end)).start].clone();
             install(seg, segment, unit, &key, &bytes)?;
             seg.held.push((unit, bytes.len(), self.clock));
-            if !matches!(unit, Held::Page(_)) && !changed.contains(&s) {
+            if !matches!(unit, Unit::Page(_)) && !changed.contains(&s) {
                 changed.push(s);
             }
         }
@@ -486,9 +471,9 @@ impl LazyIndex {
             total -= bytes;
             let segment = &self.index.segments[s].segment;
             match unit {
-                Held::Shard(k) => seg.shards[k as usize] = None,
-                Held::Page(k) => segment.docs.release_page(k),
-                Held::Surfaces => seg.surfaces = false,
+                Unit::Shard(k) => seg.shards[k as usize] = None,
+                Unit::Page(k) => segment.docs.release_page(k),
+                Unit::Surfaces => seg.surfaces = false,
             }
             if !changed.contains(&s) {
                 changed.push(s);
@@ -528,22 +513,22 @@ fn corrupt(key: &str, reason: &str) -> Error {
 fn install(
     seg: &mut LazySeg,
     segment: &mut Segment,
-    unit: Held,
+    unit: Unit,
     key: &str,
     bytes: &[u8],
 ) -> Result<()> {
     let mut r = crate::codec::bytes::ByteReader::new(key, bytes);
     match unit {
-        Held::Shard(i) => {
+        Unit::Shard(i) => {
             let shard = read_shard(&mut r, VERSION, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
-            seg.shards[i as usize] = Some(Arc::new(shard));
+            seg.shards[i as usize] = Some(shard);
         }
-        Held::Page(i) => segment
+        Unit::Page(i) => segment
             .docs
             .provide_page(i, bytes)
             .map_err(|reason| corrupt(key, reason))?,
-        Held::Surfaces => {
+        Unit::Surfaces => {
             segment.surfaces = read_surfaces(&mut r, VERSION, segment.n_terms())?;
             if !r.is_at_end() {
                 return Err(corrupt(key, "trailing bytes after the surface words"));

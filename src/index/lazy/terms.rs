@@ -5,22 +5,25 @@
 //! recorded as missing (and not found this round); the lazy index fetches
 //! what was missing and searches again.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// A unit of a lazy segment's body that a search asked for.
+/// A unit of a lazy segment's body: what a search asks for, what the index
+/// holds (term lookups ask for shards and the surface words; the lazy doc
+/// store for pages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Unit {
     Shard(u32),
+    Page(u32),
     Surfaces,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct LazyTerms {
-    /// First term of each shard.
-    firsts: Vec<String>,
+    /// First term of each shard (shared by every [`LazyTerms::holding`]).
+    firsts: Arc<[String]>,
     /// Ordinal in the whole segment of each shard's first term, then the
     /// segment's term count.
-    ord_starts: Vec<u32>,
+    ord_starts: Arc<[u32]>,
     /// Per shard, the ordinal of its first term in the terms held now.
     held: Vec<Option<u32>>,
     surfaces: bool,
@@ -39,8 +42,8 @@ impl LazyTerms {
         }
         LazyTerms {
             held: vec![None; firsts.len()],
-            firsts,
-            ord_starts,
+            firsts: firsts.into(),
+            ord_starts: ord_starts.into(),
             surfaces: false,
             asked: Mutex::default(),
         }
@@ -50,8 +53,8 @@ impl LazyTerms {
     /// ordinal among the terms held) and the surface words if `surfaces`.
     pub fn holding(&self, held: Vec<Option<u32>>, surfaces: bool) -> LazyTerms {
         LazyTerms {
-            firsts: self.firsts.clone(),
-            ord_starts: self.ord_starts.clone(),
+            firsts: Arc::clone(&self.firsts),
+            ord_starts: Arc::clone(&self.ord_starts),
             held,
             surfaces,
             asked: Mutex::default(),
