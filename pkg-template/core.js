@@ -87,8 +87,8 @@ export class MemdexBase extends IndexLifecycle {
       if (!OPEN_OPTIONS.has(key)) throw usage(`unknown option \`${key}\`; expected one of ${[...OPEN_OPTIONS].join(', ')}`);
     }
     const name = checkName(options.name ?? 'memdex');
-    if (options.lazy !== undefined && typeof options.lazy !== 'boolean') throw usage('`lazy` must be true or false');
-    if (options.lazy) return /** @type {any} */ (openLazy(platformOf(this), options, name));
+    const lazy = await openLazy(platformOf(this), options, name); // null: opened whole below
+    if (lazy) return /** @type {any} */ (lazy);
     const config = engineConfig(options);
     const platform = platformOf(this);
     const { adapter, persistent } = resolveStorage(platform, options);

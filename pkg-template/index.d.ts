@@ -409,8 +409,17 @@ export interface OpenOptions {
    * open's. The index is read-only and every method is async: see
    * {@link LazyMemdex}. Schema, analyzer, `autoCommit`, `embed` and
    * `onError` do not apply (`USAGE`); nothing stored under `name` is `NOT_FOUND`.
+   *
+   * `'auto'`: lazily when the committed index is larger than
+   * `lazyAboveBytes`, else (or when nothing is stored) opened whole, as
+   * without `lazy`; tell which by `index.lazy === true`.
    */
-  lazy?: boolean;
+  lazy?: boolean | 'auto';
+  /**
+   * With `lazy: 'auto'`: committed bytes above which the index opens
+   * lazily (default 64 MiB, about 430k short documents).
+   */
+  lazyAboveBytes?: number;
 }
 
 /** An embedding function: one vector (`dimensions` finite numbers) per text, in order. */
@@ -446,7 +455,9 @@ export type ImportOptions = Pick<OpenOptions, 'name' | 'storage' | 'dir' | 'data
  * cannot cross into the worker): documents and queries are embedded here,
  * then sent with their vectors.
  */
-export interface WorkerOpenOptions extends Omit<OpenOptions, 'storage' | 'onError'> {
+export interface WorkerOpenOptions extends Omit<OpenOptions, 'storage' | 'onError' | 'lazy' | 'lazyAboveBytes'> {
+  /** {@link OpenOptions.lazy}; `'auto'` is for `Memdex.open` only (`USAGE` here). */
+  lazy?: boolean;
   /** `'memory'` (default) or `'indexeddb'`; adapter objects cannot cross into a worker. */
   storage?: 'memory' | 'indexeddb';
   /** Use this worker instead of a new one running the package's `worker.js`. */
@@ -1097,15 +1108,27 @@ export interface Stats {
 }
 
 /**
- * An index opened with `lazy: true`: searches only, each one async, run
- * one after another. Segments written before format 6 are loaded whole.
+ * An index opened with `lazy: true`: searches and reads by id only, each
+ * one async, run one after another. Segments written before format 6 are loaded whole.
  * Searches that read storage fail as storage does (`STORAGE`, `CORRUPT`
  * for damaged parts, `STORAGE` "open it again" when a commit collected the
  * parts of the segments it opened); the index stays usable.
  */
 export interface LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
+  /** Always `true` (an index opened whole has no `lazy`). */
+  readonly lazy: true;
+  /** Number of live documents. */
+  readonly size: number;
+  /** Generation of the commit the index was opened at. */
+  readonly generation: number;
   /** The same search, options and results as {@link Memdex.search}, fetching what it needs first. */
   search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
+  /**
+   * The stored document `id` as {@link Memdex.get} gives it, or `undefined`.
+   * A lazy index has no id map: the ids are scanned (about 5 ms per million
+   * in wasm), then the document's page is fetched.
+   */
+  get(id: string, options?: GetOptions): Promise<Stored<Doc> | undefined>;
   /** Documents, segments, and what the lazy cache holds and fetched. */
   stats(): Promise<LazyIndexStats>;
   /** Frees the engine; later calls are `USAGE` errors. */
@@ -1121,6 +1144,8 @@ export interface LazyIndexStats {
     limit: number;
     /** Bytes of fetched parts held now (at most `limit`, or what the last search used). */
     bytes: number;
+    /** Bytes of the committed index (every segment's head and body). */
+    committedBytes: number;
     /** Parts a search needed that were held. */
     hits: number;
     /** Blobs read from storage since the open. */
@@ -1196,6 +1221,7 @@ export class Memdex<Doc extends DocumentShape = MemdexDocument> {
    *   manifest; see {@link Memdex.recover}), `VERSION`, `WASM_LOAD`.
    */
   static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { lazy: true }): Promise<LazyMemdex<Doc>>;
+  static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { lazy: 'auto' }): Promise<Memdex<Doc> | LazyMemdex<Doc>>;
   static open<Doc extends DocumentShape = MemdexDocument>(options: OpenOptions & { embed: EmbedOptions<Doc> | Embed }): Promise<EmbeddingMemdex<Doc>>;
   static open<Doc extends DocumentShape = MemdexDocument>(options?: OpenOptions): Promise<Memdex<Doc>>;
   /**

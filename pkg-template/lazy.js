@@ -5,22 +5,38 @@
 // an index opened without `lazy`.
 import { openLazy as openLazyEngine } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
+import { checkId, wantsVectors } from './documents.js';
 import { NOT_LAZY, resolveStorage } from './open-options.js';
 import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
 
 /**
- * `Memdex.open({ lazy: true })`: the committed index `name`, read from its
- * segment heads, searched through storage.
+ * Committed bytes at or below which `lazy: 'auto'` loads an index whole:
+ * at 64 MiB (~430k `packages` documents) a whole open takes about 1.3 s
+ * and ~130 MiB of engine memory; a lazy one ~0.2 s (BENCHMARKS "Lazy open").
+ */
+export const LAZY_ABOVE_BYTES = 64 * 2 ** 20;
+
+/**
+ * `Memdex.open({ lazy })`: with `lazy: true` the committed index `name`,
+ * read from its segment heads and searched through storage; with
+ * `lazy: 'auto'` the same when it is larger than `lazyAboveBytes`, else
+ * `null` (the caller opens it whole), as without `lazy`.
  * @param {import('./realm.js').Platform} platform
  * @param {import('./open-options.js').OpenInput} options
  * @param {string} name
+ * @returns {Promise<LazyMemdex | null>}
  */
 export async function openLazy(platform, options, name) {
+  const { lazy, lazyAboveBytes } = options;
+  if (lazy !== undefined && lazy !== true && lazy !== false && lazy !== 'auto') throw usage("`lazy` must be true, false or 'auto'");
+  if (lazyAboveBytes !== undefined && lazy !== 'auto') throw usage("`lazyAboveBytes` applies to `lazy: 'auto'` only");
+  if (!lazy) return null;
   const extra = NOT_LAZY.filter((key) => /** @type {Record<string, unknown>} */ (options)[key] !== undefined);
   if (extra.length) throw usage(`a lazy index reads a committed index as it is and never writes: ${extra.map((k) => `\`${k}\``).join(', ')} do not apply`);
   const { adapter } = resolveStorage(platform, options);
   await ensureLoaded(platform, options.wasm);
-  return LazyMemdex.open(platform, adapter, name, options.cacheBytes);
+  const wholeBelow = lazy === 'auto' ? (lazyAboveBytes ?? LAZY_ABOVE_BYTES) : undefined;
+  return LazyMemdex.open(platform, adapter, name, options.cacheBytes, wholeBelow);
 }
 
 /** @typedef {import('./memdex.js').LazyEngine} LazyEngine */
@@ -45,14 +61,42 @@ export class LazyMemdex {
    * @param {import('./storage.js').StorageAdapter} adapter
    * @param {string} name
    * @param {unknown} cacheBytes
+   * @param {unknown} [wholeBelow] committed bytes at or below which (or nothing stored) this resolves to `null`: open whole
+   * @returns {Promise<LazyMemdex | null>}
    */
-  static async open(platform, adapter, name, cacheBytes) {
+  static async open(platform, adapter, name, cacheBytes, wholeBelow) {
+    let below = wholeBelow;
+    let whole = false;
     const index = new LazyMemdex(async () => {
       await ensureLoaded(platform, undefined);
-      return engineAsync(() => openLazyEngine(adapter, name, cacheBytes));
+      const opened = await engineAsync(() => openLazyEngine(adapter, name, cacheBytes, below));
+      // Nothing stored, or small: opened whole (`lazy: 'auto'`, the first open only).
+      whole = below !== undefined && (opened === undefined || typeof opened === 'number');
+      below = undefined; // a reopen after an engine crash stays lazy
+      return typeof opened === 'number' ? undefined : opened;
     });
-    await index.#live();
+    try {
+      await index.#live();
+    } catch (err) {
+      if (whole) return null;
+      throw err;
+    }
     return index;
+  }
+
+  /** Always `true`: tells a lazily opened index from one opened whole (`lazy: 'auto'`). */
+  get lazy() {
+    return true;
+  }
+
+  /** Number of live documents. */
+  get size() {
+    return this.#engine?.size ?? 0;
+  }
+
+  /** Generation of the commit the index was opened at. */
+  get generation() {
+    return this.#engine?.generation ?? 0;
   }
 
   /** The engine of this realm's instance, opened again after a crash. */
@@ -74,18 +118,43 @@ export class LazyMemdex {
    * @returns {Promise<import('./index.js').SearchResults>}
    */
   search(query, options) {
-    const run = this.#queue.then(async () => {
-      const engine = await this.#live();
+    return this.#serial(async (engine) => {
       const started = performance.now();
-      const results = await engineAsync(() => engine.search(query, options));
+      const results = await engine.search(query, options);
       results.tookMs = performance.now() - started;
       return results;
+    });
+  }
+
+  /**
+   * Runs `call` on the engine after the calls before it (one at a time).
+   * @template T
+   * @param {(engine: LazyEngine) => Promise<T>} call
+   * @returns {Promise<T>}
+   */
+  #serial(call) {
+    const run = this.#queue.then(async () => {
+      const engine = await this.#live();
+      return engineAsync(() => call(engine));
     });
     this.#queue = run.then(
       () => undefined,
       () => undefined,
     );
     return run;
+  }
+
+  /**
+   * The stored document `id`, or `undefined` (found by a scan of the ids:
+   * a lazy index has no id map; then its page is fetched).
+   * @param {string} id
+   * @param {{ vectors?: boolean }} [options]
+   * @returns {Promise<Record<string, unknown> | undefined>}
+   */
+  async get(id, options) {
+    checkId(id);
+    const vectors = wantsVectors(options);
+    return this.#serial((engine) => engine.get(id, vectors));
   }
 
   /**

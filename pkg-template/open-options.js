@@ -15,7 +15,7 @@ export const FLUSH_ON_HIDE = Symbol('flushOnHide');
 
 export const OPEN_OPTIONS = new Set([
   'name', 'storage', 'dir', 'database', 'schema', 'defaultSchema', 'language', 'analyzer', 'k1', 'b', 'autoCommit', 'wasm', 'onError', 'embed', 'cacheBytes',
-  'lazy',
+  'lazy', 'lazyAboveBytes',
 ]);
 
 /** Open options a lazy index has no use for: it reads a committed index as it is and never writes. */

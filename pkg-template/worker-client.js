@@ -342,6 +342,7 @@ export function defineOpenInWorker(makeWorker) {
     }
     if (typeof options.onError === 'function') throw new MemdexError('USAGE', 'openInWorker: `onError` cannot be sent to a worker');
     if (typeof Worker !== 'function') throw new MemdexError('USAGE', 'openInWorker() needs Web Workers (a browser)');
+    if (/** @type {unknown} */ (options.lazy) === 'auto') throw new MemdexError('USAGE', "openInWorker: `lazy: 'auto'` is for Memdex.open (a worker's index is either kind for its whole life); pass `lazy: true` or open it whole");
     if (options.lazy && options.embed !== undefined) throw new MemdexError('USAGE', 'openInWorker: a lazy index only searches; `embed` does not apply');
     // The embedder stays on this side (worker-embed.js).
     const embed = checkEmbedOption(options.embed);

@@ -5,7 +5,7 @@
 //! segments with tombstones, under any `cacheBytes` (eviction included);
 //! and damaged or missing parts are errors that leave it usable.
 
-use memdex::index::lazy::LazyIndex;
+use memdex::index::lazy::{LazyIndex, Opened};
 use memdex::index::load::load;
 use memdex::storage::{MemoryStorage, Storage};
 use memdex::{Index, IndexConfig, SearchOptions};
@@ -144,6 +144,63 @@ fn lazy_indexes_answer_like_fully_loaded_ones() {
             );
         }
     }
+}
+
+/// Reads by id find what the fully loaded index finds: replaced documents
+/// as their newest copy, deleted and unknown ids as nothing.
+#[test]
+fn lazy_reads_by_id_like_fully_loaded_ones() {
+    let storage = stored_index();
+    let full = Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let mut ids: Vec<String> = (0..6000).step_by(7).map(|i| format!("d{i}")).collect();
+    ids.extend(["d0", "d11", "d22", "d37", "d74", "", "nope"].map(String::from));
+    let want: Vec<Option<String>> = ids.iter().map(|id| full.snapshot().get_json(id)).collect();
+    assert!(want.iter().filter(|w| w.is_some()).count() > 800);
+    assert!(want[ids.len() - 4].is_none(), "d37 was deleted");
+    for limit in [0, 1 << 30] {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", limit))
+            .unwrap()
+            .unwrap();
+        for (id, want) in ids.iter().zip(&want) {
+            let got = block_on(lazy.get_json(&storage, id, false)).unwrap();
+            assert_eq!(&got, want, "cacheBytes {limit}, id {id:?}");
+        }
+    }
+}
+
+/// `open_above` reports an index of at most the bound by its committed
+/// size (the same the lazy open reports), and opens a larger one lazily.
+#[test]
+fn open_above_opens_lazily_only_above_the_bound() {
+    let storage = stored_index();
+    let open = |below| {
+        block_on(LazyIndex::open_above(&storage, "m", 1 << 20, below))
+            .unwrap()
+            .unwrap()
+    };
+    let Opened::Lazy(lazy) = open(None) else {
+        panic!("no bound: lazy")
+    };
+    let committed = lazy.stats().committed_bytes;
+    let blobs: u64 = block_on(storage.list("m/"))
+        .unwrap()
+        .iter()
+        .filter(|k| !k.ends_with("manifest"))
+        .map(|k| block_on(storage.get(k)).unwrap().unwrap().len() as u64)
+        .sum();
+    // Payloads only: every blob's framing is left out, the tombstones too.
+    assert!(
+        committed < blobs && committed > blobs * 9 / 10,
+        "{committed} of {blobs}"
+    );
+    assert!(matches!(open(Some(committed)), Opened::Small(c) if c == committed));
+    assert!(matches!(open(Some(committed - 1)), Opened::Lazy(_)));
+    let empty = MemoryStorage::new();
+    assert!(
+        block_on(LazyIndex::open_above(&empty, "m", 0, Some(1 << 30)))
+            .unwrap()
+            .is_none()
+    );
 }
 
 /// Opening reads the heads and ids only: a small share of the index.

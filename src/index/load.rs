@@ -362,6 +362,7 @@ impl Index {
         };
         let mut index = Index::new(upgraded.clone().unwrap_or_else(|| manifest.config.clone()))?;
         index.doc_cache = loaded.doc_cache;
+        index.ids_mapped = map_ids;
         let moves = match upgraded {
             Some(_) => FieldMoves::between(&ResolvedSchema::new(&manifest.config)?, &index.schema),
             None => None,

@@ -136,12 +136,21 @@ pub(crate) struct DocIds<'a> {
     buffered: &'a crate::store::DocStore,
     buffered_vectors: &'a [crate::vector::VectorColumn],
     segments: &'a [SegmentEntry],
+    /// False for a lazy index, which holds no id map: lookups scan the
+    /// segments' ids instead (newest first, as a later segment's copy wins).
+    mapped: bool,
 }
 
 impl<'a> DocIds<'a> {
     /// The flushed segment holding `id` (`None` inside: the write buffer)
     /// and its local doc id.
     fn place(&self, id: &str) -> Option<(Option<&'a Segment>, u32)> {
+        if !self.mapped {
+            return self.segments.iter().rev().find_map(|e| {
+                let doc = e.segment.docs.ids().position(id)? as u32;
+                (!e.deletes.contains(doc)).then_some((Some(&*e.segment), doc))
+            });
+        }
         let addr = self.ids.get(id)?;
         let segment = match addr.segment {
             BUFFER => None,
@@ -168,6 +177,15 @@ impl<'a> DocIds<'a> {
 
     /// (segment id, local doc) of a flushed document.
     pub(crate) fn address(&self, id: &str) -> Option<(u64, u32)> {
+        if !self.mapped {
+            let (segment, doc) = self.place(id)?;
+            let segment = segment?;
+            let entry = self
+                .segments
+                .iter()
+                .find(|e| std::ptr::eq(&*e.segment, segment))?;
+            return Some((entry.id, doc));
+        }
         self.ids
             .get(id)
             .filter(|a| a.segment != BUFFER)
@@ -175,7 +193,10 @@ impl<'a> DocIds<'a> {
     }
 
     pub(crate) fn contains(&self, id: &str) -> bool {
-        self.ids.contains_key(id)
+        match self.mapped {
+            true => self.ids.contains_key(id),
+            false => self.place(id).is_some(),
+        }
     }
 }
 
@@ -190,6 +211,8 @@ pub struct Index {
     /// Field lengths of buffered docs (kept for exact stats on delete).
     buffer_field_lens: Vec<u32>,
     ids: HashMap<String, DocAddr>,
+    /// Whether `ids` maps every document (false for a lazy index).
+    ids_mapped: bool,
     pub(crate) live_docs: u64,
     pub(crate) live_field_len: Vec<u64>,
     next_segment_id: u64,
@@ -217,6 +240,7 @@ impl Index {
             buffer_deletes: DeleteSet::default(),
             buffer_field_lens: Vec::new(),
             ids: HashMap::default(),
+            ids_mapped: true,
             live_docs: 0,
             next_segment_id: 0,
             persist: Default::default(),
@@ -337,6 +361,7 @@ impl Index {
             buffered: self.buffer.docs(),
             buffered_vectors: self.buffer.vectors(),
             segments: &self.segments,
+            mapped: self.ids_mapped,
         }
     }
 

@@ -47,15 +47,16 @@ impl crate::json::ToJson for CacheStats {
     }
 }
 
-/// The `cacheBytes` option: a whole number of bytes a wasm32 `usize` holds.
-pub fn cache_limit(value: f64) -> crate::error::Result<usize> {
+/// A byte count option `what` (`cacheBytes`, `lazyAboveBytes`) given as a
+/// JS number: a whole number of bytes a wasm32 `usize` holds.
+pub fn byte_count(what: &str, value: f64) -> crate::error::Result<usize> {
     if value.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&value) {
         return Ok(value as usize);
     }
     Err(crate::error::Error::Usage {
         // No `{value}`: formatting an f64 links core's float printing (15 KB gz of wasm).
         reason: format!(
-            "cacheBytes must be a whole number of bytes from 0 to {}",
+            "{what} must be a whole number of bytes from 0 to {}",
             u32::MAX
         ),
     })

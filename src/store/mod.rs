@@ -11,7 +11,7 @@ mod pages;
 
 use std::sync::Arc;
 
-pub use cache::{cache_limit, CacheStats, PageCache, UnpackedPage};
+pub use cache::{byte_count, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
 pub use ids::Ids;

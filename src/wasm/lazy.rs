@@ -10,11 +10,14 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
-use crate::index::lazy::LazyIndex;
+use crate::index::lazy::{LazyIndex, Opened};
 use crate::query::options::SearchOptions;
 use crate::storage::js::JsStorage;
 
-use super::{cached_search_options, promise, read_cache_bytes, results, to_js_error};
+use super::{
+    bad_argument, cached_search_options, promise, read_bytes, read_cache_bytes, results,
+    to_js_error,
+};
 
 /// Bytes of fetched units held between searches when `cacheBytes` is not
 /// given: a tab's or an isolate's share, not the index's size.
@@ -41,26 +44,36 @@ fn busy() -> JsValue {
 }
 
 /// Opens the index stored under `name` lazily; resolves to a `LazyEngine`,
-/// or `undefined` when nothing is stored there.
+/// `undefined` when nothing is stored there, or, when `wholeBelow` is
+/// given and the committed index is at most that many bytes, its size (a
+/// number: the caller loads it whole instead).
 #[wasm_bindgen(js_name = openLazy)]
-pub fn open_lazy(storage: JsValue, name: String, cache_bytes: JsValue) -> Result<Promise, JsValue> {
+pub fn open_lazy(
+    storage: JsValue,
+    name: String,
+    cache_bytes: JsValue,
+    whole_below: JsValue,
+) -> Result<Promise, JsValue> {
     let storage = Rc::new(JsStorage::new(storage).map_err(to_js_error)?);
     let limit = read_cache_bytes(&cache_bytes)?.unwrap_or(DEFAULT_LAZY_CACHE_BYTES);
+    let whole_below = read_bytes("lazyAboveBytes", &whole_below)?;
     Ok(promise(async move {
-        match LazyIndex::open(&*storage, &name, limit)
+        let below = whole_below.map(|b| b as u64);
+        let opened = LazyIndex::open_above(&*storage, &name, limit, below)
             .await
-            .map_err(to_js_error)?
-        {
-            Some(index) => Ok(LazyEngine {
+            .map_err(to_js_error)?;
+        Ok(match opened {
+            Some(Opened::Lazy(index)) => LazyEngine {
                 state: Rc::new(RefCell::new(State {
-                    index: Some(index),
+                    index: Some(*index),
                     options: None,
                 })),
                 storage,
             }
-            .into()),
-            None => Ok(JsValue::UNDEFINED),
-        }
+            .into(),
+            Some(Opened::Small(committed)) => JsValue::from(committed as f64),
+            None => JsValue::UNDEFINED,
+        })
     }))
 }
 
@@ -99,8 +112,38 @@ impl LazyEngine {
         }))
     }
 
-    /// `{ docs, segments, lazy: { limit, bytes, hits, fetches, fetchedBytes,
-    /// lastSearchBytes } }`.
+    /// The stored document `id` (with its vectors if `vectors`), or
+    /// `undefined`; resolves once its page is fetched.
+    pub fn get(&self, id: String, vectors: Option<bool>) -> Result<Promise, JsValue> {
+        let (state, storage) = (self.state.clone(), self.storage.clone());
+        Ok(promise(async move {
+            let mut index = state.borrow_mut().index.take().ok_or_else(busy)?;
+            let json = index.get_json(&*storage, &id, vectors == Some(true)).await;
+            state.borrow_mut().index = Some(index);
+            match json.map_err(to_js_error)? {
+                Some(json) => js_sys::JSON::parse(&json)
+                    .map_err(|_| bad_argument("result", "stored document is not valid JSON")),
+                None => Ok(JsValue::UNDEFINED),
+            }
+        }))
+    }
+
+    /// Number of live documents.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> Result<f64, JsValue> {
+        let state = self.state.borrow();
+        Ok(state.index.as_ref().ok_or_else(busy)?.index().len() as f64)
+    }
+
+    /// Generation of the commit the index was opened at.
+    #[wasm_bindgen(getter)]
+    pub fn generation(&self) -> Result<f64, JsValue> {
+        let state = self.state.borrow();
+        Ok(state.index.as_ref().ok_or_else(busy)?.index().generation() as f64)
+    }
+
+    /// `{ docs, segments, lazy: { limit, bytes, committedBytes, hits,
+    /// fetches, fetchedBytes, lastSearchBytes } }`.
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         let state = self.state.borrow();
         let index = state.index.as_ref().ok_or_else(busy)?;

@@ -478,11 +478,18 @@ pub struct Loaded {
 
 /// The `cacheBytes` open option (`undefined`: stored fields unpacked).
 fn read_cache_bytes(value: &JsValue) -> Result<Option<usize>, JsValue> {
+    read_bytes("cacheBytes", value)
+}
+
+/// A byte count option `what` (`undefined` and `null`: not given).
+fn read_bytes(what: &str, value: &JsValue) -> Result<Option<usize>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     let n = value.as_f64().unwrap_or(f64::NAN);
-    crate::store::cache_limit(n).map(Some).map_err(to_js_error)
+    crate::store::byte_count(what, n)
+        .map(Some)
+        .map_err(to_js_error)
 }
 
 /// Reads the index stored under `name`; resolves to a `LoadedIndex`, or

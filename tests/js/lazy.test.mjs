@@ -74,12 +74,18 @@ test('lazy and fully loaded indexes answer the same', { timeout: 600_000 }, asyn
   const want = digest(queries.map((q) => full.search(q, OPTIONS)));
   const answered = queries.filter((q) => full.search(q, OPTIONS).hits.length > 0).length;
   assert.ok(answered > queries.length / 2, `${answered} queries with hits`);
+  // Reads by id: every 97th document, and ids no document has.
+  const ids = [...docs.filter((_, i) => i % 97 === 0).map((d) => d.id), 'no such id'];
+  const wantDocs = ids.map((id) => full.get(id));
   full.close();
   for (const cacheBytes of [256 * 1024, 1 << 30]) {
     const lazy = await Memdex.open({ storage: 'fs', dir, lazy: true, cacheBytes });
     const got = [];
     for (const q of queries) got.push(await lazy.search(q, OPTIONS));
     assert.equal(digest(got), want, `cacheBytes ${cacheBytes}`);
+    for (const [i, id] of ids.entries()) assert.deepEqual(await lazy.get(id), wantDocs[i], `get(${JSON.stringify(id)})`);
+    await expectCode(() => lazy.get(''), 'USAGE');
+    await expectCode(() => lazy.get(ids[0], { vector: true }), 'USAGE');
     const { lazy: s, docs: n } = await lazy.stats();
     assert.equal(n, docs.length);
     assert.ok(s.fetches > 0 && s.bytes <= Math.max(s.limit, s.lastSearchBytes), JSON.stringify(s));
@@ -151,6 +157,40 @@ test('options a lazy index cannot use are USAGE; a missing index is NOT_FOUND', 
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'yes' }), 'USAGE');
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: true, schema: { title: 'text' } }), 'USAGE');
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: true, cacheBytes: -1 }), 'USAGE');
+    await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: true, lazyAboveBytes: 1 }), 'USAGE');
+    await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'auto', lazyAboveBytes: 0.5 }), 'USAGE');
+    await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'auto', autoCommit: false }), 'USAGE');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("lazy: 'auto' opens whole at or below lazyAboveBytes (or when nothing is stored), lazily above", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'memdex-lazy-'));
+  try {
+    const created = await Memdex.open({ storage: 'fs', dir, lazy: 'auto' });
+    assert.equal(created.lazy, undefined, 'nothing stored: an empty index, opened whole');
+    created.addAll(Array.from({ length: 3000 }, (_, i) => ({ id: `d${i}`, title: `note ${i}`, text: `deploy w${i % 311} friday` })));
+    await created.commit();
+    const want = created.search('deploy w12', OPTIONS);
+    const wantDoc = created.get('d12');
+    created.close();
+    const lazy = await Memdex.open({ storage: 'fs', dir, lazy: 'auto', lazyAboveBytes: 0 });
+    assert.equal(lazy.lazy, true);
+    assert.equal(lazy.size, 3000);
+    assert.equal(lazy.generation, 1);
+    assert.deepEqual((await lazy.search('deploy w12', OPTIONS)).hits, want.hits);
+    assert.deepEqual(await lazy.get('d12'), wantDoc);
+    const { committedBytes } = (await lazy.stats()).lazy;
+    assert.ok(committedBytes > 3000 * 10 && committedBytes < dirBytes(dir), `${committedBytes} committed`);
+    lazy.close();
+    const at = await Memdex.open({ storage: 'fs', dir, lazy: 'auto', lazyAboveBytes: committedBytes });
+    assert.equal(at.lazy, undefined, 'at the bound: whole');
+    assert.deepEqual(at.search('deploy w12', OPTIONS).hits, want.hits);
+    at.close();
+    const above = await Memdex.open({ storage: 'fs', dir, lazy: 'auto', lazyAboveBytes: committedBytes - 1 });
+    assert.equal(above.lazy, true, 'one byte above the bound: lazy');
+    above.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

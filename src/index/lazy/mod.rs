@@ -18,7 +18,7 @@
 mod open;
 mod terms;
 
-use open::open_manifest;
+use open::{open_manifest, Opening};
 
 use std::sync::Arc;
 
@@ -64,6 +64,14 @@ pub struct LazyIndex {
     stats: LazyStats,
 }
 
+/// What [`LazyIndex::open_above`] found.
+pub enum Opened {
+    Lazy(Box<LazyIndex>),
+    /// The committed index is this many bytes, at most the bound given:
+    /// load it whole.
+    Small(u64),
+}
+
 /// What a lazy index holds and did, for `stats()`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LazyStats {
@@ -71,6 +79,8 @@ pub struct LazyStats {
     pub limit: u64,
     /// Bytes of units held now.
     pub bytes: u64,
+    /// Bytes of the committed index (heads and bodies of its segments).
+    pub committed_bytes: u64,
     /// Units a search needed that were held.
     pub hits: u64,
     /// Blobs read from storage after the open.
@@ -87,6 +97,7 @@ impl crate::json::ToJson for LazyStats {
         crate::json::Object::new(out)
             .field("limit", &self.limit)
             .field("bytes", &self.bytes)
+            .field("committedBytes", &self.committed_bytes)
             .field("hits", &self.hits)
             .field("fetches", &self.fetches)
             .field("fetchedBytes", &self.fetched_bytes)
@@ -157,6 +168,13 @@ impl LazySeg {
         }
     }
 
+    /// Keys of the parts holding the ids of `head`'s segment.
+    fn ids_parts(&self, head: &Head) -> Vec<String> {
+        self.parts_of((0, head.ids.1))
+            .map(|p| self.parts[p].clone())
+            .collect()
+    }
+
     /// Parts covering body bytes `start..end`.
     fn parts_of(&self, (start, end): (usize, usize)) -> std::ops::Range<usize> {
         let first = self
@@ -177,22 +195,46 @@ impl LazyIndex {
         name: &str,
         cache_bytes: usize,
     ) -> Result<Option<LazyIndex>> {
+        Ok(
+            match Self::open_above(storage, name, cache_bytes, None).await? {
+                Some(Opened::Lazy(index)) => Some(*index),
+                _ => None,
+            },
+        )
+    }
+
+    /// [`LazyIndex::open`], unless `whole_below` is given and the committed
+    /// index is at most that many bytes: then only its size, read from the
+    /// heads, for the caller to load it whole instead.
+    pub async fn open_above<S: Storage>(
+        storage: &S,
+        name: &str,
+        cache_bytes: usize,
+        whole_below: Option<u64>,
+    ) -> Result<Option<Opened>> {
         let opened = from_manifest(storage, name, |mkey, bytes| async move {
-            open_manifest(storage, &mkey, bytes, cache_bytes).await
+            open_manifest(storage, &mkey, bytes, cache_bytes, whole_below).await
         })
         .await?;
-        Ok(opened.map(|(index, segs)| LazyIndex {
-            name: name.to_string(),
-            index,
-            segs,
-            limit: cache_bytes,
-            clock: 0,
-            search_fetched: 0,
-            fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
-            stats: LazyStats {
-                limit: cache_bytes as u64,
-                ..Default::default()
-            },
+        Ok(opened.map(|opening| match opening {
+            Opening::Small(committed) => Opened::Small(committed),
+            Opening::Lazy(opened, committed) => {
+                let (index, segs) = *opened;
+                Opened::Lazy(Box::new(LazyIndex {
+                    name: name.to_string(),
+                    index,
+                    segs,
+                    limit: cache_bytes,
+                    clock: 0,
+                    search_fetched: 0,
+                    fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
+                    stats: LazyStats {
+                        limit: cache_bytes as u64,
+                        committed_bytes: committed,
+                        ..Default::default()
+                    },
+                }))
+            }
         }))
     }
 
@@ -219,6 +261,24 @@ impl LazyIndex {
             bytes,
             ..self.stats
         }
+    }
+
+    /// The stored document `id` as JSON (with its vectors if `vectors`),
+    /// as [`crate::Searcher::get_json`] gives it, fetching its page.
+    pub async fn get_json<S: Storage>(
+        &mut self,
+        storage: &S,
+        id: &str,
+        vectors: bool,
+    ) -> Result<Option<String>> {
+        self.run(storage, |index| {
+            let searcher = index.snapshot();
+            Ok(match vectors {
+                true => searcher.get_json_with_vectors(id),
+                false => searcher.get_json(id),
+            })
+        })
+        .await
     }
 
     /// Searches as [`crate::Searcher::search`] does, fetching the units the

@@ -1,5 +1,8 @@
 //! Opening an index lazily: the manifest, each segment's head and ids
 //! (format 6), or the whole segment (older formats).
+//!
+//! The heads come first: they tell the committed size, so an open that
+//! prefers a whole index below some size decides before reading the ids.
 
 use std::sync::Arc;
 
@@ -13,23 +16,37 @@ use super::super::load::{get_blob, get_blobs, Attempt, LoadedIndex, SegmentData}
 use super::super::manifest::{parse_manifest, SegmentRecord};
 use super::super::persist::{decode_deletes, CHUNK_PAYLOAD};
 use super::super::segment::Segment;
-use super::super::serialize::layout;
+use super::super::serialize::layout::{self, Head};
 use super::super::Index;
 use super::{corrupt, LazySeg, LazyTerms, VERSION};
 
+/// What a lazy open read: the index and its lazy segments, or only the
+/// committed size when that is at most the caller's `whole_below`.
+pub(super) enum Opening {
+    Lazy(Box<(Index, Vec<Option<LazySeg>>)>, u64),
+    Small(u64),
+}
+
+/// A segment as its head left it: loaded whole (older format), or a
+/// format 6 head whose ids are still to read.
+enum Read {
+    Whole(Box<(SegmentRecord, Segment, crate::index::deletes::DeleteSet)>),
+    Head(Box<(Head, LazySeg, Option<Vec<u8>>)>),
+}
+
 /// Reads the manifest's segments: heads and ids of format 6 segments,
-/// older ones whole.
+/// older ones whole. Stops after the heads with [`Opening::Small`] when
+/// the committed bytes are at most `whole_below` (if given).
 pub(super) async fn open_manifest<S: Storage>(
     storage: &S,
     mkey: &str,
     bytes: Vec<u8>,
     cache_bytes: usize,
-) -> Result<(Index, Vec<Option<LazySeg>>), Attempt> {
+    whole_below: Option<u64>,
+) -> Result<Opening, Attempt> {
     let manifest = parse_manifest(mkey, &bytes)?;
     // Unpacked pages: a share of the bound, as for `cacheBytes`.
     let cache = PageCache::new(cache_bytes / 4);
-    let mut segments = Vec::with_capacity(manifest.segments.len());
-    let mut segs = Vec::with_capacity(manifest.segments.len());
     // Each segment's first chunk and tombstones, read together.
     let firsts: Vec<String> = manifest
         .segments
@@ -50,6 +67,8 @@ pub(super) async fn open_manifest<S: Storage>(
     let mut dels = get_blobs(storage, &dels, "tombstone blob")
         .await?
         .into_iter();
+    let mut read = Vec::with_capacity(manifest.segments.len());
+    let mut committed = 0u64;
     for record in &manifest.segments {
         let deletes = match &record.deletes {
             None => None,
@@ -60,36 +79,69 @@ pub(super) async fn open_manifest<S: Storage>(
         let (version, payload) = blob::open_versioned(key0, BlobKind::SegmentChunk, &first)?;
         if version < VERSION {
             let mut data = SegmentData::default();
+            committed += first.len() as u64;
             data.append(key0, &first)?;
             for key in &record.chunks[1..] {
-                data.append(key, &get_blob(storage, key, "blob").await?)?;
+                let blob = get_blob(storage, key, "blob").await?;
+                committed += blob.len() as u64;
+                data.append(key, &blob)?;
             }
-            segments.push(data.finish(mkey, record, deletes.as_deref(), Some(&cache))?);
-            segs.push(None);
+            let (record, segment, deletes) =
+                data.finish(mkey, record, deletes.as_deref(), Some(&cache))?;
+            read.push(Read::Whole(Box::new((record, segment, deletes))));
             continue;
         }
-        let (segment, seg) = open_segment(storage, record, payload, &cache).await?;
-        let deletes = match (&record.deletes, deletes) {
-            (Some(key), Some(blob)) => decode_deletes(key, &blob, segment.n_docs)?,
-            _ => Default::default(),
-        };
-        segments.push((record.clone(), segment, deletes));
-        segs.push(Some(seg));
+        let (head, seg, head_len) = read_head(storage, record, payload).await?;
+        committed += (head_len + seg.part_starts.last().copied().unwrap_or(0)) as u64;
+        read.push(Read::Head(Box::new((head, seg, deletes))));
+    }
+    if whole_below.is_some_and(|b| committed <= b) {
+        return Ok(Opening::Small(committed));
+    }
+    // Every segment's ids, read together.
+    let keys: Vec<String> = read
+        .iter()
+        .filter_map(|r| match r {
+            Read::Head(h) => Some(h.1.ids_parts(&h.0)),
+            Read::Whole(_) => None,
+        })
+        .flatten()
+        .collect();
+    let mut blobs = get_blobs(storage, &keys, "blob").await?.into_iter();
+    let mut segments = Vec::with_capacity(read.len());
+    let mut segs = Vec::with_capacity(read.len());
+    for (record, r) in manifest.segments.iter().zip(read) {
+        match r {
+            Read::Whole(whole) => {
+                segments.push(*whole);
+                segs.push(None);
+            }
+            Read::Head(h) => {
+                let (head, seg, deletes) = *h;
+                let segment = lazy_segment(&seg, head, &mut blobs, &cache)?;
+                let deletes = match (&record.deletes, deletes) {
+                    (Some(key), Some(blob)) => decode_deletes(key, &blob, segment.n_docs)?,
+                    _ => Default::default(),
+                };
+                segments.push((record.clone(), segment, deletes));
+                segs.push(Some(seg));
+            }
+        }
     }
     let mut loaded = LoadedIndex::from_parts(manifest, bytes, segments);
     loaded.lazy = true;
     loaded.doc_cache = Some(cache);
-    Ok((Index::from_loaded(loaded, None)?, segs))
+    let index = Index::from_loaded(loaded, None)?;
+    Ok(Opening::Lazy(Box::new((index, segs)), committed))
 }
 
-/// A format 6 segment from its head (its first chunk's payload is
-/// `first`) and its ids, everything else left to fetch.
-async fn open_segment<S: Storage>(
+/// A format 6 segment's head (its first chunk's payload is `first`), where
+/// its units are, and the head's length.
+async fn read_head<S: Storage>(
     storage: &S,
     record: &SegmentRecord,
     first: &[u8],
-    cache: &Arc<PageCache>,
-) -> Result<(Segment, LazySeg), Attempt> {
+) -> Result<(Head, LazySeg, usize), Attempt> {
     let key0 = &record.chunks[0];
     let head_len = layout::head_len(key0, first)?;
     let n_head = head_len.div_ceil(CHUNK_PAYLOAD).max(1);
@@ -110,12 +162,22 @@ async fn open_segment<S: Storage>(
         return Err(corrupt(key0, "segment parts differ from its head").into());
     }
     let seg = LazySeg::new(&head, parts);
+    Ok((head, seg, head_len))
+}
+
+/// The segment of `head` with its ids (read from `blobs`, the parts of
+/// [`LazySeg::ids_parts`] in order), everything else left to fetch.
+fn lazy_segment(
+    seg: &LazySeg,
+    head: Head,
+    blobs: &mut impl Iterator<Item = Vec<u8>>,
+    cache: &Arc<PageCache>,
+) -> Result<Segment, Attempt> {
     let mut ids = Vec::new();
     let span = (0, head.ids.1);
-    let keys: Vec<String> = seg.parts_of(span).map(|p| seg.parts[p].clone()).collect();
-    let blobs = get_blobs(storage, &keys, "blob").await?;
-    for (p, blob) in seg.parts_of(span).zip(blobs) {
+    for p in seg.parts_of(span) {
         let key = &seg.parts[p];
+        let blob = blobs.next().unwrap_or_default();
         let payload = blob::open(key, BlobKind::SegmentChunk, &blob)?;
         let (ps, pe) = (seg.part_starts[p], seg.part_starts[p + 1]);
         if payload.len() != pe - ps {
@@ -123,6 +185,7 @@ async fn open_segment<S: Storage>(
         }
         ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
     }
+    let key0 = seg.parts.first().map_or("", String::as_str);
     let r = crate::codec::bytes::ByteReader::new(key0, &ids);
     let ids = crate::store::read_ids(&r, &ids, head.ids.0, head.n_docs)?;
     let lazy = LazyTerms::new(
@@ -130,7 +193,7 @@ async fn open_segment<S: Storage>(
             .iter()
             .map(|e| (e.first_term.clone(), e.n_terms)),
     );
-    let segment = Segment {
+    Ok(Segment {
         n_docs: head.n_docs,
         n_fields: head.n_fields,
         terms: TermDict::default(),
@@ -144,6 +207,5 @@ async fn open_segment<S: Storage>(
         surfaces: Default::default(),
         incoming: Default::default(),
         lazy: Some(Arc::new(lazy)),
-    };
-    Ok((segment, seg))
+    })
 }
