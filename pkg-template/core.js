@@ -12,7 +12,7 @@ import { MemdexError, describe, isObject, usage } from './memdex-error.js';
 import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError, withCache } from './realm.js';
 import {
   FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
-  runOperations, wantsVectors, yieldToEventLoop,
+  runOperations, suggestLimit, wantsVectors, yieldToEventLoop,
 } from './documents.js';
 import { OPEN_OPTIONS, autoCommitSettings, checkName, engineConfig, refuseRemoved, resolveStorage } from './open-options.js';
 import { ENGINE, IndexLifecycle, PENDING, TOKEN, WROTE } from './lifecycle.js';
@@ -411,9 +411,7 @@ export class MemdexBase extends IndexLifecycle {
    */
   suggest(prefix, options = {}) {
     const engine = this[ENGINE];
-    if (typeof prefix !== 'string') throw usage('suggest(prefix): prefix must be a string');
-    const limit = typeof options === 'number' ? options : (options?.limit ?? 10);
-    if (!(Number.isInteger(limit) && limit >= 0)) throw usage('suggest: `limit` must be a non-negative integer');
+    const limit = suggestLimit(prefix, options);
     return call(() => engine.suggest(prefix, limit));
   }
 

@@ -302,6 +302,19 @@ export function checkId(id) {
 }
 
 /**
+ * The `limit` of `suggest(prefix, options)` (a number, or `{ limit }`; default 10), after checking both.
+ * @param {unknown} prefix
+ * @param {unknown} options
+ * @returns {number}
+ */
+export function suggestLimit(prefix, options) {
+  if (typeof prefix !== 'string') throw usage('suggest(prefix): prefix must be a string');
+  const limit = typeof options === 'number' ? options : (/** @type {{ limit?: unknown } | undefined} */ (options)?.limit ?? 10);
+  if (!(Number.isInteger(limit) && /** @type {number} */ (limit) >= 0)) throw usage('suggest: `limit` must be a non-negative integer');
+  return /** @type {number} */ (limit);
+}
+
+/**
  * Whether `get` options ask for vectors (`{ vectors: true }`).
  * @param {unknown} options
  * @returns {boolean}

@@ -1129,16 +1129,18 @@ export interface LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
    * in wasm), then the document's page is fetched.
    */
   get(id: string, options?: GetOptions): Promise<Stored<Doc> | undefined>;
+  /** The completions {@link Memdex.suggest} gives, fetching the surface words and term shards they need. */
+  suggest(prefix: string, options?: number | { limit?: number }): Promise<Suggestion[]>;
   /** Documents, segments, and what the lazy cache holds and fetched. */
   stats(): Promise<LazyIndexStats>;
   /** Frees the engine; later calls are `USAGE` errors. */
   close(): void;
+  /** The same as `close`. */
+  free(): void;
 }
 
-/** {@link LazyMemdex.stats}. */
-export interface LazyIndexStats {
-  docs: number;
-  segments: number;
+/** {@link LazyMemdex.stats}: the fields of {@link Stats} (`bytes`: what is held now), and the lazy cache. */
+export interface LazyIndexStats extends Stats {
   lazy: {
     /** The bound between searches: `cacheBytes`. */
     limit: number;

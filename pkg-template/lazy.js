@@ -5,7 +5,7 @@
 // an index opened without `lazy`.
 import { openLazy as openLazyEngine } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
-import { checkId, wantsVectors } from './documents.js';
+import { checkId, suggestLimit, wantsVectors } from './documents.js';
 import { NOT_LAZY, resolveStorage } from './open-options.js';
 import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
 
@@ -158,6 +158,17 @@ export class LazyMemdex {
   }
 
   /**
+   * Completions of `prefix`'s last word, as {@link Memdex.suggest} gives them.
+   * @param {string} prefix
+   * @param {number | { limit?: number }} [options]
+   * @returns {Promise<{ suggestion: string, score: number }[]>}
+   */
+  async suggest(prefix, options) {
+    const limit = suggestLimit(prefix, options);
+    return this.#serial((engine) => engine.suggest(prefix, limit));
+  }
+
+  /**
    * Documents and segments, and what the lazy cache holds and fetched.
    * @returns {Promise<import('./index.js').LazyIndexStats>}
    */
@@ -165,6 +176,11 @@ export class LazyMemdex {
     await this.#queue;
     const engine = await this.#live();
     return engineAsync(async () => engine.stats());
+  }
+
+  /** {@link LazyMemdex.close} (an index opened whole frees by `free` too). */
+  free() {
+    this.close();
   }
 
   /** Frees the engine; later calls are `USAGE` errors. */

@@ -14,7 +14,7 @@ let index = null;
 let lazy = null;
 
 /** What a lazily opened index answers (see lazy.js). */
-const LAZY_METHODS = new Set(['search', 'get', 'stats']);
+const LAZY_METHODS = new Set(['search', 'get', 'suggest', 'stats']);
 
 /** The public getters a client may read (see worker-client.js). */
 const GETTERS = new Set(['size', 'generation', 'dirty']);
@@ -83,9 +83,10 @@ function isMethod(name) {
 async function dispatch(method, args) {
   if (lazy && method !== 'open' && method !== 'close') {
     if (method === 'get:size' || method === 'get:generation') return lazy[method === 'get:size' ? 'size' : 'generation'];
-    if (!LAZY_METHODS.has(method)) throw new MemdexError('USAGE', `${method}(): an index opened with \`lazy: true\` only searches and reads (search, get, stats, close)`);
+    if (!LAZY_METHODS.has(method)) throw new MemdexError('USAGE', `${method}(): an index opened with \`lazy: true\` only searches and reads (search, get, suggest, stats, close)`);
     const [first, options] = /** @type {[string, any]} */ (args);
-    return method === 'search' ? lazy.search(first, options) : method === 'get' ? lazy.get(first, options) : lazy.stats();
+    if (method === 'stats') return lazy.stats();
+    return lazy[/** @type {'search' | 'get' | 'suggest'} */ (method)](first, options);
   }
   if (handlers[method]) {
     if (method !== 'open' && !index && !lazy) throw new MemdexError('USAGE', 'open the index first');

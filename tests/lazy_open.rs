@@ -168,6 +168,37 @@ fn lazy_reads_by_id_like_fully_loaded_ones() {
     }
 }
 
+/// Completions are the fully loaded index's, cold and warm.
+#[test]
+fn lazy_suggestions_are_the_fully_loaded_ones() {
+    let storage = stored_index();
+    let full = Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let prefixes = [
+        "dep",
+        "memo",
+        "w1",
+        "w19",
+        "agents ru",
+        "w5 w",
+        "zzz",
+        "",
+        "r",
+    ];
+    for limit in [0, 1 << 30] {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", limit))
+            .unwrap()
+            .unwrap();
+        for pass in 0..2 {
+            for p in prefixes {
+                let want = full.snapshot().suggest(p, 8);
+                let got = block_on(lazy.suggest(&storage, p, 8)).unwrap();
+                assert_eq!(got, want, "cacheBytes {limit}, pass {pass}, prefix {p:?}");
+            }
+        }
+    }
+    assert!(!full.snapshot().suggest("dep", 8).is_empty());
+}
+
 /// `open_above` reports an index of at most the bound by its committed
 /// size (the same the lazy open reports), and opens a larger one lazily.
 #[test]

@@ -101,6 +101,15 @@ impl Segment {
         self.lazy.as_ref().is_none_or(|l| l.want_surfaces())
     }
 
+    /// The ordinal in `terms` of the term whose ordinal in the whole
+    /// segment is `global` (a lazy segment asks for its shard).
+    pub fn local_ord(&self, global: u32) -> Option<u64> {
+        match &self.lazy {
+            Some(lazy) => lazy.local_ord(global),
+            None => Some(u64::from(global)),
+        }
+    }
+
     /// The term whose ordinal in the whole segment is `stem` (surface words
     /// name their stems so), and its ordinal in `terms`.
     pub fn stem(&self, stem: u32) -> Option<(String, u64)> {

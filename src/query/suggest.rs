@@ -131,14 +131,26 @@ impl Searcher<'_> {
         let mut found: Vec<(String, usize, u32, u64)> = Vec::new();
         for (s, entry) in self.segments.iter().enumerate() {
             let seg = &entry.segment;
+            // A lazy segment asks for its surface words and the shards of
+            // their stems and of the prefix (stem ordinals become the
+            // ordinals of the terms held); a round without them is redone.
+            let words = match seg.has_surfaces() {
+                true => seg.surfaces.words.prefix(prefix, MAX_EXPANSIONS),
+                false => Vec::new(),
+            };
+            seg.want_prefix(prefix);
             let surfaces = &seg.surfaces;
             let mut stems = Vec::new();
-            for (word, ord) in surfaces.words.prefix(prefix, MAX_EXPANSIONS) {
+            for (word, ord) in words {
                 let i = ord as usize;
-                let (Some(&stem), Some(&count)) = (surfaces.stems.get(i), surfaces.counts.get(i))
+                let (Some(&global), Some(&count)) = (surfaces.stems.get(i), surfaces.counts.get(i))
                 else {
                     continue;
                 };
+                let Some(stem) = seg.local_ord(global) else {
+                    continue;
+                };
+                let stem = stem as u32;
                 stems.push(u64::from(stem));
                 let live = live_doc_freq(entry, stem);
                 found.push((word, s, stem, u64::from(count).min(live)));

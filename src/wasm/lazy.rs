@@ -128,6 +128,17 @@ impl LazyEngine {
         }))
     }
 
+    /// Completions of `prefix`'s last word (as `Engine.suggest`).
+    pub fn suggest(&self, prefix: String, limit: usize) -> Result<Promise, JsValue> {
+        let (state, storage) = (self.state.clone(), self.storage.clone());
+        Ok(promise(async move {
+            let mut index = state.borrow_mut().index.take().ok_or_else(busy)?;
+            let found = index.suggest(&*storage, &prefix, limit).await;
+            state.borrow_mut().index = Some(index);
+            super::to_js(found.map_err(to_js_error)?.as_slice())
+        }))
+    }
+
     /// Number of live documents.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> Result<f64, JsValue> {
@@ -142,17 +153,17 @@ impl LazyEngine {
         Ok(state.index.as_ref().ok_or_else(busy)?.index().generation() as f64)
     }
 
-    /// `{ docs, segments, lazy: { limit, bytes, committedBytes, hits,
-    /// fetches, fetchedBytes, lastSearchBytes } }`.
+    /// The full index's `stats()` fields (`documents`, `terms`, `segments`,
+    /// `bytes`: what is held, `buffered`: 0), plus `lazy: { limit, bytes,
+    /// committedBytes, hits, fetches, fetchedBytes, lastSearchBytes }`.
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         let state = self.state.borrow();
         let index = state.index.as_ref().ok_or_else(busy)?;
-        let mut out = String::new();
-        crate::json::Object::new(&mut out)
-            .field("docs", &(index.index().len() as u64))
-            .field("segments", &(index.index().segment_count() as u64))
-            .field("lazy", &index.stats())
-            .end();
+        let mut out = crate::json::ToJson::to_json(&index.index().stats());
+        out.pop(); // the closing brace
+        out.push_str(",\"lazy\":");
+        crate::json::ToJson::write_json(&index.stats(), &mut out);
+        out.push('}');
         js_sys::JSON::parse(&out).map_err(|_| JsValue::from_str("stats"))
     }
 }

@@ -77,6 +77,10 @@ test('lazy and fully loaded indexes answer the same', { timeout: 600_000 }, asyn
   // Reads by id: every 97th document, and ids no document has.
   const ids = [...docs.filter((_, i) => i % 97 === 0).map((d) => d.id), 'no such id'];
   const wantDocs = ids.map((id) => full.get(id));
+  // Completions: the first letters of queries, and a query with its last word cut.
+  const prefixes = queries.slice(0, 40).flatMap((q) => [q.slice(0, 3), q.slice(0, -2)]);
+  const wantSuggestions = prefixes.map((p) => full.suggest(p, 5));
+  assert.ok(wantSuggestions.filter((s) => s.length > 0).length > 20);
   full.close();
   for (const cacheBytes of [256 * 1024, 1 << 30]) {
     const lazy = await Memdex.open({ storage: 'fs', dir, lazy: true, cacheBytes });
@@ -85,8 +89,11 @@ test('lazy and fully loaded indexes answer the same', { timeout: 600_000 }, asyn
     assert.equal(digest(got), want, `cacheBytes ${cacheBytes}`);
     for (const [i, id] of ids.entries()) assert.deepEqual(await lazy.get(id), wantDocs[i], `get(${JSON.stringify(id)})`);
     await expectCode(() => lazy.get(''), 'USAGE');
+    for (const [i, p] of prefixes.entries()) assert.deepEqual(await lazy.suggest(p, 5), wantSuggestions[i], `suggest(${JSON.stringify(p)})`);
+    await expectCode(() => lazy.suggest('a', { limit: -1 }), 'USAGE');
     await expectCode(() => lazy.get(ids[0], { vector: true }), 'USAGE');
-    const { lazy: s, docs: n } = await lazy.stats();
+    const { lazy: s, documents: n, bytes } = await lazy.stats();
+    assert.ok(bytes > 0 && bytes < s.committedBytes, `${bytes} held of ${s.committedBytes}`);
     assert.equal(n, docs.length);
     assert.ok(s.fetches > 0 && s.bytes <= Math.max(s.limit, s.lastSearchBytes), JSON.stringify(s));
     if (cacheBytes === 1 << 30) assert.ok(s.hits > s.fetches, JSON.stringify(s));

@@ -64,7 +64,7 @@ async function route(url, env) {
       const index = await Memdex.open({ storage, name: 'idx', lazy: true, cacheBytes: 65536 });
       const out = [];
       for (const q of QUERIES) out.push((await index.search(q, { limit: 10 })).hits.map((h) => [h.id, h.score]));
-      const { docs, lazy } = await index.stats();
+      const { documents: docs, lazy } = await index.stats();
       index.close();
       return { results: out, docs, fetches: lazy.fetches };
     }

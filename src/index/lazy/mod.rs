@@ -281,6 +281,18 @@ impl LazyIndex {
         .await
     }
 
+    /// Completions of `text`'s last word as [`crate::Searcher::suggest`]
+    /// gives them, fetching the surface words and term shards they need.
+    pub async fn suggest<S: Storage>(
+        &mut self,
+        storage: &S,
+        text: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::query::suggest::Suggestion>> {
+        self.run(storage, |index| Ok(index.snapshot().suggest(text, limit)))
+            .await
+    }
+
     /// Searches as [`crate::Searcher::search`] does, fetching the units the
     /// search needs first.
     pub async fn search<S: Storage>(
