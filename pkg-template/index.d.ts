@@ -412,7 +412,8 @@ export interface OpenOptions {
    *
    * `'auto'`: lazily when the committed index is larger than
    * `lazyAboveBytes`, else (or when nothing is stored) opened whole, as
-   * without `lazy`; tell which by `index.lazy === true`.
+   * without `lazy`; tell which by `index.lazy === true`. `autoCommit` and
+   * `onError` then apply to an index opened whole.
    */
   lazy?: boolean | 'auto';
   /**

@@ -31,7 +31,9 @@ export async function openLazy(platform, options, name) {
   if (lazy !== undefined && lazy !== true && lazy !== false && lazy !== 'auto') throw usage("`lazy` must be true, false or 'auto'");
   if (lazyAboveBytes !== undefined && lazy !== 'auto') throw usage("`lazyAboveBytes` applies to `lazy: 'auto'` only");
   if (!lazy) return null;
-  const extra = NOT_LAZY.filter((key) => /** @type {Record<string, unknown>} */ (options)[key] !== undefined);
+  // With 'auto', the options of writes apply when it opens whole (a lazy index never writes).
+  const refused = lazy === 'auto' ? NOT_LAZY.filter((key) => key !== 'autoCommit' && key !== 'onError') : NOT_LAZY;
+  const extra = refused.filter((key) => /** @type {Record<string, unknown>} */ (options)[key] !== undefined);
   if (extra.length) throw usage(`a lazy index reads a committed index as it is and never writes: ${extra.map((k) => `\`${k}\``).join(', ')} do not apply`);
   const { adapter } = resolveStorage(platform, options);
   await ensureLoaded(platform, options.wasm);

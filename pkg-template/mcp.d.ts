@@ -14,11 +14,11 @@
  * ```
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { EmbedOptions, EmbeddingMemdex, Memdex, RemoteMemdex } from './index.js';
+import type { EmbedOptions, EmbeddingMemdex, LazyMemdex, Memdex, RemoteMemdex } from './index.js';
 
 /** An index of any document type, in process or in a worker. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any>;
+type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any> | LazyMemdex<any>;
 import type { ToolCallOptions } from './tools.js';
 
 /** An `McpServer` serving the memory tools (see `memdex/tools`) on `index`. */

@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import * as z from 'zod';
 import { Memdex } from './node.js';
 import { handleToolCall, idle, toolDefinitions } from './tools.js';
+import { withIndex } from './tools-common.js';
 import { EMBEDDER } from './embed-ops.js';
 import { MemdexError } from './memdex-error.js';
 
@@ -44,10 +45,11 @@ function instructions(options) {
 /**
  * An McpServer serving the memory tools on `index`. `options` are those of
  * `handleToolCall` (namespace, readOnly, commit, beforeRead, vectorField).
- * @param {Parameters<typeof handleToolCall>[0]} index a Memdex (or a RemoteMemdex)
+ * @param {Parameters<typeof handleToolCall>[0]} index a Memdex (or a RemoteMemdex, or a LazyMemdex: read tools only)
  * @param {import('./tools.js').ToolCallOptions} [options]
  */
 export function createMemoryServer(index, options = {}) {
+  options = withIndex(index, options);
   const server = new McpServer(
     { name: 'memdex', title: 'memdex memory', version: VERSION },
     { capabilities: { tools: {} }, instructions: instructions(options) },

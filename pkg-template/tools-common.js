@@ -331,3 +331,13 @@ export const notFound = (ctx, ids) =>
 /** @param {Via} via @param {string | undefined} ns @returns {Via} */
 export const viaOf = (via, ns) => ({ from: toolId(via.from, ns), type: via.type, hops: via.hops });
 
+/**
+ * `options` for tools on `index`: a lazily opened index only reads, so it
+ * serves the read tools (as `readOnly`).
+ * @param {object} index
+ * @param {ToolCallOptions} options
+ * @returns {ToolCallOptions}
+ */
+export function withIndex(index, options) {
+  return 'lazy' in index && index.lazy === true ? { ...options, readOnly: true } : options;
+}

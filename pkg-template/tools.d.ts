@@ -23,11 +23,11 @@
  * characters), and the tools show `x`. Documents added with the JS API
  * (engine id `x` in namespace `ns`) are found by the tools as well.
  */
-import type { EmbeddingMemdex, Memdex, MemdexErrorData, RemoteMemdex } from './index.js';
+import type { EmbeddingMemdex, LazyMemdex, Memdex, MemdexErrorData, RemoteMemdex } from './index.js';
 
-/** An index of any document type, in process or in a worker. */
+/** An index of any document type, in process or in a worker (a lazy one: the read tools). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any>;
+type AnyMemdex = Memdex<any> | EmbeddingMemdex<any> | RemoteMemdex<any> | LazyMemdex<any>;
 
 /** A JSON Schema (the subset these tools use). */
 export interface JsonSchema {

@@ -13,6 +13,7 @@
 // filtered by it, and ids are per namespace (see ./tools-ops.js), so no
 // result or error can name or reveal another namespace's memories.
 import { failure, runTool, SEP } from './tools-ops.js';
+import { withIndex } from './tools-common.js';
 import { ALL, LISTED_AS, NAMESPACE_ARG } from './tools-defs.js';
 
 export { failure };
@@ -201,6 +202,7 @@ const describeType = (/** @type {JsonSchema} */ s) => (s.type === 'array' ? `a l
  * @returns {Promise<ToolResult>}
  */
 export function handleToolCall(index, name, args, options = {}) {
+  options = withIndex(index, options);
   return serialize(index, async () => {
     const problems = validateToolArguments(name, args ?? {}, options);
     if (problems.length) {

@@ -15,6 +15,7 @@ declare namespace Cloudflare {
 		MEMDEX_CACHE_BYTES: string;
 		MEMDEX_CACHE_ENTRIES: string;
 		MEMDEX_PAGE_CACHE_BYTES: string;
+		MEMDEX_LAZY_ABOVE_BYTES: string;
 		MEMDEX_WRITER_IDLE_MS: string;
 		MEMDEX_LIMITS: string;
 		MEMDEX_API_KEYS: string;

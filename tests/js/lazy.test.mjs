@@ -166,7 +166,7 @@ test('options a lazy index cannot use are USAGE; a missing index is NOT_FOUND', 
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: true, cacheBytes: -1 }), 'USAGE');
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: true, lazyAboveBytes: 1 }), 'USAGE');
     await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'auto', lazyAboveBytes: 0.5 }), 'USAGE');
-    await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'auto', autoCommit: false }), 'USAGE');
+    await expectCode(() => Memdex.open({ storage: 'fs', dir, lazy: 'auto', schema: { title: 'text' } }), 'USAGE');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -39,7 +39,8 @@ export const DEFAULT_LIMITS = {
  * @property {number} groupCommitMs a write waits this long for others to share its commit (<= 50)
  * @property {number} blobGraceMs   blobs dropped by a commit are deleted from KV this much later
  * @property {number} cacheBytes    isolate cache budget for read copies of indexes
- * @property {number} pageCacheBytes each index keeps its stored fields packed, with this many bytes of unpacked pages (`cacheBytes` of Memdex.open)
+ * @property {number} pageCacheBytes each index keeps its stored fields packed, with this many bytes of unpacked pages; a lazy copy holds this many bytes of fetched parts (`cacheBytes` of Memdex.open)
+ * @property {number} lazyAboveBytes a read copy of a namespace whose committed index is larger opens lazily (`lazyAboveBytes` of Memdex.open)
  * @property {number} publishMs     at most one manifest write to KV per namespace per this many ms
  * @property {number} writerIdleMs  a writer frees its index after this long without requests (0: never)
  * @property {number} cacheEntries  at most this many namespaces with a read copy per isolate
@@ -88,6 +89,11 @@ function parse(env) {
     // Stored fields packed (about 40 % of their size) and 4 MiB of pages
     // unpacked: 64 pages, more than the hits of a few searches touch.
     pageCacheBytes: int(env.MEMDEX_PAGE_CACHE_BYTES, 4 << 20, 0, 1 << 30, 'MEMDEX_PAGE_CACHE_BYTES'),
+    // Whole, a namespace takes about twice its committed bytes, at most
+    // ~24 MiB committed fits an isolate (BENCHMARKS "Isolate memory"); a
+    // larger one is read lazily: its segment heads and ids, then what each
+    // search touches.
+    lazyAboveBytes: int(env.MEMDEX_LAZY_ABOVE_BYTES, 16 << 20, 0, 2 ** 32 - 1, 'MEMDEX_LAZY_ABOVE_BYTES'),
     // Writers of several namespaces may share an isolate (and its 128 MiB):
     // an idle one gives its memory back; reopening costs one load.
     writerIdleMs: int(env.MEMDEX_WRITER_IDLE_MS, 30_000, 0, 86_400_000, 'MEMDEX_WRITER_IDLE_MS'),

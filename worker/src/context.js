@@ -4,7 +4,7 @@
 // (isolate copy, else the writer).
 import { ApiError } from './errors.js';
 import { json } from './http.js';
-import { runRead } from './reads.js';
+import { lazyServes, runRead } from './reads.js';
 import { discardCopy, isInternal, readCopy } from './reader.js';
 
 /** @typedef {import('./auth.js').Principal} Principal */
@@ -76,7 +76,7 @@ export function outcomeError(outcome) {
  */
 export async function read(c, ns, op, minGeneration) {
   const index = await readCopy(c.env, c.ctx, ns, minGeneration);
-  if (index) {
+  if (index && (!('lazy' in index) || lazyServes(op))) {
     try {
       return { value: await runRead(index, ns, op), generation: index.generation, servedBy: 'isolate' };
     } catch (err) {

@@ -17,6 +17,12 @@
 // read of one costs a manifest get (the request rate bounds those), and
 // names made up by a caller cannot fill the isolate.
 //
+// Kinds: a namespace of at most `lazyAboveBytes` committed is loaded whole;
+// a larger one lazily (Memdex.open's `lazy: 'auto'`): the copy holds its
+// segment heads and ids, and fetches from KV what each search touches
+// (`pageCacheBytes` of it kept). A lazy copy answers searches, reads by
+// id, suggestions, stats and describe; an export is the writer's.
+//
 // A copy whose engine failed with INTERNAL (a wasm trap) is dropped, so
 // the next read loads a new one instead of asking a broken engine again.
 import { settings } from './config.js';
@@ -31,7 +37,7 @@ import { embedOption } from './embed.js';
 
 /**
  * @typedef {object} Copy
- * @property {import('./memdex.js').Memdex | null} index
+ * @property {import('./reads.js').Index | null} index
  * @property {number} generation   0 while the namespace does not exist
  * @property {Uint8Array | null} manifest  the KV manifest the copy was loaded for
  * @property {number} checkedAt
@@ -55,7 +61,7 @@ let loads = 0;
  * @param {ExecutionContext} ctx
  * @param {string} ns
  * @param {number} need  minimum generation (0: any)
- * @returns {Promise<import('./memdex.js').Memdex | null>}
+ * @returns {Promise<import('./reads.js').Index | null>}
  */
 export async function readCopy(env, ctx, ns, need) {
   const s = settings(env);
@@ -81,7 +87,7 @@ export async function readCopy(env, ctx, ns, need) {
  * (a trap) the engine cannot be trusted, and the next read loads anew.
  *
  * @param {string} ns
- * @param {import('./memdex.js').Memdex} index
+ * @param {import('./reads.js').Index} index
  */
 export function discardCopy(ns, index) {
   const copy = copies.get(ns);
@@ -100,7 +106,7 @@ export function cacheInfo() {
     wasmMemoryBytes: wasmMemoryBytes(),
     loads,
     entries: copies.size,
-    namespaces: [...copies].map(([ns, c]) => ({ ns, generation: c.generation, bytes: c.bytes, loaded: c.index !== null })),
+    namespaces: [...copies].map(([ns, c]) => ({ ns, generation: c.generation, bytes: c.bytes, loaded: c.index !== null, lazy: c.index !== null && 'lazy' in c.index })),
   };
 }
 
@@ -155,15 +161,18 @@ async function load(env, ns, copy, manifest, keepOld) {
   const embed = embedOption(env, schema);
   const s = settings(env);
   const storage = kvStorage(env.MEMDEX_KV, { prefix: kvPrefix(ns) });
-  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, cacheBytes: s.pageCacheBytes, ...embed });
+  // Lazily above `lazyAboveBytes`, unless the namespace embeds (a lazy index has no embedder).
+  const kind = embed.embed === undefined ? { lazy: /** @type {const} */ ('auto'), lazyAboveBytes: s.lazyAboveBytes } : embed;
+  const index = await Memdex.open({ storage, name: INDEX_NAME, autoCommit: false, cacheBytes: s.pageCacheBytes, ...kind });
   setSchemaOf(index, schema, embed.embed !== undefined);
   loads++;
   drop(copy);
   copy.index = index;
   copy.generation = index.generation;
   copy.manifest = manifest;
-  const stats = index.stats();
-  copy.bytes = stats.bytes + (stats.cache?.limit ?? 0);
+  const stats = await index.stats();
+  // What it holds, its page cache, and (lazy) the fetched parts it may hold.
+  copy.bytes = stats.bytes + (stats.cache?.limit ?? 0) + ('lazy' in stats ? /** @type {import('memdex').LazyIndexStats} */ (stats).lazy.limit : 0);
   evict(s.cacheBytes, s.cacheEntries, copy);
 }
 

@@ -6,6 +6,10 @@ import { engineId, publicId, publicLinks, SEP } from './ids.js';
 import { BASE_FIELDS, schemaOf } from './schema.js';
 
 /** @typedef {import('./memdex.js').Memdex} Memdex */
+/** @typedef {Memdex | import('memdex').LazyMemdex} Index an index opened whole, or lazily (searches and reads by id) */
+
+/** Reads a lazily opened index does not answer: the writer does (it holds the whole index). */
+export const lazyServes = (/** @type {ReadOp} */ op) => op.kind !== 'export';
 
 /**
  * @typedef {{ kind: 'search', query: string, options: Record<string, unknown> }
@@ -20,7 +24,7 @@ import { BASE_FIELDS, schemaOf } from './schema.js';
  * Runs `op` on `index` of namespace `ns`. Throws MemdexErrors (bad options)
  * as the package does.
  *
- * @param {Memdex} index
+ * @param {Index} index
  * @param {string} ns
  * @param {ReadOp} op
  * @returns {Promise<unknown>}
@@ -42,7 +46,7 @@ export async function runRead(index, ns, op) {
       return { ...result, generation: index.generation, tookMs: Date.now() - started };
     }
     case 'get': {
-      const doc = findDoc(index, ns, op.id, op.vectors === true);
+      const doc = await findDoc(index, ns, op.id, op.vectors === true);
       if (!doc) return null;
       /** @type {Record<string, unknown>} */
       const out = { ...doc, id: op.id };
@@ -50,12 +54,13 @@ export async function runRead(index, ns, op) {
       return out;
     }
     case 'suggest':
-      return { suggestions: index.suggest(op.prefix, { limit: op.limit }), generation: index.generation };
+      return { suggestions: await index.suggest(op.prefix, { limit: op.limit }), generation: index.generation };
     case 'stats': {
-      const { pendingWrites: _p, buffered: _b, ...stats } = index.stats();
+      const { pendingWrites: _p, buffered: _b, ...stats } = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (await index.stats()));
       return stats;
     }
     case 'export':
+      if ('lazy' in index) throw new Error('export of a lazy copy: lazyServes() routes it to the writer');
       return index.export();
     case 'describe':
       return { namespace: ns, schema: schemaOf(index), baseFields: BASE_FIELDS.slice(2), documents: index.size, generation: index.generation };
@@ -64,18 +69,19 @@ export async function runRead(index, ns, op) {
 
 /**
  * The stored document `id` of namespace `ns`: the REST/MCP engine id, or a
- * plain id of a document of `ns` (added through the JS API).
+ * plain id of a document of `ns` (added through the JS API). Any index: a
+ * lazily opened one reads by id asynchronously.
  *
- * @param {Memdex} index
+ * @param {Index} index
  * @param {string} ns
  * @param {string} id
  * @param {boolean} [vectors] with its vectors
  */
-export function findDoc(index, ns, id, vectors = false) {
+export async function findDoc(index, ns, id, vectors = false) {
   const options = vectors ? { vectors } : undefined;
-  const doc = index.get(engineId(ns, id), options);
+  const doc = await index.get(engineId(ns, id), options);
   if (doc) return doc;
-  const plain = index.get(id, options);
+  const plain = await index.get(id, options);
   return plain && plain.namespace === ns ? plain : undefined;
 }
 

@@ -65,7 +65,7 @@ export async function applyWrite(index, ns, op) {
       }
       case 'patch': {
         // The REST id, or a plain id of this namespace (JS API).
-        const doc = findDoc(index, ns, op.id);
+        const doc = await findDoc(index, ns, op.id);
         if (!doc) return { ok: false, error: { code: 'NOT_FOUND', message: `no document "${op.id}" in namespace "${ns}" to patch; PUT it first` } };
         await index.patch(doc.id, /** @type {import('memdex').Changes} */ (op.changes));
         return { ok: true, value: { patched: true }, generation: 0 };
@@ -75,7 +75,7 @@ export async function applyWrite(index, ns, op) {
         for (const id of op.ids) {
           // The REST/MCP id, or a plain id of this namespace (JS API).
           if (index.remove(engineId(ns, id))) removed++;
-          else if (findDoc(index, ns, id) && index.remove(id)) removed++;
+          else if ((await findDoc(index, ns, id)) && index.remove(id)) removed++;
         }
         return { ok: true, value: { removed }, generation: 0 };
       }
