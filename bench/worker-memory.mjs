@@ -1,6 +1,10 @@
-// Measures the isolate memory of the memdex Worker serving a 100k-document namespace (first 100k of ../shared/data/packages, title + text) in workerd: the read isolate (wasm memory + V8 heap, steady and peak, first load and reload after a commit) and the writer Durable Object's isolate holding the same index.
+// Measures the isolate memory of the memdex Worker serving a 100k-document namespace (first 100k of ../shared/data/packages, title + text) in workerd: the read isolate (wasm memory + V8 heap, steady and peak, first load and reload after a commit; searches as typed and with a typo under fuzzy 'auto', the MCP tools' default) and the writer Durable Object's isolate holding the same index.
 //
-//   node bench/worker-memory.mjs [--docs 100000]
+//   node bench/worker-memory.mjs [--docs 100000] [--reads-only]
+//
+// Above MEMDEX_LAZY_ABOVE_BYTES committed (16 MiB) the read isolate opens
+// the namespace lazily. `--reads-only` skips the writer isolate (which
+// holds a namespace whole: at 1M documents it does not fit an isolate).
 //
 // How. Workers allow 128 MiB per isolate: the V8 heap plus ArrayBuffer
 // backing stores plus wasm linear memory. Two Miniflare workers run the
@@ -27,6 +31,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const N = Number(arg('docs', 100000));
+const READS_ONLY = process.argv.includes('--reads-only');
 const DATA = process.env.MEMDEX_DATA ?? new URL('../../shared/data', import.meta.url).pathname;
 const MiB = 2 ** 20;
 const mib = (b) => +(b / MiB).toFixed(1);
@@ -133,6 +138,19 @@ async function main() {
       lat.push(Date.now() - s);
     }
   });
+  // The same queries with a typo (two letters of the longest word swapped), as agents type them.
+  const typoLat = [];
+  const [, typoPeak] = await api.during(async () => {
+    for (const q of queries.slice(0, 100)) {
+      const words = q.split(' ');
+      const w = words.reduce((a, b) => (b.length > a.length ? b : a));
+      const typo = w.length > 3 ? w.slice(0, 1) + w[2] + w[1] + w.slice(3) : w;
+      const s = Date.now();
+      const r = await call('GET', `/v1/ns/big/search?q=${encodeURIComponent(words.map((x) => (x === w ? typo : x)).join(' '))}&limit=10&fuzzy=auto`);
+      if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+      typoLat.push(Date.now() - s);
+    }
+  });
   const steady = { heap: await api.heap(), info: await isolate() };
 
   // A new commit (made from Node, as the writer would): the isolate reloads its copy.
@@ -145,6 +163,28 @@ async function main() {
   const reloadMs = Date.now() - t;
   const afterReload = { heap: await api.heap(), info: await isolate() };
   api.close();
+  const p = (a, q) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(q * a.length))];
+  const copy = (i) => i.namespaces.find((n) => n.ns === 'big');
+  const read = {
+    lazy: copy(steady.info).lazy,
+    baseline: { heapMiB: mib(base.heap.total), wasmMiB: mib(base.wasm) },
+    firstSearchMs: loadMs,
+    loadPeakHeapMiB: mib(loadPeak),
+    queryPeakHeapMiB: mib(queryPeak),
+    typoPeakHeapMiB: mib(typoPeak),
+    steady: { heapUsedMiB: mib(steady.heap.used), heapTotalMiB: mib(steady.heap.total), wasmMiB: mib(steady.info.wasmMemoryBytes), copyMiB: mib(copy(steady.info).bytes) },
+    searchP50Ms: p(lat, 0.5),
+    searchP99Ms: p(lat, 0.99),
+    typoP50Ms: p(typoLat, 0.5),
+    typoP99Ms: p(typoLat, 0.99),
+    reload: { ms: reloadMs, generation: reloaded.body.generation, peakHeapMiB: mib(reloadPeak), heapTotalMiB: mib(afterReload.heap.total), wasmMiB: mib(afterReload.info.wasmMemoryBytes) },
+    peakIsolateMiB: mib(Math.max(loadPeak, queryPeak, typoPeak, reloadPeak) + afterReload.info.wasmMemoryBytes),
+  };
+  if (READS_ONLY) {
+    await mf.dispose();
+    console.log(JSON.stringify({ date: new Date().toISOString(), documents: N, committedMiB: mib(info.bytesWritten), read }, null, 2));
+    return;
+  }
 
   // The writer isolate: one PUT makes the namespace's Durable Object adopt
   // the manifest, open the index and commit.
@@ -162,22 +202,11 @@ async function main() {
   writer.close();
   await mf.dispose();
 
-  const p = (a, q) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(q * a.length))];
   const result = {
     date: new Date().toISOString(),
     documents: N,
     committedMiB: mib(info.bytesWritten),
-    read: {
-      baseline: { heapMiB: mib(base.heap.total), wasmMiB: mib(base.wasm) },
-      firstSearchMs: loadMs,
-      loadPeakHeapMiB: mib(loadPeak),
-      queryPeakHeapMiB: mib(queryPeak),
-      steady: { heapUsedMiB: mib(steady.heap.used), heapTotalMiB: mib(steady.heap.total), wasmMiB: mib(steady.info.wasmMemoryBytes), copyMiB: mib(steady.info.namespaces.find((n) => n.ns === 'big').bytes) },
-      searchP50Ms: p(lat, 0.5),
-      searchP99Ms: p(lat, 0.99),
-      reload: { ms: reloadMs, generation: reloaded.body.generation, peakHeapMiB: mib(reloadPeak), heapTotalMiB: mib(afterReload.heap.total), wasmMiB: mib(afterReload.info.wasmMemoryBytes) },
-      peakIsolateMiB: mib(Math.max(loadPeak, queryPeak, reloadPeak) + afterReload.info.wasmMemoryBytes),
-    },
+    read,
     writer: {
       baselineHeapMiB: mib(wBase.total),
       firstWriteMs: writeMs,

@@ -166,6 +166,40 @@ fn format_v6_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v6", 6);
 }
 
+/// Format v7 (the doc store's ids in blocks), frozen: the same fixture
+/// answers the same.
+#[test]
+fn format_v7_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v7", 7);
+}
+
+/// Formats 6 and 7 open lazily too, and answer as opened whole.
+#[test]
+fn format_v6_and_v7_fixtures_open_lazily() {
+    use memdex::index::lazy::LazyIndex;
+    for dir in ["format-v6", "format-v7"] {
+        let mut whole = open_fixture(dir);
+        let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let storage = FsStorage::new(path);
+        let mut lazy = pollster::block_on(LazyIndex::open(&storage, "fixture", 0))
+            .unwrap()
+            .unwrap();
+        let opts = SearchOptions::from_json(
+            &memdex::json::parse(r#"{"fuzzy":"auto","highlight":true}"#).unwrap(),
+        )
+        .unwrap();
+        for q in ["deploy friday", "segmnets", "editor", "memory"] {
+            let want = format!("{:?}", whole.searcher().search(q, &opts).unwrap().hits);
+            let got = pollster::block_on(lazy.search(&storage, q, &opts)).unwrap();
+            assert_eq!(format!("{:?}", got.hits), want, "{dir}: {q}");
+        }
+        for id in ["f1", "f4", "f7"] {
+            let got = pollster::block_on(lazy.get_json(&storage, id, false)).unwrap();
+            assert_eq!(got, whole.snapshot().get_json(id), "{dir}: {id}");
+        }
+    }
+}
+
 /// The v3 fixture's checks over the fixture in `dir`, whose blobs are
 /// format `version`.
 fn answers_term_vector_link_and_typo_queries(dir: &str, version: u32) {

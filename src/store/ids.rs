@@ -1,52 +1,202 @@
-//! A doc store's external ids in one buffer: a million ids are two
-//! allocations instead of a million `String`s (24 bytes of header each, and
-//! the time to make them when a segment is read).
+//! A doc store's external ids, and how a segment stores them.
+//!
+//! In memory: one buffer and the end of each id (a million ids are two
+//! allocations instead of a million `String`s), or, in a lazily opened
+//! segment, the stored blocks kept packed and unpacked one at a time when
+//! an id of theirs is read: opening does not unpack a million ids, and a
+//! search reads the ids of its hits only.
+//!
+//! Stored (format 7, docs/FORMAT.md "Segment"): blocks of [`IDS_PER_BLOCK`]
+//! ids (the last may hold fewer), each a raw deflate stream of `short` ids;
+//! the head lists each block's unpacked and packed length. Format 6 stored
+//! one stream of all the ids: one block.
+
+use std::sync::OnceLock;
+
+use crate::codec::bytes::{ByteReader, ByteWriter};
+use crate::error::Result;
+
+/// Ids per stored block: ~20 KiB unpacked for ids of ~20 bytes, so a read
+/// unpacks little, while the blocks pack within ~2 % of one stream.
+pub const IDS_PER_BLOCK: u32 = 1024;
+
+/// The ids are a small part of the store, packed once: level 9.
+const LEVEL: u8 = 9;
+
+/// Deflate cannot expand more than 1032 to 1: a block claiming more is
+/// damaged, and refusing it bounds what a crafted blob can make us allocate.
+const MAX_EXPANSION: u64 = 1032;
 
 /// Ids by local doc id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ids(Repr);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Repr {
+    Plain(Plain),
+    Packed(Packed),
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Ids {
+struct Plain {
     text: String,
     /// End of each id in `text`.
     ends: Vec<u32>,
 }
 
+/// Stored blocks, unpacked when read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Packed {
+    bytes: Vec<u8>,
+    dir: IdsDir,
+    /// Start of each block in `bytes`, then its length.
+    starts: Vec<usize>,
+    n: usize,
+    unpacked: Vec<OnceLock<Plain>>,
+}
+
+/// Where a segment's stored ids are: ids per block, and per block its
+/// unpacked and packed length.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdsDir {
+    pub per_block: u32,
+    pub blocks: Vec<(u32, u32)>,
+}
+
+impl IdsDir {
+    /// Packed bytes of all the blocks.
+    pub fn packed_len(&self) -> usize {
+        self.blocks.iter().map(|b| b.1 as usize).sum()
+    }
+
+    /// Reads a format 7 directory (`varint per_block`, `varint n_blocks`,
+    /// per block `varint raw_len`, `varint packed_len`) for `n_docs` ids.
+    pub fn read(r: &mut ByteReader<'_>, n_docs: u32) -> Result<IdsDir> {
+        let per_block = r.varint()?;
+        let n_blocks = r.varint()? as usize;
+        if n_blocks > r.remaining() / 2 {
+            return Err(r.corrupt("id block count exceeds the segment head"));
+        }
+        let blocks = (0..n_blocks)
+            .map(|_| Ok((r.varint()?, r.varint()?)))
+            .collect::<Result<Vec<_>>>()?;
+        let dir = IdsDir { per_block, blocks };
+        dir.check(r, n_docs)?;
+        Ok(dir)
+    }
+
+    /// A format 6 directory: all the ids in one block.
+    pub fn whole(r: &mut ByteReader<'_>, n_docs: u32) -> Result<IdsDir> {
+        let (raw, packed) = (r.varint()?, r.varint()?);
+        let dir = IdsDir {
+            per_block: n_docs.max(1),
+            blocks: vec![(raw, packed)],
+        };
+        dir.check(r, n_docs)?;
+        Ok(dir)
+    }
+
+    pub fn write(&self, w: &mut ByteWriter) {
+        w.varint(self.per_block);
+        w.varint(self.blocks.len() as u32);
+        for &(raw, packed) in &self.blocks {
+            w.varint(raw);
+            w.varint(packed);
+        }
+    }
+
+    /// Blocks that hold `n_docs` ids, each no more than deflate expands to.
+    fn check(&self, r: &ByteReader<'_>, n_docs: u32) -> Result<()> {
+        let want = n_docs.div_ceil(self.per_block.max(1)).max(1) as usize;
+        let bounded = self
+            .blocks
+            .iter()
+            .all(|&(raw, packed)| u64::from(raw) <= u64::from(packed) * MAX_EXPANSION);
+        if self.per_block == 0 || self.blocks.len() != want || !bounded {
+            return Err(r.corrupt("the doc store's id blocks do not hold its documents"));
+        }
+        Ok(())
+    }
+
+    /// Ids in block `b` of a store of `n` ids.
+    fn n_in(&self, b: usize, n: usize) -> usize {
+        let first = b * self.per_block as usize;
+        (n - first.min(n)).min(self.per_block as usize)
+    }
+}
+
+impl Default for Ids {
+    fn default() -> Ids {
+        Ids(Repr::Plain(Plain::default()))
+    }
+}
+
 impl Ids {
     pub fn with_capacity(n: usize) -> Ids {
-        Ids {
+        Ids(Repr::Plain(Plain {
             text: String::new(),
             ends: Vec::with_capacity(n),
-        }
+        }))
     }
 
     /// Ids whose bytes are `text` and ends `ends` (increasing, the last at
     /// its length), if every one of them is UTF-8.
     pub fn from_parts(text: Vec<u8>, ends: Vec<u32>) -> Option<Ids> {
-        let text = String::from_utf8(text).ok()?;
-        // Valid as a whole and cut at character boundaries: valid each.
-        let cut = ends.iter().all(|&e| text.is_char_boundary(e as usize));
-        let ordered = ends.windows(2).all(|w| w[0] <= w[1]);
-        let last = ends.last().map_or(0, |&e| e as usize);
-        (cut && ordered && last == text.len()).then_some(Ids { text, ends })
+        Plain::from_parts(text, ends).map(|p| Ids(Repr::Plain(p)))
+    }
+
+    /// `n_docs` ids stored as `bytes` (the blocks of `dir`, checked by the
+    /// caller's blob checksum), unpacked block by block when read. `None`
+    /// when the blocks do not add up to `bytes`.
+    pub fn packed(bytes: Vec<u8>, dir: IdsDir, n_docs: u32) -> Option<Ids> {
+        let mut starts = vec![0];
+        for &(_, packed) in &dir.blocks {
+            starts.push(starts[starts.len() - 1] + packed as usize);
+        }
+        if starts.last() != Some(&bytes.len()) {
+            return None;
+        }
+        let unpacked = dir.blocks.iter().map(|_| OnceLock::new()).collect();
+        Some(Ids(Repr::Packed(Packed {
+            bytes,
+            dir,
+            starts,
+            n: n_docs as usize,
+            unpacked,
+        })))
     }
 
     pub fn push(&mut self, id: &str) {
-        self.text.push_str(id);
-        // A segment's ids stay far below 4 GiB (its blobs are smaller).
-        self.ends.push(self.text.len() as u32);
+        if let Repr::Packed(p) = &self.0 {
+            // Never for a lazily opened segment (read-only); unpacked whole if it were.
+            self.0 = Repr::Plain(p.all().unwrap_or_default());
+        }
+        if let Repr::Plain(p) = &mut self.0 {
+            p.text.push_str(id);
+            // A segment's ids stay far below 4 GiB (its blobs are smaller).
+            p.ends.push(p.text.len() as u32);
+        }
     }
 
     pub fn get(&self, i: usize) -> Option<&str> {
-        let end = *self.ends.get(i)? as usize;
-        let start = i.checked_sub(1).map_or(0, |p| self.ends[p] as usize);
-        self.text.get(start..end)
+        match &self.0 {
+            Repr::Plain(p) => p.get(i),
+            Repr::Packed(p) => {
+                let per = p.dir.per_block as usize;
+                p.block(i / per)?.get(i % per)
+            }
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        match &self.0 {
+            Repr::Plain(p) => p.ends.len(),
+            Repr::Packed(p) => p.n,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &str> {
@@ -54,8 +204,55 @@ impl Ids {
     }
 
     /// The local doc id of `id`, by a scan (a lazy index has no id map:
-    /// ~1 ms per 100k ids natively).
+    /// ~1 ms per 100k ids natively; packed blocks not held are unpacked
+    /// for the scan and dropped).
     pub fn position(&self, id: &str) -> Option<usize> {
+        match &self.0 {
+            Repr::Plain(p) => p.position(id),
+            Repr::Packed(p) => (0..p.unpacked.len()).find_map(|b| {
+                let at = match p.unpacked[b].get() {
+                    Some(held) => held.position(id),
+                    None => p.unpack(b)?.position(id),
+                };
+                Some(b * p.dir.per_block as usize + at?)
+            }),
+        }
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        match &self.0 {
+            Repr::Plain(p) => p.heap_bytes(),
+            Repr::Packed(p) => p.bytes.capacity() + p.unpacked_bytes(),
+        }
+    }
+
+    /// Drops the unpacked blocks if they take more than `keep` bytes.
+    pub fn release_unpacked(&mut self, keep: usize) {
+        if let Repr::Packed(p) = &mut self.0 {
+            if p.unpacked_bytes() > keep {
+                p.unpacked.iter_mut().for_each(|u| *u = OnceLock::new());
+            }
+        }
+    }
+}
+
+impl Plain {
+    fn from_parts(text: Vec<u8>, ends: Vec<u32>) -> Option<Plain> {
+        let text = String::from_utf8(text).ok()?;
+        // Valid as a whole and cut at character boundaries: valid each.
+        let cut = ends.iter().all(|&e| text.is_char_boundary(e as usize));
+        let ordered = ends.windows(2).all(|w| w[0] <= w[1]);
+        let last = ends.last().map_or(0, |&e| e as usize);
+        (cut && ordered && last == text.len()).then_some(Plain { text, ends })
+    }
+
+    fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)? as usize;
+        let start = i.checked_sub(1).map_or(0, |p| self.ends[p] as usize);
+        self.text.get(start..end)
+    }
+
+    fn position(&self, id: &str) -> Option<usize> {
         let (id, text) = (id.as_bytes(), self.text.as_bytes());
         let mut start = 0;
         for (i, &end) in self.ends.iter().enumerate() {
@@ -68,9 +265,120 @@ impl Ids {
         None
     }
 
-    pub fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         self.text.capacity() + self.ends.capacity() * 4
     }
+}
+
+impl Packed {
+    /// Block `b`, unpacked (kept until released); `None` if it does not
+    /// unpack to its ids (its bytes passed the blob's checksum: a bug).
+    fn block(&self, b: usize) -> Option<&Plain> {
+        let cell = self.unpacked.get(b)?;
+        if cell.get().is_none() {
+            let _ = cell.set(self.unpack(b)?);
+        }
+        cell.get()
+    }
+
+    fn unpack(&self, b: usize) -> Option<Plain> {
+        let bytes = self.bytes.get(self.starts[b]..*self.starts.get(b + 1)?)?;
+        let (raw_len, _) = self.dir.blocks[b];
+        unpack_block(bytes, raw_len, self.dir.n_in(b, self.n)).ok()
+    }
+
+    fn all(&self) -> Option<Plain> {
+        let mut all = Plain::default();
+        for b in 0..self.unpacked.len() {
+            let block = self.unpack(b)?;
+            let base = all.text.len() as u32;
+            all.text.push_str(&block.text);
+            all.ends.extend(block.ends.iter().map(|e| base + e));
+        }
+        Some(all)
+    }
+
+    fn unpacked_bytes(&self) -> usize {
+        self.unpacked
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(Plain::heap_bytes)
+            .sum()
+    }
+}
+
+/// Appends `ids` as blocks of [`IDS_PER_BLOCK`]; returns their directory.
+pub fn write_ids(body: &mut ByteWriter, ids: &Ids) -> IdsDir {
+    let mut dir = IdsDir {
+        per_block: IDS_PER_BLOCK,
+        blocks: Vec::new(),
+    };
+    let mut raw = ByteWriter::default();
+    let mut close = |raw: &mut ByteWriter, dir: &mut IdsDir| {
+        let packed = miniz_oxide::deflate::compress_to_vec(&raw.buf, LEVEL);
+        body.buf.extend_from_slice(&packed);
+        dir.blocks.push((raw.buf.len() as u32, packed.len() as u32));
+        raw.buf.clear();
+    };
+    for (i, id) in ids.iter().enumerate() {
+        raw.short_bytes(id.as_bytes());
+        if (i + 1) % IDS_PER_BLOCK as usize == 0 {
+            close(&mut raw, &mut dir);
+        }
+    }
+    if !raw.buf.is_empty() || dir.blocks.is_empty() {
+        close(&mut raw, &mut dir);
+    }
+    dir
+}
+
+/// Reads all the ids `dir` describes from `packed` (exactly its blocks):
+/// `n_docs` of them.
+pub fn read_ids(r: &ByteReader<'_>, packed: &[u8], dir: &IdsDir, n_docs: u32) -> Result<Ids> {
+    let bad = || r.corrupt("the doc store's ids do not unpack");
+    if packed.len() != dir.packed_len() {
+        return Err(bad());
+    }
+    let raw_total: usize = dir.blocks.iter().map(|b| b.0 as usize).sum();
+    let mut all = Plain {
+        text: String::with_capacity(raw_total),
+        ends: Vec::with_capacity(n_docs as usize),
+    };
+    let mut at = 0;
+    for (b, &(raw_len, len)) in dir.blocks.iter().enumerate() {
+        let bytes = &packed[at..at + len as usize];
+        at += len as usize;
+        let block =
+            unpack_block(bytes, raw_len, dir.n_in(b, n_docs as usize)).map_err(|_| bad())?;
+        let base = all.text.len() as u32;
+        all.text.push_str(&block.text);
+        all.ends.extend(block.ends.iter().map(|e| base + e));
+    }
+    Ok(Ids(Repr::Plain(all)))
+}
+
+/// One block: exactly `n` ids in `raw_len` unpacked bytes, each UTF-8.
+fn unpack_block(packed: &[u8], raw_len: u32, n: usize) -> std::result::Result<Plain, ()> {
+    if n > raw_len as usize / 2 && n > 0 {
+        return Err(()); // a `short` id takes at least its 2-byte length
+    }
+    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len as usize)
+        .map_err(|_| ())?;
+    if raw.len() != raw_len as usize {
+        return Err(());
+    }
+    let mut rows = ByteReader::new("", &raw);
+    let mut text = Vec::with_capacity(raw.len());
+    let mut ends = Vec::with_capacity(n);
+    for _ in 0..n {
+        text.extend_from_slice(rows.short_bytes().map_err(|_| ())?);
+        ends.push(text.len() as u32);
+    }
+    if !rows.is_at_end() {
+        return Err(());
+    }
+    // One UTF-8 check of the block's ids, not one per id.
+    Plain::from_parts(text, ends).ok_or(())
 }
 
 #[cfg(test)]
@@ -96,5 +404,62 @@ mod tests {
         assert_eq!(ids.position("abc"), Some(2));
         assert_eq!(ids.position("ab"), None);
         assert_eq!(ids.position(""), None);
+    }
+
+    fn made(n: u32) -> Ids {
+        let mut ids = Ids::default();
+        (0..n).for_each(|d| ids.push(&format!("doc-{d}-{}", "é".repeat(d as usize % 5))));
+        ids
+    }
+
+    /// Stored, read whole and read packed: the same ids, found at the same
+    /// places; damage and inconsistent directories are errors, never panics.
+    #[test]
+    fn ids_round_trip_whole_and_packed() {
+        for n in [0, 1, IDS_PER_BLOCK - 1, IDS_PER_BLOCK, 3000] {
+            let ids = made(n);
+            let mut w = ByteWriter::default();
+            let dir = write_ids(&mut w, &ids);
+            assert_eq!(dir.blocks.len(), n.div_ceil(IDS_PER_BLOCK).max(1) as usize);
+            let mut d = ByteWriter::default();
+            dir.write(&mut d);
+            let back = IdsDir::read(&mut ByteReader::new("k", &d.buf), n).unwrap();
+            assert_eq!(back, dir);
+            assert!(
+                IdsDir::read(&mut ByteReader::new("k", &d.buf), n + IDS_PER_BLOCK + 1).is_err()
+            );
+            let r = ByteReader::new("k", &w.buf);
+            assert_eq!(
+                read_ids(&r, &w.buf, &dir, n)
+                    .unwrap()
+                    .iter()
+                    .collect::<Vec<_>>(),
+                ids.iter().collect::<Vec<_>>()
+            );
+            let mut packed = Ids::packed(w.buf.clone(), dir.clone(), n).unwrap();
+            assert_eq!(packed.len(), n as usize);
+            assert_eq!(
+                packed.iter().collect::<Vec<_>>(),
+                ids.iter().collect::<Vec<_>>()
+            );
+            if n > 0 {
+                let last = format!("doc-{}-{}", n - 1, "é".repeat((n - 1) as usize % 5));
+                assert_eq!(packed.position(&last), Some(n as usize - 1));
+                let held = packed.heap_bytes();
+                packed.release_unpacked(0);
+                let base = packed.heap_bytes();
+                assert!(base < held && base >= w.buf.len(), "{base} of {held}");
+                assert_eq!(packed.position(&last), Some(n as usize - 1));
+                assert_eq!(packed.heap_bytes(), base, "a scan keeps nothing");
+                assert!(read_ids(&r, &w.buf[..w.buf.len() - 1], &dir, n).is_err());
+                let mut damaged = w.buf.clone();
+                let mid = damaged.len() / 2;
+                damaged[mid] ^= 0x5a;
+                let _ = read_ids(&r, &damaged, &dir, n);
+                let p = Ids::packed(damaged, dir.clone(), n).unwrap();
+                let _ = p.iter().count();
+            }
+            assert!(Ids::packed(vec![0; w.buf.len() + 1], dir, n).is_none());
+        }
     }
 }

@@ -14,9 +14,9 @@ use std::sync::Arc;
 pub use cache::{byte_count, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
-pub use ids::Ids;
+pub use ids::{read_ids, write_ids, Ids, IdsDir, IDS_PER_BLOCK};
 pub use links::LinkColumn;
-pub use pages::{read_ids, read_page_dir, read_pages, write_ids, write_pages, PageDir, PAGE_BYTES};
+pub use pages::{read_page_dir, read_pages, write_pages, PageDir, PAGE_BYTES};
 
 use crate::json::{self, Map, Value};
 
@@ -117,6 +117,12 @@ impl DocStore {
 
     pub fn ids(&self) -> &Ids {
         &self.ids
+    }
+
+    /// Drops the id blocks unpacked by reads (a lazily opened store) if
+    /// they take more than `keep` bytes.
+    pub fn release_ids(&mut self, keep: usize) {
+        self.ids.release_unpacked(keep);
     }
 
     pub fn stored_bytes(&self, doc: u32) -> StoredBytes<'_> {

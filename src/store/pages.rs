@@ -28,9 +28,6 @@ pub const PAGE_BYTES: usize = 128 * 1024;
 /// than 4 (level 4 packs 65 MB/s, 9 packs 27, on 64 KiB pages).
 const LEVEL: u8 = 6;
 
-/// The ids are a small part of the store, packed once: level 9.
-const IDS_LEVEL: u8 = 9;
-
 /// Deflate cannot expand more than 1032 to 1: a page claiming more is
 /// damaged, and refusing it bounds what a crafted blob can make us allocate.
 const MAX_EXPANSION: u64 = 1032;
@@ -215,41 +212,6 @@ pub(super) fn unpack(
     whole.then_some(page)
 }
 
-/// Appends the documents' ids (format 6) as one raw deflate stream of
-/// `short` ids; returns its unpacked length, for the head.
-pub fn write_ids(body: &mut ByteWriter, docs: &DocStore) -> u32 {
-    let mut raw = ByteWriter::default();
-    for id in docs.ids().iter() {
-        raw.short_bytes(id.as_bytes());
-    }
-    let packed = miniz_oxide::deflate::compress_to_vec(&raw.buf, IDS_LEVEL);
-    body.buf.extend_from_slice(&packed);
-    raw.buf.len() as u32
-}
-
-/// Reads [`write_ids`]' output (all of `packed`): exactly `n_docs` ids
-/// in `raw_len` bytes.
-pub fn read_ids(r: &ByteReader<'_>, packed: &[u8], raw_len: u32, n_docs: u32) -> Result<Ids> {
-    let bad = || r.corrupt("the doc store's ids do not unpack");
-    if raw_len as u64 > packed.len() as u64 * MAX_EXPANSION || n_docs > raw_len {
-        return Err(bad());
-    }
-    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len as usize)
-        .map_err(|_| bad())?;
-    let mut rows = ByteReader::new(r.key(), &raw);
-    let mut text = Vec::with_capacity(raw.len());
-    let mut ends = Vec::with_capacity(n_docs as usize);
-    for _ in 0..n_docs {
-        text.extend_from_slice(rows.short_bytes()?);
-        ends.push(text.len() as u32);
-    }
-    if raw.len() != raw_len as usize || !rows.is_at_end() {
-        return Err(bad());
-    }
-    // One UTF-8 check of all the ids, not one per id.
-    Ids::from_parts(text, ends).ok_or_else(|| r.corrupt("an id is not UTF-8"))
-}
-
 /// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`.
 pub type PageDir = Vec<(u32, u32, usize)>;
 
@@ -365,22 +327,6 @@ mod tests {
         let docs = read_pages(&mut r, dir, Some(ids), cache)?;
         assert!(r.is_at_end());
         Ok(docs)
-    }
-
-    #[test]
-    fn ids_round_trip_and_damage_is_corrupt() {
-        for n in [0, 1, 3000] {
-            let docs = store(n, 10);
-            let mut w = ByteWriter::default();
-            let raw_len = write_ids(&mut w, &docs);
-            let r = ByteReader::new("k", &w.buf);
-            assert_eq!(read_ids(&r, &w.buf, raw_len, n).unwrap(), *docs.ids());
-            assert!(read_ids(&r, &w.buf, raw_len + 1, n).is_err());
-            if n > 0 {
-                assert!(read_ids(&r, &w.buf, raw_len, n - 1).is_err());
-                assert!(read_ids(&r, &w.buf[..w.buf.len() - 1], raw_len, n).is_err());
-            }
-        }
     }
 
     #[test]

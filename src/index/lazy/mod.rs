@@ -47,7 +47,7 @@ const MAX_ROUNDS: usize = 8;
 /// words) needs all of it, and is a `LIMIT` error instead.
 const MIN_SEARCH_FETCH: usize = 64 << 20;
 
-/// Format version of the heads read lazily.
+/// The first format whose segments have heads to read lazily (6 and 7).
 const VERSION: u32 = 6;
 
 /// An index opened from its segment heads; see the module documentation.
@@ -121,6 +121,8 @@ struct LazySeg {
     page_spans: Vec<(usize, usize)>,
     surfaces_span: (usize, usize),
     dims: (u32, usize),
+    /// Format version of the segment (its parts carry the same).
+    version: u32,
     shards: Vec<Option<Shard>>,
     /// Shards the current search asked for (what [`LazyIndex::assemble`]
     /// puts into the segment).
@@ -131,7 +133,7 @@ struct LazySeg {
 }
 
 impl LazySeg {
-    fn new(head: &Head, parts: Vec<String>) -> LazySeg {
+    fn new(head: &Head, parts: Vec<String>, version: u32) -> LazySeg {
         let mut part_starts = vec![0];
         for len in &head.parts {
             part_starts.push(part_starts[part_starts.len() - 1] + len);
@@ -141,7 +143,7 @@ impl LazySeg {
             at += len;
             (at - len, at)
         };
-        span(head.ids.1);
+        span(head.ids.packed_len());
         let shard_spans = head.shards.iter().map(|s| span(s.len as usize)).collect();
         let page_spans = head.pages.iter().map(|p| span(p.2)).collect();
         let surfaces_span = span(head.surfaces_len);
@@ -153,6 +155,7 @@ impl LazySeg {
             page_spans,
             surfaces_span,
             dims: (head.n_docs, head.n_fields),
+            version,
             shards: head.shards.iter().map(|_| None).collect(),
             wanted: Vec::new(),
             surfaces: false,
@@ -170,7 +173,7 @@ impl LazySeg {
 
     /// Keys of the parts holding the ids of `head`'s segment.
     fn ids_parts(&self, head: &Head) -> Vec<String> {
-        self.parts_of((0, head.ids.1))
+        self.parts_of((0, head.ids.packed_len()))
             .map(|p| self.parts[p].clone())
             .collect()
     }
@@ -426,7 +429,8 @@ impl LazyIndex {
         let mut fetched: Vec<(usize, usize, Vec<u8>)> = Vec::with_capacity(parts.len());
         for ((s, p, key, expected), blob) in parts.into_iter().zip(blobs) {
             let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
-            if version != VERSION || payload.len() != expected {
+            let want = self.segs[s].as_ref().map_or(0, |seg| seg.version);
+            if version != want || payload.len() != expected {
                 return Err(corrupt(&key, "a part differs from its segment head"));
             }
             fetched.push((s, p, payload.to_vec()));
@@ -551,6 +555,13 @@ impl LazyIndex {
                 changed.push(s);
             }
         }
+        // Id blocks unpacked by reads: an eighth of the bound, shared.
+        let lazy = self.segs.iter().flatten().count().max(1);
+        for (entry, seg) in self.index.segments.iter_mut().zip(&self.segs) {
+            if let (Some(_), Ok(segment)) = (seg, sole(&mut entry.segment)) {
+                segment.docs.release_ids(self.limit / 8 / lazy);
+            }
+        }
         for s in changed {
             let gone = self.segs[s].as_ref().is_some_and(|seg| !seg.surfaces);
             if gone {
@@ -592,7 +603,7 @@ fn install(
     let mut r = crate::codec::bytes::ByteReader::new(key, bytes);
     match unit {
         Unit::Shard(i) => {
-            let shard = read_shard(&mut r, VERSION, seg.dims)?;
+            let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
             seg.shards[i as usize] = Some(shard);
         }
@@ -601,7 +612,7 @@ fn install(
             .provide_page(i, bytes)
             .map_err(|reason| corrupt(key, reason))?,
         Unit::Surfaces => {
-            segment.surfaces = read_surfaces(&mut r, VERSION, segment.n_terms())?;
+            segment.surfaces = read_surfaces(&mut r, seg.version, segment.n_terms())?;
             if !r.is_at_end() {
                 return Err(corrupt(key, "trailing bytes after the surface words"));
             }

@@ -91,7 +91,7 @@ pub(super) async fn open_manifest<S: Storage>(
             read.push(Read::Whole(Box::new((record, segment, deletes))));
             continue;
         }
-        let (head, seg, head_len) = read_head(storage, record, payload).await?;
+        let (head, seg, head_len) = read_head(storage, record, payload, version).await?;
         committed += (head_len + seg.part_starts.last().copied().unwrap_or(0)) as u64;
         read.push(Read::Head(Box::new((head, seg, deletes))));
     }
@@ -141,6 +141,7 @@ async fn read_head<S: Storage>(
     storage: &S,
     record: &SegmentRecord,
     first: &[u8],
+    version: u32,
 ) -> Result<(Head, LazySeg, usize), Attempt> {
     let key0 = &record.chunks[0];
     let head_len = layout::head_len(key0, first)?;
@@ -156,12 +157,12 @@ async fn read_head<S: Storage>(
     if head.len() != head_len {
         return Err(corrupt(key0, "segment head chunks do not add up to the head").into());
     }
-    let head = layout::read_head(key0, &head)?;
+    let head = layout::read_head(key0, &head, version)?;
     let parts = record.chunks[n_head..].to_vec();
     if parts.len() != head.parts.len() {
         return Err(corrupt(key0, "segment parts differ from its head").into());
     }
-    let seg = LazySeg::new(&head, parts);
+    let seg = LazySeg::new(&head, parts, version);
     Ok((head, seg, head_len))
 }
 
@@ -173,8 +174,9 @@ fn lazy_segment(
     blobs: &mut impl Iterator<Item = Vec<u8>>,
     cache: &Arc<PageCache>,
 ) -> Result<Segment, Attempt> {
-    let mut ids = Vec::new();
-    let span = (0, head.ids.1);
+    // The ids stay packed, a block unpacked when one of its ids is read.
+    let span = (0, head.ids.packed_len());
+    let mut ids = Vec::with_capacity(span.1);
     for p in seg.parts_of(span) {
         let key = &seg.parts[p];
         let blob = blobs.next().unwrap_or_default();
@@ -186,8 +188,8 @@ fn lazy_segment(
         ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
     }
     let key0 = seg.parts.first().map_or("", String::as_str);
-    let r = crate::codec::bytes::ByteReader::new(key0, &ids);
-    let ids = crate::store::read_ids(&r, &ids, head.ids.0, head.n_docs)?;
+    let ids = crate::store::Ids::packed(ids, head.ids.clone(), head.n_docs)
+        .ok_or_else(|| corrupt(key0, "the doc store's id blocks differ from its head"))?;
     let lazy = LazyTerms::new(
         head.shards
             .iter()

@@ -1,4 +1,5 @@
-//! Format 6: a segment as a head and a body (docs/FORMAT.md "Segment").
+//! Formats 6 and 7: a segment as a head and a body (docs/FORMAT.md
+//! "Segment"); 7 stores the ids in blocks (6: one stream).
 //! The head holds what a search needs for every document (field lengths,
 //! namespaces, filter, links and vector columns) and the directories of the
 //! body; the body holds the units a reader can fetch alone (term shards,
@@ -8,7 +9,7 @@
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
 use crate::postings::MAX_TEXT_FIELDS;
-use crate::store::{Column, KeywordColumn, PageCache, PageDir};
+use crate::store::{Column, IdsDir, KeywordColumn, PageCache, PageDir};
 use crate::vector::VectorColumn;
 
 use super::super::lengths::FieldLengths;
@@ -24,9 +25,6 @@ use super::SegmentBytes;
 /// document segment stays around a thousand blobs.
 pub(crate) const PART_BYTES: usize = 128 * 1024;
 
-/// Format version of this layout.
-const VERSION: u32 = 6;
-
 /// `u32 n_docs`, `u32 n_fields`, `u32 head_len`.
 pub(crate) const HEAD_PREFIX: usize = 12;
 
@@ -38,8 +36,8 @@ pub(crate) struct Head {
     pub shards: Vec<ShardEntry>,
     pub field_lens: FieldLengths,
     pub pages: PageDir,
-    /// Unpacked and packed bytes of the documents' ids.
-    pub ids: (u32, usize),
+    /// Where the documents' ids are (the first unit of the body).
+    pub ids: IdsDir,
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
     pub vectors: Vec<VectorColumn>,
@@ -50,7 +48,7 @@ pub(crate) struct Head {
 
 pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) -> SegmentBytes {
     let mut body = ByteWriter::default();
-    let ids_raw = crate::store::write_ids(&mut body, &seg.docs);
+    let ids = crate::store::write_ids(&mut body, seg.docs.ids());
     let ids_packed = body.buf.len();
     let mut units = vec![ids_packed];
     let shards = shards::write_shards(&mut body, seg, &mut |end| units.push(end), mark);
@@ -79,8 +77,7 @@ pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) ->
     mark("field lengths", w.buf.len() - start);
     w.buf.extend_from_slice(&dir.buf);
     let start = w.buf.len();
-    w.varint(ids_raw);
-    w.varint(ids_packed as u32);
+    ids.write(&mut w);
     mark("doc store", w.buf.len() - start);
     columns::write_columns(&mut w, seg, mark);
     let start = w.buf.len();
@@ -137,9 +134,9 @@ pub(crate) fn head_len(key: &str, prefix: &[u8]) -> Result<usize> {
     Ok(len)
 }
 
-/// Decodes a head (`bytes`: exactly the head), checking that its
-/// directories describe a body its parts cover exactly.
-pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
+/// Decodes a head of format `version` (`bytes`: exactly the head),
+/// checking that its directories describe a body its parts cover exactly.
+pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
     let mut r = ByteReader::new(key, bytes);
     let n_docs = r.u32()?;
     let n_fields = r.u32()? as usize;
@@ -156,10 +153,13 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
     if !ordered || shards.iter().any(|s| s.n_terms == 0) {
         return Err(r.corrupt("term shard directory out of order"));
     }
-    let field_lens = columns::read_field_lens(&mut r, VERSION, (n_docs, n_fields))?;
+    let field_lens = columns::read_field_lens(&mut r, version, (n_docs, n_fields))?;
     let pages = crate::store::read_page_dir(&mut r, n_docs)?;
-    let ids = (r.varint()?, r.varint()? as usize);
-    let (namespaces, columns, vectors) = columns::read_columns(&mut r, VERSION, n_docs)?;
+    let ids = match version {
+        6 => IdsDir::whole(&mut r, n_docs)?,
+        _ => IdsDir::read(&mut r, n_docs)?,
+    };
+    let (namespaces, columns, vectors) = columns::read_columns(&mut r, version, n_docs)?;
     let surfaces_len = r.varint()? as usize;
     let n_parts = r.varint()? as usize;
     if n_parts > r.remaining() {
@@ -173,7 +173,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
     }
     let units: u64 = shards.iter().map(|s| s.len as u64).sum::<u64>()
         + pages.iter().map(|p| p.2 as u64).sum::<u64>()
-        + ids.1 as u64
+        + ids.packed_len() as u64
         + surfaces_len as u64;
     if parts.contains(&0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
         return Err(r.corrupt("the segment's parts do not cover its body"));
@@ -193,10 +193,11 @@ pub(crate) fn read_head(key: &str, bytes: &[u8]) -> Result<Head> {
     })
 }
 
-/// Reads a whole format 6 segment (head and body, concatenated).
+/// Reads a whole segment of format 6 or 7 (head and body, concatenated).
 pub(super) fn read(
     key: &str,
     bytes: &[u8],
+    version: u32,
     cache: Option<&std::sync::Arc<PageCache>>,
 ) -> Result<Segment> {
     let len = head_len(key, bytes)?;
@@ -204,25 +205,25 @@ pub(super) fn read(
         key: key.to_string(),
         reason: "segment shorter than its head".into(),
     })?;
-    let head = read_head(key, head_bytes)?;
+    let head = read_head(key, head_bytes, version)?;
     let mut body = ByteReader::new(key, &bytes[len..]);
     if head.parts.iter().sum::<usize>() != body.remaining() {
         return Err(body.corrupt("segment body differs from its parts"));
     }
-    let ids = body.take(head.ids.1)?;
-    let ids = crate::store::read_ids(&body, ids, head.ids.0, head.n_docs)?;
+    let ids = body.take(head.ids.packed_len())?;
+    let ids = crate::store::read_ids(&body, ids, &head.ids, head.n_docs)?;
     let dims = (head.n_docs, head.n_fields);
     let mut assembled = Assembled::new(head.n_fields);
     for entry in &head.shards {
         let mut r = ByteReader::new(key, body.take(entry.len as usize)?);
-        let shard = read_shard(&mut r, VERSION, dims)?;
+        let shard = read_shard(&mut r, version, dims)?;
         check_entry(key, &shard, entry)?;
         assembled.push(key, &shard)?;
     }
     let (terms, term_infos, postings) = assembled.finish();
     let docs = crate::store::read_pages(&mut body, head.pages, Some(ids), cache)?;
     let mut r = ByteReader::new(key, body.take(head.surfaces_len)?);
-    let surfaces = columns::read_surfaces(&mut r, VERSION, terms.len())?;
+    let surfaces = columns::read_surfaces(&mut r, version, terms.len())?;
     if !r.is_at_end() || !body.is_at_end() {
         return Err(body.corrupt("trailing bytes after the segment"));
     }

@@ -4,7 +4,8 @@
 //! on (offsets inside their buffers, block ranges inside the block table,
 //! lengths consistent with the doc count), so a blob that passes its CRC but
 //! was crafted or written by a buggy build is `CORRUPT`, never a panic.
-//! Format 6 ([`layout`]) is written; formats 2 to 5 are read here.
+//! Format 7 ([`layout`]) is written, 6 read there too; formats 2 to 5 are
+//! read here.
 
 use std::sync::Arc;
 
@@ -69,7 +70,7 @@ pub fn read_segment(
     cache: Option<&Arc<PageCache>>,
 ) -> Result<Segment> {
     if version >= 6 {
-        return layout::read(key, bytes, cache);
+        return layout::read(key, bytes, version, cache);
     }
     read_legacy(key, bytes, version, cache)
 }

@@ -143,14 +143,14 @@ fn shards_and_parts_read_alone_and_together() {
     let bytes = &written.bytes;
     let len = layout::head_len("k", bytes).unwrap();
     assert_eq!(written.ends[0], len, "the head is its own chunk");
-    let head = layout::read_head("k", &bytes[..len]).unwrap();
+    let head = layout::read_head("k", &bytes[..len], FORMAT_VERSION).unwrap();
     assert!(head.shards.len() > 3, "{} shards", head.shards.len());
     assert!(head.parts.len() > 3, "{} parts", head.parts.len());
     let parts: Vec<usize> = written.ends.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(parts, head.parts);
     // Parts gather units up to PART_BYTES (one unit may exceed it alone).
     assert!(parts.iter().filter(|&&p| p > layout::PART_BYTES).count() <= 1);
-    let mut at = len + head.ids.1; // the ids come first
+    let mut at = len + head.ids.packed_len(); // the ids come first
     let mut n_terms = 0;
     for entry in &head.shards {
         let shard_bytes = &bytes[at..at + entry.len as usize];
@@ -201,9 +201,9 @@ fn inconsistent_heads_are_corrupt() {
     assert!(read_segment("k", &longer, FORMAT_VERSION, None).is_err());
     assert!(read_segment("k", &bytes[..bytes.len() - 1], FORMAT_VERSION, None).is_err());
     // Two shards swapped in the body: each reads, but not where the head says.
-    let head = layout::read_head("k", &bytes[..len]).unwrap();
+    let head = layout::read_head("k", &bytes[..len], FORMAT_VERSION).unwrap();
     let (a, b) = (head.shards[0].len as usize, head.shards[1].len as usize);
-    let at = len + head.ids.1;
+    let at = len + head.ids.packed_len();
     let mut swapped = bytes[..at].to_vec();
     swapped.extend_from_slice(&bytes[at + a..at + a + b]);
     swapped.extend_from_slice(&bytes[at..at + a]);
