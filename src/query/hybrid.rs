@@ -24,7 +24,7 @@ use crate::vector::Metric;
 use super::options::{Found, Mode, Page, SearchOptions, SearchResults};
 use super::searcher::pass::Pass;
 use super::searcher::Searcher;
-use super::topk::{Candidate, TopK};
+use super::topk::{Candidate, DocId, TopK};
 
 fn usage<T>(reason: String) -> Result<T> {
     Err(Error::Usage {
@@ -110,7 +110,7 @@ impl Searcher<'_> {
             for (score, doc) in crate::vector::scan(col, query, &live, k, int8, &id) {
                 top.offer(Candidate {
                     score,
-                    id: entry.segment.docs.id(doc),
+                    id: DocId::new(&entry.segment.docs, doc),
                     segment: si,
                     doc,
                     matched: None,

@@ -27,7 +27,7 @@ use crate::store::Column;
 use super::options::{Mode, Page, SearchOptions, SearchResults, SortSpec};
 use super::plan::Plan;
 use super::searcher::Searcher;
-use super::topk::{Candidate, TopK};
+use super::topk::{Candidate, DocId, TopK};
 use crate::filter::{allowed, Filter};
 
 /// The filter column a sort reads, and how its values compare.
@@ -117,7 +117,7 @@ impl Searcher<'_> {
                 if !entry.deletes.contains(doc) && allowed(&allow, doc) {
                     all.push(Candidate {
                         score: 0.0,
-                        id: entry.segment.docs.id(doc),
+                        id: DocId::new(&entry.segment.docs, doc),
                         segment: si,
                         doc,
                         // No query terms, so none matched: hits need no lookup.
@@ -179,7 +179,7 @@ fn order<'a>(
         if j > offset && j - i > 1 {
             let mut ids: Vec<&[u8]> = Vec::with_capacity(j - i);
             for p in &sorted[i..j] {
-                ids.push(cands[p.1 as usize].id.as_bytes());
+                ids.push(cands[p.1 as usize].id.get().as_bytes());
             }
             let run = sorted[i..j].to_vec();
             for (k, p) in crate::sort::order_by_bytes(&ids).into_iter().enumerate() {

@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 #[derive(Debug, Clone)]
 pub struct Candidate<'a> {
     pub score: f32,
-    pub id: &'a str,
+    pub id: DocId<'a>,
     pub segment: usize,
     pub doc: u32,
     /// Bit `t` set: plan term `t` occurs in a searched field of the
@@ -23,7 +23,32 @@ impl Candidate<'_> {
         other
             .score
             .total_cmp(&self.score)
-            .then_with(|| cmp_bytes(self.id.as_bytes(), other.id.as_bytes()))
+            .then_with(|| cmp_bytes(self.id.get().as_bytes(), other.id.get().as_bytes()))
+    }
+}
+
+/// A candidate's external id, read when it is needed (a tie, a hit): a
+/// lazily opened segment unpacks the block of ids holding it only then, so
+/// a search does not unpack the ids of every candidate it admits.
+#[derive(Clone, Copy)]
+pub struct DocId<'a> {
+    docs: &'a crate::store::DocStore,
+    doc: u32,
+}
+
+impl<'a> DocId<'a> {
+    pub fn new(docs: &'a crate::store::DocStore, doc: u32) -> DocId<'a> {
+        DocId { docs, doc }
+    }
+
+    pub fn get(&self) -> &'a str {
+        self.docs.id(self.doc)
+    }
+}
+
+impl std::fmt::Debug for DocId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
     }
 }
 

@@ -11,14 +11,16 @@
 //! the head lists each block's unpacked and packed length. Format 6 stored
 //! one stream of all the ids: one block.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
 
-/// Ids per stored block: ~20 KiB unpacked for ids of ~20 bytes, so a read
-/// unpacks little, while the blocks pack within ~2 % of one stream.
-pub const IDS_PER_BLOCK: u32 = 1024;
+/// Ids per stored block: ~5 KiB unpacked for ids of ~20 bytes. Ties rank
+/// by id, so a lazy search reads the ids of many candidates: a block is
+/// what one such read unpacks.
+pub const IDS_PER_BLOCK: u32 = 256;
 
 /// The ids are a small part of the store, packed once: level 9.
 const LEVEL: u8 = 9;
@@ -53,7 +55,28 @@ struct Packed {
     starts: Vec<usize>,
     n: usize,
     unpacked: Vec<OnceLock<Plain>>,
+    /// Per block: read since the last release (kept by the next one).
+    used: Vec<Used>,
 }
+
+/// A block's "read since the last release" mark (not part of the ids'
+/// value: clones start marked, equality ignores it).
+#[derive(Debug, Default)]
+struct Used(AtomicBool);
+
+impl Clone for Used {
+    fn clone(&self) -> Used {
+        Used(AtomicBool::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl PartialEq for Used {
+    fn eq(&self, _: &Used) -> bool {
+        true
+    }
+}
+
+impl Eq for Used {}
 
 /// Where a segment's stored ids are: ids per block, and per block its
 /// unpacked and packed length.
@@ -157,12 +180,14 @@ impl Ids {
             return None;
         }
         let unpacked = dir.blocks.iter().map(|_| OnceLock::new()).collect();
+        let used = dir.blocks.iter().map(|_| Used::default()).collect();
         Some(Ids(Repr::Packed(Packed {
             bytes,
             dir,
             starts,
             n: n_docs as usize,
             unpacked,
+            used,
         })))
     }
 
@@ -226,12 +251,21 @@ impl Ids {
         }
     }
 
-    /// Drops the unpacked blocks if they take more than `keep` bytes.
+    /// If the unpacked blocks take more than `keep` bytes, drops those not
+    /// read since the last release, then all if that is not enough (a
+    /// second-chance approximation of least recently used).
     pub fn release_unpacked(&mut self, keep: usize) {
-        if let Repr::Packed(p) = &mut self.0 {
-            if p.unpacked_bytes() > keep {
-                p.unpacked.iter_mut().for_each(|u| *u = OnceLock::new());
+        let Repr::Packed(p) = &mut self.0 else { return };
+        if p.unpacked_bytes() <= keep {
+            return;
+        }
+        for (block, used) in p.unpacked.iter_mut().zip(&p.used) {
+            if !used.0.swap(false, Ordering::Relaxed) {
+                *block = OnceLock::new();
             }
+        }
+        if p.unpacked_bytes() > keep {
+            p.unpacked.iter_mut().for_each(|u| *u = OnceLock::new());
         }
     }
 }
@@ -275,6 +309,7 @@ impl Packed {
     /// unpack to its ids (its bytes passed the blob's checksum: a bug).
     fn block(&self, b: usize) -> Option<&Plain> {
         let cell = self.unpacked.get(b)?;
+        self.used[b].0.store(true, Ordering::Relaxed);
         if cell.get().is_none() {
             let _ = cell.set(self.unpack(b)?);
         }

@@ -555,11 +555,12 @@ impl LazyIndex {
                 changed.push(s);
             }
         }
-        // Id blocks unpacked by reads: an eighth of the bound, shared.
+        // Id blocks unpacked by reads (ties rank by id: a search reads
+        // many): a quarter of the bound, shared.
         let lazy = self.segs.iter().flatten().count().max(1);
         for (entry, seg) in self.index.segments.iter_mut().zip(&self.segs) {
             if let (Some(_), Ok(segment)) = (seg, sole(&mut entry.segment)) {
-                segment.docs.release_ids(self.limit / 8 / lazy);
+                segment.docs.release_ids(self.limit / 4 / lazy);
             }
         }
         for s in changed {

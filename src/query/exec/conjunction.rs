@@ -2,7 +2,7 @@
 
 use crate::postings::TERMINATED;
 use crate::query::scorer::Scorer;
-use crate::query::topk::{Candidate, TopK};
+use crate::query::topk::{Candidate, DocId, TopK};
 
 use super::scorers::SegmentRun;
 
@@ -65,7 +65,7 @@ pub(crate) fn conjunction_of_terms<'a>(
             if top.admits(score) {
                 top.offer(Candidate {
                     score,
-                    id: seg.docs.id(candidate),
+                    id: DocId::new(&seg.docs, candidate),
                     segment: si,
                     doc: candidate,
                     matched,

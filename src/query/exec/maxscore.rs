@@ -2,7 +2,7 @@
 
 use crate::postings::TERMINATED;
 use crate::query::scorer::{Scorer, TermScorer};
-use crate::query::topk::{Candidate, TopK};
+use crate::query::topk::{Candidate, DocId, TopK};
 
 use super::scorers::SegmentRun;
 
@@ -195,7 +195,7 @@ pub(crate) fn maxscore<'a>(
             }
             top.offer(Candidate {
                 score,
-                id: seg.docs.id(candidate),
+                id: DocId::new(&seg.docs, candidate),
                 segment: si,
                 doc: candidate,
                 matched: (plan.terms.len() <= 64).then_some(matched),

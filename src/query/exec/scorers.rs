@@ -10,7 +10,7 @@ use crate::query::scorer::{
     EmptyScorer, ExclusionScorer, IntersectionScorer, PhraseScorer, ReqOptScorer, ScoreParams,
     Scorer, TermScorer, TermWeight, UnionScorer,
 };
-use crate::query::topk::{Candidate, TopK};
+use crate::query::topk::{Candidate, DocId, TopK};
 
 use super::count::MatchCount;
 
@@ -167,7 +167,7 @@ pub(crate) fn collect<'a>(
             }
             top.offer(Candidate {
                 score,
-                id: entry.segment.docs.id(doc),
+                id: DocId::new(&entry.segment.docs, doc),
                 segment: si,
                 doc,
                 matched,

@@ -85,7 +85,7 @@ impl Searcher<'_> {
             let doc = self.segments[c.segment].segment.docs.stored_bytes(c.doc);
             // Every hit costs its id and score; decoded fields their bytes;
             // an explanation ~64 bytes a part.
-            let mut cost = c.id.len() + 32 + 64 * explanation.len();
+            let mut cost = c.id.get().len() + 32 + 64 * explanation.len();
             if !matches!((stored, highlight), (StoredSelection::None, None)) {
                 cost += doc.len();
             }
@@ -116,7 +116,7 @@ impl Searcher<'_> {
                     }
                 };
                 Hit {
-                    id: c.id.to_string(),
+                    id: c.id.get().to_string(),
                     score: c.score,
                     namespace,
                     fields,
