@@ -1,7 +1,8 @@
 // Lazy open in Chromium from IndexedDB, on the page and in a worker
 // (`Memdex.open({ lazy: true })`, `Memdex.openInWorker({ lazy: true })`):
-// the same hits as the index opened in full; the worker answers search and
-// stats and refuses writes with USAGE; damaged options are USAGE.
+// the same hits, documents by id and completions as the index opened in
+// full; the worker answers search, get, suggest and stats and refuses
+// writes with USAGE; damaged options are USAGE.
 /* global Memdex, MemdexError -- set on the page (window.Memdex) for page.evaluate */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,17 +32,22 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
     full.addAll(docs);
     await full.commit();
     const want = queries.map((q) => full.search(q, { limit: 10, highlight: true }).hits);
+    const reads = async (index) => JSON.stringify([await index.get('m123'), await index.get('nope'), await index.suggest('dep', 5), await index.suggest('memory ru', 5)]);
+    const wantReads = await reads(full);
     await full.close();
     const same = (got) => JSON.stringify(got.map((r) => r.hits)) === JSON.stringify(want);
     const onPage = await Memdex.open({ storage: 'indexeddb', name: 'lazy-e2e', lazy: true, cacheBytes: 1 << 20 });
     const pageHits = [];
     for (const q of queries) pageHits.push(await onPage.search(q, { limit: 10, highlight: true }));
     const pageStats = await onPage.stats();
+    const pageReads = (await reads(onPage)) === wantReads;
     onPage.close();
     const remote = await Memdex.openInWorker({ storage: 'indexeddb', name: 'lazy-e2e', lazy: true, cacheBytes: 1 << 20 });
     const workerHits = [];
     for (const q of queries) workerHits.push(await remote.search(q, { limit: 10, highlight: true }));
     const workerStats = await remote.stats();
+    const workerReads = (await reads(remote)) === wantReads;
+    const workerSize = await remote.size;
     let write = null;
     try {
       await remote.add({ id: 'x', title: 'no' });
@@ -61,6 +67,9 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
       worker: same(workerHits),
       pageStats,
       workerStats,
+      pageReads,
+      workerReads,
+      workerSize,
       write,
       embed,
     };
@@ -69,9 +78,11 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
   assert.ok(report.page, 'the page\'s lazy index answers as the full one');
   assert.ok(report.worker, 'the worker\'s lazy index answers as the full one');
   for (const s of [report.pageStats, report.workerStats]) {
-    assert.equal(s.docs, 6000);
+    assert.equal(s.documents, 6000);
     assert.ok(s.lazy.fetches > 0 && s.lazy.limit === 1 << 20, JSON.stringify(s));
   }
+  assert.ok(report.pageReads && report.workerReads, 'get and suggest answer as the full index, page and worker');
+  assert.equal(report.workerSize, 6000);
   assert.deepEqual(report.write, { isMemdexError: true, code: 'USAGE' });
   assert.equal(report.embed, 'USAGE');
   assert.deepEqual(errors, []);

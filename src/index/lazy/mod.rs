@@ -315,17 +315,34 @@ impl LazyIndex {
         storage: &S,
         mut read: impl FnMut(&mut Index) -> Result<T>,
     ) -> Result<T> {
+        let mut out = None;
+        self.rounds(storage, &mut |index| out = Some(read(index)))
+            .await?;
+        out.unwrap_or_else(|| {
+            Err(Error::Usage {
+                reason: "a lazy read ran no round".into(),
+            })
+        })
+    }
+
+    /// The rounds of [`LazyIndex::run`], one copy for every kind of read
+    /// (`read` keeps its own result).
+    async fn rounds<S: Storage>(
+        &mut self,
+        storage: &S,
+        read: &mut dyn FnMut(&mut Index),
+    ) -> Result<()> {
         self.clock += 1;
         self.search_fetched = 0;
         for seg in self.segs.iter_mut().flatten() {
             seg.wanted.clear();
         }
         for _ in 0..MAX_ROUNDS {
-            let out = read(&mut self.index);
+            read(&mut self.index);
             let (missing, reassemble) = self.asked()?;
             if missing.is_empty() && reassemble.is_empty() {
                 self.evict();
-                return out;
+                return Ok(());
             }
             let fetched = self.fetch(storage, missing).await?;
             for s in 0..self.segs.len() {
@@ -426,14 +443,17 @@ impl LazyIndex {
         }
         let keys: Vec<String> = parts.iter().map(|p| p.2.clone()).collect();
         let blobs = self.fetch_blobs(storage, &keys).await?;
-        let mut fetched: Vec<(usize, usize, Vec<u8>)> = Vec::with_capacity(parts.len());
+        // Each blob as read, with where its payload is in it: units are
+        // decoded from the blobs without copying the payloads out first.
+        let mut fetched: Vec<(usize, usize, Vec<u8>, usize)> = Vec::with_capacity(parts.len());
         for ((s, p, key, expected), blob) in parts.into_iter().zip(blobs) {
             let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
             let want = self.segs[s].as_ref().map_or(0, |seg| seg.version);
             if version != want || payload.len() != expected {
                 return Err(corrupt(&key, "a part differs from its segment head"));
             }
-            fetched.push((s, p, payload.to_vec()));
+            let at = payload.as_ptr() as usize - blob.as_ptr() as usize;
+            fetched.push((s, p, blob, at));
         }
         let mut changed: Vec<usize> = Vec::new();
         for (s, unit) in units {
@@ -442,15 +462,26 @@ impl LazyIndex {
                 continue;
             };
             let (start, end) = seg.span(unit);
-            let mut bytes = Vec::with_capacity(end - start);
-            for (_, p, payload) in fetched.iter().filter(|f| f.0 == s) {
-                let (ps, pe) = (seg.part_starts[*p], seg.part_starts[p + 1]);
-                if ps < end && start < pe {
-                    bytes.extend_from_slice(&payload[start.max(ps) - ps..end.min(pe) - ps]);
+            let pieces: Vec<&[u8]> = fetched
+                .iter()
+                .filter(|f| f.0 == s)
+                .filter_map(|(_, p, blob, at)| {
+                    let (ps, pe) = (seg.part_starts[*p], seg.part_starts[p + 1]);
+                    (ps < end && start < pe)
+                        .then(|| &blob[at + start.max(ps) - ps..at + end.min(pe) - ps])
+                })
+                .collect();
+            // A unit in one part is read in place; one across parts, joined.
+            let joined;
+            let bytes = match pieces[..] {
+                [one] => one,
+                _ => {
+                    joined = pieces.concat();
+                    &joined[..]
                 }
-            }
+            };
             let key = seg.parts[seg.parts_of((start, end)).start].clone();
-            install(seg, segment, unit, &key, &bytes)?;
+            install(seg, segment, unit, &key, bytes)?;
             seg.held.push((unit, bytes.len(), self.clock));
             if !matches!(unit, Unit::Page(_)) && !changed.contains(&s) {
                 changed.push(s);
