@@ -389,17 +389,20 @@ pub fn write_ids(body: &mut ByteWriter, ids: &Ids) -> IdsDir {
 }
 
 /// Ids sampled evenly over the segment as `short` rows, up to
-/// [`DICT_BYTES`]; none for a segment of one block (it is its own context).
+/// [`DICT_BYTES`] or a sixteenth of the ids; none for a segment of one
+/// block (it is its own context).
 fn dictionary(ids: &Ids) -> Vec<u8> {
     let n = ids.len();
     let mut dict = ByteWriter::default();
     if n <= IDS_PER_BLOCK as usize {
         return dict.buf;
     }
+    // At most a sixteenth of the ids: a small segment's head stays small.
     let total: usize = ids.iter().map(|id| id.len() + 1).sum();
-    let step = total.div_ceil(DICT_BYTES).max(1);
+    let budget = DICT_BYTES.min(total / 16);
+    let step = total.div_ceil(budget.max(1)).max(1);
     for id in ids.iter().step_by(step) {
-        if dict.buf.len() + id.len() + 2 > DICT_BYTES {
+        if dict.buf.len() + id.len() + 2 > budget {
             break;
         }
         dict.short_bytes(id.as_bytes());
