@@ -120,7 +120,7 @@ const LAYOUT = [
   {
     title: 'Edge service (Worker in workerd)',
     about: 'The memdex Worker (`worker/`) run locally in workerd through Miniflare: a mixed read/write load, and the memory of its isolates. Sources: `bench/worker-load.mjs`, `bench/worker-memory.mjs`.',
-    tables: ['worker-load', 'worker-memory'],
+    tables: ['worker-load', 'worker-memory', 'worker-memory-lazy'],
   },
   {
     title: 'Explorer',
