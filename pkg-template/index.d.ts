@@ -418,7 +418,7 @@ export interface OpenOptions {
   lazy?: boolean | 'auto';
   /**
    * With `lazy: 'auto'`: committed bytes above which the index opens
-   * lazily (default 64 MiB, about 430k short documents).
+   * lazily (default 64 MiB, about 450k short documents).
    */
   lazyAboveBytes?: number;
 }

@@ -11,8 +11,8 @@ import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
 
 /**
  * Committed bytes at or below which `lazy: 'auto'` loads an index whole:
- * at 64 MiB (~430k `packages` documents) a whole open takes about 1.3 s
- * and ~130 MiB of engine memory; a lazy one ~0.2 s (BENCHMARKS "Lazy open").
+ * 64 MiB is about 450k `packages` documents, whose whole open takes about
+ * 1.2 s in Node (between BENCHMARKS "Lazy open"'s 100k and 1M rows).
  */
 export const LAZY_ABOVE_BYTES = 64 * 2 ** 20;
 
