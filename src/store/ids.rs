@@ -603,9 +603,16 @@ mod tests {
         let ids = made(5000);
         let dict = dictionary(&ids);
         assert!(!dict.is_empty() && dict.len() <= DICT_BYTES);
-        assert!(dictionary(&made(IDS_PER_BLOCK)).is_empty(), "one block: no dictionary");
+        assert!(
+            dictionary(&made(IDS_PER_BLOCK)).is_empty(),
+            "one block: no dictionary"
+        );
         let (mut with, mut without) = (0, 0);
-        for chunk in ids.iter().collect::<Vec<_>>().chunks(IDS_PER_BLOCK as usize) {
+        for chunk in ids
+            .iter()
+            .collect::<Vec<_>>()
+            .chunks(IDS_PER_BLOCK as usize)
+        {
             let mut raw = ByteWriter::default();
             chunk.iter().for_each(|id| raw.short_bytes(id.as_bytes()));
             let packed = pack(&raw.buf, &dict);
@@ -614,6 +621,9 @@ mod tests {
             with += packed.len();
             without += pack(&raw.buf, &[]).len();
         }
-        assert!(with < without, "{with} with the dictionary, {without} without");
+        assert!(
+            with < without,
+            "{with} with the dictionary, {without} without"
+        );
     }
 }
