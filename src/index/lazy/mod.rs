@@ -10,10 +10,13 @@
 //! results are those of the fully loaded index. Rounds are few: the query's
 //! terms, then what they expand to (prefix, typos), then the hits' pages.
 //!
-//! Held units are bounded by `cacheBytes` between searches (least recently
-//! used go first); one search may hold more while it runs. Segments of
-//! formats before 6 have no head to read alone: they are loaded whole.
-//! A lazy index only searches: it has no id map and never writes.
+//! What is held beyond the heads is bounded by `cacheBytes` between
+//! searches: half for the units by their decoded bytes (least recently used
+//! go first), a quarter for unpacked doc store pages, a quarter for
+//! unpacked id blocks; one search may hold more while it runs. Segments of
+//! formats before 6 have no head to read alone: they are loaded whole. A
+//! lazy index searches, reads by id and completes words: it has no id map
+//! (ids are found by a scan) and never writes.
 
 mod open;
 mod terms;
@@ -41,11 +44,14 @@ use super::Index;
 /// one asked for: terms, their expansions, then pages).
 const MAX_ROUNDS: usize = 8;
 
-/// Bytes one search may fetch at least (more with a larger `cacheBytes`):
-/// a search of a few words needs a few MB even at 1M documents; one that
-/// would walk the whole dictionary (a typo of a word without surface
-/// words) needs all of it, and is a `LIMIT` error instead.
-const MIN_SEARCH_FETCH: usize = 64 << 20;
+/// Bytes one search may fetch at least (twice `cacheBytes` when that is
+/// more): at 1M `packages` documents, the 2,000 benchmark queries fetch at
+/// most 3.4 MiB each, a typo of a word the index lacks 18 MiB (every
+/// segment's surface words), `a* b* c* d*` 14 MiB; one that would walk the
+/// whole dictionary (a typo of a word without surface words) needs all of
+/// it, and is a `LIMIT` error instead. What one request may add to an
+/// isolate's memory is bounded by it (the Worker keeps 4 MiB of parts).
+const MIN_SEARCH_FETCH: usize = 24 << 20;
 
 /// The first format whose segments have heads to read lazily (6 and 7).
 const VERSION: u32 = 6;
@@ -230,7 +236,7 @@ impl LazyIndex {
                     limit: cache_bytes,
                     clock: 0,
                     search_fetched: 0,
-                    fetch_cap: cache_bytes.max(MIN_SEARCH_FETCH),
+                    fetch_cap: cache_bytes.saturating_mul(2).max(MIN_SEARCH_FETCH),
                     stats: LazyStats {
                         limit: cache_bytes as u64,
                         committed_bytes: committed,
@@ -246,8 +252,8 @@ impl LazyIndex {
         &self.index
     }
 
-    /// Sets the most one search may fetch (default: `cacheBytes`, at least
-    /// 64 MiB); past it the search is a `LIMIT` error.
+    /// Sets the most one search may fetch (default: twice `cacheBytes`, at
+    /// least 24 MiB); past it the search is a `LIMIT` error.
     pub fn set_fetch_cap(&mut self, bytes: usize) {
         self.fetch_cap = bytes;
     }
@@ -436,7 +442,7 @@ impl LazyIndex {
         self.search_fetched += parts.iter().map(|p| p.3).sum::<usize>();
         if self.search_fetched > self.fetch_cap {
             return Err(Error::Limit {
-                what: "bytes a lazy search fetches (cacheBytes, at least 64 MiB)",
+                what: "bytes a lazy search fetches (twice cacheBytes, at least 24 MiB)",
                 limit: self.fetch_cap,
                 got: self.search_fetched,
             });
@@ -481,8 +487,8 @@ impl LazyIndex {
                 }
             };
             let key = seg.parts[seg.parts_of((start, end)).start].clone();
-            install(seg, segment, unit, &key, bytes)?;
-            seg.held.push((unit, bytes.len(), self.clock));
+            let held = install(seg, segment, unit, &key, bytes)?;
+            seg.held.push((unit, held, self.clock));
             if !matches!(unit, Unit::Page(_)) && !changed.contains(&s) {
                 changed.push(s);
             }
@@ -561,7 +567,10 @@ impl LazyIndex {
             .map(|h| h.1 as u64)
             .sum();
         let mut changed = Vec::new();
-        while total > self.limit {
+        // `cacheBytes` is shared: half for the units (their decoded bytes),
+        // a quarter for unpacked pages (the page cache), a quarter for
+        // unpacked id blocks.
+        while total > self.limit / 2 {
             let oldest = self
                 .segs
                 .iter()
@@ -587,7 +596,7 @@ impl LazyIndex {
             }
         }
         // Id blocks unpacked by reads (ties rank by id: a search reads
-        // many): a quarter of the bound, shared.
+        // many): a quarter of the bound, shared by the segments.
         let lazy = self.segs.iter().flatten().count().max(1);
         for (entry, seg) in self.index.segments.iter_mut().zip(&self.segs) {
             if let (Some(_), Ok(segment)) = (seg, sole(&mut entry.segment)) {
@@ -624,32 +633,40 @@ fn corrupt(key: &str, reason: &str) -> Error {
     }
 }
 
-/// Decodes a fetched unit into `seg` and `segment`.
+/// Decodes a fetched unit into `seg` and `segment`; returns the heap bytes
+/// it takes there (what the cache bound counts).
 fn install(
     seg: &mut LazySeg,
     segment: &mut Segment,
     unit: Unit,
     key: &str,
     bytes: &[u8],
-) -> Result<()> {
+) -> Result<usize> {
     let mut r = crate::codec::bytes::ByteReader::new(key, bytes);
-    match unit {
+    Ok(match unit {
         Unit::Shard(i) => {
             let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
+            let held = shard.terms.as_bytes().len()
+                + shard.infos.len() * std::mem::size_of::<crate::postings::TermInfo>()
+                + shard.postings.heap_bytes();
             seg.shards[i as usize] = Some(shard);
+            held
         }
-        Unit::Page(i) => segment
-            .docs
-            .provide_page(i, bytes)
-            .map_err(|reason| corrupt(key, reason))?,
+        Unit::Page(i) => {
+            segment
+                .docs
+                .provide_page(i, bytes)
+                .map_err(|reason| corrupt(key, reason))?;
+            bytes.len()
+        }
         Unit::Surfaces => {
             segment.surfaces = read_surfaces(&mut r, seg.version, segment.n_terms())?;
             if !r.is_at_end() {
                 return Err(corrupt(key, "trailing bytes after the surface words"));
             }
             seg.surfaces = true;
+            segment.surfaces.heap_bytes()
         }
-    }
-    Ok(())
+    })
 }

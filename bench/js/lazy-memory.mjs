@@ -1,0 +1,61 @@
+// What: the engine memory of a lazily opened index against the `cacheBytes`
+// it is given (issue 31: a tab searching a lazy 1M index stays under the
+// cache it sets plus a constant). Per `cacheBytes`, in a fresh Node process
+// each (wasm memory never shrinks): the wasm linear memory after the open
+// (the constant: heads, packed ids), then its high-water after the 2,000
+// packages queries and after 100 of them with a typo (`fuzzy: 'auto'`),
+// with what the index reports holding. The index is the fs folder
+// bench/js/lazy-open.mjs keeps ($TMPDIR/memdex-lazy-open-N).
+//
+//   node bench/js/lazy-memory.mjs [N=1000000] [CACHES=4194304,16777216,67108864] [RESULT.json]
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = process.env.MEMDEX_PKG_DIR || path.resolve(here, '../../pkg');
+const dataDir = process.env.MEMDEX_DATA || path.resolve(here, '../../../shared/data');
+const MiB = 2 ** 20;
+const [role, ...rest] = process.argv.slice(2);
+
+if (role === '--child') {
+  const [dir, cache] = rest;
+  const { Memdex } = await import(path.resolve(pkg, 'node.js'));
+  const { initSync } = await import(path.resolve(pkg, 'memdex.js'));
+  const wasm = () => initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength / MiB;
+  const index = await Memdex.open({ storage: 'fs', dir, lazy: true, cacheBytes: Number(cache) });
+  const afterOpen = wasm();
+  const queries = readFileSync(path.join(dataDir, 'packages/queries.txt'), 'utf8').trim().split('\n').slice(0, 2000);
+  for (const q of queries) await index.search(q, { limit: 10, highlight: true });
+  const afterQueries = wasm();
+  const held = (await index.stats()).lazy.bytes / MiB;
+  let limited = 0;
+  for (const q of queries.slice(0, 100)) {
+    const words = q.split(' ');
+    const w = words.reduce((a, b) => (b.length > a.length ? b : a));
+    const typo = w.length > 3 ? w[0] + w[2] + w[1] + w.slice(3) : w;
+    try {
+      await index.search(words.map((x) => (x === w ? typo : x)).join(' '), { limit: 10, fuzzy: 'auto' });
+    } catch (err) {
+      if (/** @type {any} */ (err).code !== 'LIMIT') throw err;
+      limited++;
+    }
+  }
+  const stats = await index.stats();
+  console.log(JSON.stringify({ cacheBytes: Number(cache), afterOpen, afterQueries, afterTypos: wasm(), held, indexBytes: stats.bytes / MiB, limited }));
+  process.exit(0);
+}
+
+const n = Number(role ?? 1000000);
+const caches = (rest[0] ?? '4194304,16777216,67108864').split(',').map(Number);
+const dir = path.join(tmpdir(), `memdex-lazy-open-${n}`);
+if (!existsSync(dir)) throw new Error(`${dir} is missing: run node bench/js/lazy-open.mjs ${n} first`);
+const rows = caches.map((c) => {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', dir, String(c)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = JSON.parse(out.trim().split('\n').pop());
+  console.log(`cacheBytes ${c / MiB} MiB: wasm after open ${r.afterOpen.toFixed(1)} MiB, after 2,000 queries ${r.afterQueries.toFixed(1)}, after 100 typos ${r.afterTypos.toFixed(1)} (held ${r.held.toFixed(1)}, index ${r.indexBytes.toFixed(1)}, LIMIT ${r.limited})`);
+  return r;
+});
+if (rest[1]) writeFileSync(rest[1], JSON.stringify({ date: new Date().toISOString(), documents: n, rows }, null, 2));
