@@ -8,11 +8,14 @@
 // bench/js/lazy-open.mjs keeps ($TMPDIR/memdex-lazy-open-N).
 //
 //   node bench/js/lazy-memory.mjs [N=1000000] [CACHES=4194304,16777216,67108864] [RESULT.json]
+//
+// With RESULT.json, also writes the "lazy-memory" table of BENCHMARKS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeTable } from './report-table.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = process.env.MEMDEX_PKG_DIR || path.resolve(here, '../../pkg');
@@ -58,4 +61,20 @@ const rows = caches.map((c) => {
   console.log(`cacheBytes ${c / MiB} MiB: wasm after open ${r.afterOpen.toFixed(1)} MiB, after 2,000 queries ${r.afterQueries.toFixed(1)}, after 100 typos ${r.afterTypos.toFixed(1)} (held ${r.held.toFixed(1)}, index ${r.indexBytes.toFixed(1)}, LIMIT ${r.limited})`);
   return r;
 });
-if (rest[1]) writeFileSync(rest[1], JSON.stringify({ date: new Date().toISOString(), documents: n, rows }, null, 2));
+if (rest[1]) {
+  writeFileSync(rest[1], JSON.stringify({ date: new Date().toISOString(), documents: n, rows }, null, 2));
+  const mib = (x) => x.toFixed(1);
+  writeTable(path.resolve(here, '../results/tables'), {
+    workload: 'lazy-memory',
+    title: `Lazy open: engine memory against \`cacheBytes\` (${n.toLocaleString('en-US')} documents)`,
+    what: 'The wasm linear memory of a lazily opened index (a high-water mark: it never shrinks), per `cacheBytes`, each in a fresh Node process: after the open (heads and packed ids), after the 2,000 packages queries (limit 10, stored fields and snippets), after 100 of them with a typo (`fuzzy: \'auto\'`). held: the decoded bytes of the units the index holds (at most half of `cacheBytes`; a quarter more for unpacked pages, a quarter for unpacked id blocks). Same index as "Lazy open" (format 7, fs).',
+    command: `node bench/js/lazy-memory.mjs ${n} ${caches.join(',')} ${rest[1]}`,
+    machine: 'shared 2-core machine',
+    raw: [rest[1]],
+    columns: ['cacheBytes MiB', { name: 'wasm after open MiB', align: 'right' }, { name: 'after 2,000 queries MiB', align: 'right' }, { name: 'after 100 typo queries MiB', align: 'right' }, { name: 'held MiB', align: 'right' }, { name: 'index bytes (stats) MiB', align: 'right' }, { name: 'above open + cacheBytes MiB', align: 'right' }],
+    rows: rows.map((r) => [String(r.cacheBytes / MiB), mib(r.afterOpen), mib(r.afterQueries), mib(r.afterTypos), mib(r.held), mib(r.indexBytes), mib(r.afterTypos - r.afterOpen - r.cacheBytes / MiB)]),
+    notes: [
+      'Issue 31 asks that a tab searching a lazy 1M index stay under the `cacheBytes` it sets plus a measured constant. Not met: the wasm memory grows well past the open plus `cacheBytes` (last column). What `cacheBytes` bounds (the held units, pages and id blocks, by their decoded bytes) stays within it; the rest is what one search decodes and assembles while it runs (the query\'s shards copied into the segment, a typo\'s surface words: 18 MiB packed at 1M, fetched for every typo of a word the index lacks) and the allocator\'s high-water, which wasm memory never gives back.',
+    ],
+  });
+}

@@ -60,7 +60,7 @@ const LAYOUT = [
   {
     title: 'Lazy open',
     about: 'An index opened from its segment heads (`Memdex.open({ lazy: true })`), its parts fetched as searches need them, against a full open. Source: `bench/js/lazy-open.mjs` (Node, fs) and `bench/js/lazy-open-browser.mjs` (Chromium, IndexedDB).',
-    tables: ['lazy-open'],
+    tables: ['lazy-open', 'lazy-memory'],
   },
   {
     title: 'Proximity and the natural-language default',
