@@ -61,6 +61,8 @@ test('keyboard only: search, move to a result, open it, read why, edit it, close
   assert.equal((await focused(page)).desc, '#detail-title');
   await page.keyboard.press('Escape');
   await page.locator('#detail').waitFor({ state: 'hidden' });
+  // The edit re-renders the results: focus goes back once the result is drawn again.
+  await page.waitForFunction(() => !document.activeElement?.closest('dialog'), null, { timeout: 2000 }).catch(() => {});
   assert.equal((await focused(page)).desc, 'button:Never deploy on Fridays (keyboard edit)', 'focus returns to the result');
 
   // "/" goes back to the search box; Tab reaches the mode radios, arrows switch mode.
