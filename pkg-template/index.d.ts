@@ -1126,8 +1126,8 @@ export interface LazyMemdex<Doc extends DocumentShape = MemdexDocument> {
   search(query: string, options?: SearchOptions<Doc>): Promise<SearchResults<Doc>>;
   /**
    * The stored document `id` as {@link Memdex.get} gives it, or `undefined`.
-   * A lazy index has no id map: the ids are scanned (about 5 ms per million
-   * in wasm), then the document's page is fetched.
+   * A lazy index has no id map: its first read by id indexes the ids by
+   * hash (one pass, 8 bytes per id, kept); then the document's page is fetched.
    */
   get(id: string, options?: GetOptions): Promise<Stored<Doc> | undefined>;
   /** The completions {@link Memdex.suggest} gives, fetching the surface words and term shards they need. */

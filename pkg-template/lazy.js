@@ -147,8 +147,8 @@ export class LazyMemdex {
   }
 
   /**
-   * The stored document `id`, or `undefined` (found by a scan of the ids:
-   * a lazy index has no id map; then its page is fetched).
+   * The stored document `id`, or `undefined` (found through a hash index
+   * of the ids, built by the first read by id; then its page is fetched).
    * @param {string} id
    * @param {{ vectors?: boolean }} [options]
    * @returns {Promise<Record<string, unknown> | undefined>}

@@ -136,7 +136,7 @@ pub(crate) struct DocIds<'a> {
     buffered: &'a crate::store::DocStore,
     buffered_vectors: &'a [crate::vector::VectorColumn],
     segments: &'a [SegmentEntry],
-    /// False for a lazy index, which holds no id map: lookups scan the
+    /// False for a lazy index, which holds no id map: lookups go through the
     /// segments' ids instead (newest first, as a later segment's copy wins).
     mapped: bool,
 }

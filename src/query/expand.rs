@@ -12,13 +12,7 @@ use super::budget::{Limited, Limits, Steps, MAX_ANSWER_BYTES};
 use super::options::{Direction, ExpandOptions, Hit, SearchOptions, StoredSelection, Via};
 use super::searcher::Searcher;
 
-/// FxHash of an id (the incoming-links key).
-fn hash_id(id: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    h.write(id.as_bytes());
-    h.finish()
-}
+use crate::store::hash_id;
 
 /// A segment's incoming links (every doc, deleted or not: deletes are
 /// checked at lookup, so the index stays valid for the segment's life).

@@ -14,6 +14,7 @@ use std::sync::Arc;
 pub use cache::{byte_count, CacheStats, PageCache, UnpackedPage};
 pub use columns::{Column, KeywordColumn};
 pub use fields::StoredFields;
+pub(crate) use ids::hash_id;
 pub use ids::{read_ids, write_ids, Ids, IdsDir, IDS_PER_BLOCK};
 pub use links::LinkColumn;
 pub use pages::{read_page_dir, read_pages, write_pages, PageDir, PAGE_BYTES};

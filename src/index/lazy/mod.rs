@@ -16,7 +16,7 @@
 //! unpacked id blocks; one search may hold more while it runs. Segments of
 //! formats before 6 have no head to read alone: they are loaded whole. A
 //! lazy index searches, reads by id and completes words: it has no id map
-//! (ids are found by a scan) and never writes.
+//! (ids are found through a hash index built on first use) and never writes.
 
 mod open;
 mod terms;
