@@ -382,8 +382,13 @@ impl Packed {
         pairs.into_iter().map(|p| p.0).collect()
     }
 
+    /// Every block unpacked into one buffer; `None` if one does not unpack.
     fn all(&self) -> Option<Plain> {
-        let mut all = Plain::default();
+        let raw_total: usize = self.dir.blocks.iter().map(|b| b.0 as usize).sum();
+        let mut all = Plain {
+            text: String::with_capacity(raw_total),
+            ends: Vec::with_capacity(self.n),
+        };
         for b in 0..self.unpacked.len() {
             let block = self.unpack(b)?;
             let base = all.text.len() as u32;
@@ -520,25 +525,10 @@ fn unpack(packed: &[u8], dict: &[u8], raw_len: usize) -> std::result::Result<Vec
 /// `n_docs` of them.
 pub fn read_ids(r: &ByteReader<'_>, packed: &[u8], dir: &IdsDir, n_docs: u32) -> Result<Ids> {
     let bad = || r.corrupt("the doc store's ids do not unpack");
-    if packed.len() != dir.packed_len() {
-        return Err(bad());
+    match Ids::packed(packed.to_vec(), dir.clone(), n_docs) {
+        Some(Ids(Repr::Packed(p))) => p.all().map(|all| Ids(Repr::Plain(all))).ok_or_else(bad),
+        _ => Err(bad()),
     }
-    let raw_total: usize = dir.blocks.iter().map(|b| b.0 as usize).sum();
-    let mut all = Plain {
-        text: String::with_capacity(raw_total),
-        ends: Vec::with_capacity(n_docs as usize),
-    };
-    let mut at = 0;
-    for (b, &(raw_len, len)) in dir.blocks.iter().enumerate() {
-        let bytes = &packed[at..at + len as usize];
-        at += len as usize;
-        let block = unpack_block(bytes, &dir.dict, raw_len, dir.n_in(b, n_docs as usize))
-            .map_err(|_| bad())?;
-        let base = all.text.len() as u32;
-        all.text.push_str(&block.text);
-        all.ends.extend(block.ends.iter().map(|e| base + e));
-    }
-    Ok(Ids(Repr::Plain(all)))
 }
 
 /// One block: exactly `n` ids in `raw_len` unpacked bytes, each UTF-8.

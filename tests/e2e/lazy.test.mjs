@@ -6,15 +6,9 @@
 /* global Memdex, MemdexError -- set on the page (window.Memdex) for page.evaluate */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readyPage, useChromium } from './browser.mjs';
+import { memdexPage, readyPage, useChromium } from './browser.mjs';
 
-const PAGE = `<!doctype html><meta charset="utf-8"><title>memdex lazy</title>
-<script type="module">
-import { Memdex, MemdexError } from '/pkg/index.js';
-window.Memdex = Memdex;
-window.MemdexError = MemdexError;
-window.ready = true;
-</script>`;
+const PAGE = memdexPage('memdex lazy', ['Memdex', 'MemdexError']);
 
 const chromium = useChromium();
 
