@@ -173,11 +173,18 @@ fn format_v7_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v7", 7);
 }
 
-/// Formats 6 and 7 open lazily too, and answer as opened whole.
+/// Format v8 (the surface words in shards), frozen: the same fixture
+/// answers the same.
 #[test]
-fn format_v6_and_v7_fixtures_open_lazily() {
+fn format_v8_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v8", 8);
+}
+
+/// Formats 6 to 8 open lazily too, and answer as opened whole.
+#[test]
+fn format_v6_to_v8_fixtures_open_lazily() {
     use memdex::index::lazy::LazyIndex;
-    for dir in ["format-v6", "format-v7"] {
+    for dir in ["format-v6", "format-v7", "format-v8"] {
         let mut whole = open_fixture(dir);
         let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         let storage = FsStorage::new(path);
@@ -196,6 +203,10 @@ fn format_v6_and_v7_fixtures_open_lazily() {
         for id in ["f1", "f4", "f7"] {
             let got = pollster::block_on(lazy.get_json(&storage, id, false)).unwrap();
             assert_eq!(got, whole.snapshot().get_json(id), "{dir}: {id}");
+        }
+        for prefix in ["dep", "seg", "zz", "a"] {
+            let got = pollster::block_on(lazy.suggest(&storage, prefix, 10)).unwrap();
+            assert_eq!(got, whole.snapshot().suggest(prefix, 10), "{dir}: {prefix}");
         }
     }
 }

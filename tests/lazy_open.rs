@@ -382,3 +382,82 @@ impl Storage for Watched {
         self.inner.swap(key, expected, value).await
     }
 }
+
+/// Letters-only words (stemmed, so recorded as surface words) over a
+/// vocabulary of about `n`: enough for many surface word shards.
+fn letter_words(seed: u64, n: u64, count: usize) -> Vec<String> {
+    let mut x = seed;
+    (0..count)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut v = (x >> 5) % n + n;
+            let mut word = String::new();
+            while v > 0 {
+                word.push((b'a' + (v % 26) as u8) as char);
+                v /= 26;
+            }
+            word
+        })
+        .collect()
+}
+
+/// Typos and completions over segments of many surface word shards
+/// (format 8): the fully loaded answers, cold and warm (that a typo
+/// fetches only the shards of its first two letters: the unit tests of
+/// `index::lazy`).
+#[test]
+fn typos_and_completions_fetch_their_letters_only() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    let words = letter_words(3, 1 << 22, 120_000);
+    for (i, chunk) in words.chunks(40).enumerate() {
+        let text = chunk.join(" ");
+        let doc = format!(r#"{{"id":"d{i}","text":"{text}"}}"#);
+        index.add(&memdex::json::parse(&doc).unwrap()).unwrap();
+        if i == 1500 {
+            block_on(index.commit(&storage, "m")).unwrap();
+        }
+    }
+    index.delete("d7");
+    block_on(index.commit(&storage, "m")).unwrap();
+    let mut full =
+        Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let typo = SearchOptions::from_json(
+        &memdex::json::parse(r#"{"limit":10,"fuzzy":"auto","highlight":true}"#).unwrap(),
+    )
+    .unwrap();
+    // Words of the index with two letters swapped or one changed, and
+    // words it lacks.
+    let mut queries: Vec<String> = letter_words(3, 1 << 22, 30)
+        .into_iter()
+        .map(|w| {
+            let mut c: Vec<char> = w.chars().collect();
+            c.swap(1, 2);
+            c.into_iter().collect()
+        })
+        .collect();
+    queries.extend(["qqqqqq", "zz", "a"].map(String::from));
+    let want: Vec<String> = queries
+        .iter()
+        .map(|q| answer(full.searcher().search(q, &typo)))
+        .collect();
+    assert!(want.iter().filter(|a| a.contains("score")).count() > 20);
+    let prefixes = ["a", "ba", "zq", "cab", "q", "x"];
+    for limit in [0, 1 << 30] {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", limit))
+            .unwrap()
+            .unwrap();
+        for pass in 0..2 {
+            for (q, want) in queries.iter().zip(&want) {
+                let got = answer(block_on(lazy.search(&storage, q, &typo)));
+                assert_eq!(&got, want, "cacheBytes {limit}, pass {pass}, {q:?}");
+            }
+            for p in prefixes {
+                let got = block_on(lazy.suggest(&storage, p, 8)).unwrap();
+                assert_eq!(got, full.snapshot().suggest(p, 8), "{limit} {pass} {p:?}");
+            }
+        }
+    }
+}

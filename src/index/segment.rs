@@ -89,16 +89,28 @@ impl Segment {
         }
     }
 
-    /// Before walking all of `terms`: a lazy segment asks for every shard.
-    pub fn want_all_terms(&self) {
-        if let Some(lazy) = &self.lazy {
-            lazy.want_all();
+    /// Whether `surfaces` holds every word a typo walk of `word` reaches
+    /// (those starting with its first or second letter; a lazy segment
+    /// asks for their shards).
+    pub fn has_typo_words(&self, word: &str) -> bool {
+        // Every anchor is asked for (no short circuit): one round fetches all.
+        let anchors = crate::termdict::typo_anchors(word);
+        let held: Vec<bool> = anchors.iter().map(|a| self.has_surfaces(a)).collect();
+        !held.contains(&false)
+    }
+
+    /// Before a typo walk of `term` over `terms`: a lazy segment asks for
+    /// the shards of the terms starting with its first or second letter.
+    pub fn want_typo_terms(&self, term: &str) {
+        for anchor in crate::termdict::typo_anchors(term) {
+            self.want_prefix(&anchor);
         }
     }
 
-    /// Whether `surfaces` is here (a lazy segment asks for it).
-    pub fn has_surfaces(&self) -> bool {
-        self.lazy.as_ref().is_none_or(|l| l.want_surfaces())
+    /// Whether `surfaces` holds every surface word starting with `prefix`
+    /// (a lazy segment asks for their shards).
+    pub fn has_surfaces(&self, prefix: &str) -> bool {
+        self.lazy.as_ref().is_none_or(|l| l.want_surfaces(prefix))
     }
 
     /// The ordinal in `terms` of the term whose ordinal in the whole

@@ -81,6 +81,37 @@ impl Surfaces {
 }
 
 impl Surfaces {
+    /// Surface words of consecutive shards (docs/FORMAT.md "Segment",
+    /// format 8) joined into one, in order; an error if a shard's words do
+    /// not all follow the words before it.
+    pub fn join(parts: &[&Surfaces]) -> Result<Surfaces, &'static str> {
+        let mut out = SurfacesBuilder::default();
+        for part in parts {
+            let mut words = part.words.iter();
+            while words.advance().is_some() {
+                // UTF-8 was checked when the shard's dictionary was read.
+                out.words
+                    .insert_bytes(words.term())
+                    .ok_or("surface word shards are not in word order")?;
+            }
+            out.stems.extend_from_slice(&part.stems);
+            out.counts.extend_from_slice(&part.counts);
+        }
+        Ok(out.finish())
+    }
+
+    /// The words of ordinals `ords` as surface words of their own (a
+    /// shard being written).
+    pub fn slice(&self, ords: std::ops::Range<usize>, words: &[String]) -> Surfaces {
+        Surfaces {
+            words: TermDict::from_sorted(words),
+            stems: self.stems[ords.clone()].to_vec(),
+            counts: self.counts[ords].to_vec(),
+        }
+    }
+}
+
+impl Surfaces {
     /// Stand-in surface words of a segment written without them (format
     /// v2): its terms without digits as their own words, so that a merge
     /// keeps its documents typo-matchable (against their stems, as v2

@@ -344,8 +344,8 @@ impl<'a> Planner<'a> {
                 // against its terms: one walk either way.
                 let surfaces = &entry.segment.surfaces;
                 let mut matched = Vec::new();
-                // A lazy segment fetches its words for the next round.
-                let words_here = entry.segment.has_surfaces();
+                // A lazy segment fetches what the walk needs for the next round.
+                let words_here = surface.is_none_or(|w| entry.segment.has_typo_words(w));
                 match surface {
                     Some(_) if !words_here => {}
                     Some(word) if !surfaces.words.is_empty() => {
@@ -361,7 +361,7 @@ impl<'a> Planner<'a> {
                         }
                     }
                     _ => {
-                        entry.segment.want_all_terms();
+                        entry.segment.want_typo_terms(term);
                         matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
                     }
                 }

@@ -134,7 +134,7 @@ impl Searcher<'_> {
             // A lazy segment asks for its surface words and the shards of
             // their stems and of the prefix (stem ordinals become the
             // ordinals of the terms held); a round without them is redone.
-            let words = match seg.has_surfaces() {
+            let words = match seg.has_surfaces(prefix) {
                 true => seg.surfaces.words.prefix(prefix, MAX_EXPANSIONS),
                 false => Vec::new(),
             };

@@ -38,7 +38,10 @@ pub(super) fn search(
 /// match's distance too. With `transpose`, only terms whose first char is
 /// the query's first or second char are matched (typos of the first
 /// letter other than a swap with the second are not found: the price of a
-/// walk over one or two first letters instead of the whole dictionary).
+/// walk over one or two first letters instead of the whole dictionary),
+/// and the walk goes straight to those letters' terms ([`anchors`]): it
+/// reaches, and counts steps for, the terms starting with them only, so a
+/// reader holding just those terms walks exactly as one holding them all.
 pub(super) fn search_with(
     dict: &TermDict,
     query: &str,
@@ -53,11 +56,53 @@ pub(super) fn search_with(
     }
     let mut rows = Rows::new(query, distance);
     rows.transpose = transpose;
+    if !transpose {
+        walk(dict, &mut rows, None, limit, steps, &mut out);
+        return out;
+    }
+    for anchor in anchors(query) {
+        if out.len() == limit {
+            break;
+        }
+        rows.truncate(0);
+        walk(dict, &mut rows, Some(&anchor), limit, steps, &mut out);
+    }
+    out
+}
+
+/// The first letters a typo of `query` may start with (its first and
+/// second chars), in byte order: where [`search_with`] walks when
+/// transpositions count, so what a lazy reader fetches for it.
+pub fn anchors(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = query.chars().take(2).map(String::from).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Walks the terms starting with `within` (all when `None`) in order,
+/// pushing the matches onto `out` up to `limit`.
+fn walk(
+    dict: &TermDict,
+    rows: &mut Rows,
+    within: Option<&str>,
+    limit: usize,
+    steps: &mut u64,
+    out: &mut Vec<(String, u64, u8)>,
+) {
     // ends[k]: byte length of the current term's first k chars (rows.depth()
     // == ends.len() - 1).
     let mut ends = vec![0usize];
     let mut terms = dict.iter();
-    while let Some(shared) = terms.advance() {
+    let mut next = match within {
+        Some(prefix) => terms.seek(prefix.as_bytes()).then_some(0),
+        None => terms.advance(),
+    };
+    while let Some(shared) = next {
+        let term = terms.term();
+        if within.is_some_and(|p| !term.starts_with(p.as_bytes())) {
+            break;
+        }
         // One step per term reached (a skip of a whole prefix is one): a
         // short query at distance 2 reaches most of the dictionary.
         if *steps == 0 {
@@ -68,7 +113,6 @@ pub(super) fn search_with(
             ends.pop();
         }
         rows.truncate(ends.len() - 1);
-        let term = terms.term();
         let mut at = ends[ends.len() - 1];
         let mut alive = true;
         while alive && at < term.len() {
@@ -85,8 +129,8 @@ pub(super) fn search_with(
                 break;
             }
         }
+        next = terms.advance();
     }
-    out
 }
 
 /// The banded DP rows of the current term's prefixes. Cell `t` of the row

@@ -18,6 +18,7 @@ mod fuzzy;
 mod reader;
 
 pub use builder::TermDictBuilder;
+pub use fuzzy::anchors as typo_anchors;
 pub use reader::{Terms, Union, UnionHit};
 
 /// Most terms one prefix or fuzzy expansion may produce.

@@ -35,9 +35,10 @@ use crate::{SearchOptions, SearchResults};
 use super::load::from_manifest;
 use super::manifest::{manifest_key, verify_blob};
 use super::segment::Segment;
-use super::serialize::columns::read_surfaces;
+use super::serialize::columns::read_surface_unit;
 use super::serialize::layout::Head;
 use super::serialize::shards::{check_entry, read_shard, Assembled, Shard, ShardEntry};
+use super::surfaces::Surfaces;
 use super::Index;
 
 /// Rounds of a search before giving up (each round fetches what the last
@@ -125,7 +126,8 @@ struct LazySeg {
     shard_spans: Vec<(usize, usize)>,
     shard_entries: Vec<ShardEntry>,
     page_spans: Vec<(usize, usize)>,
-    surfaces_span: (usize, usize),
+    surface_spans: Vec<(usize, usize)>,
+    surface_entries: Vec<ShardEntry>,
     dims: (u32, usize),
     /// Format version of the segment (its parts carry the same).
     version: u32,
@@ -133,7 +135,9 @@ struct LazySeg {
     /// Shards the current search asked for (what [`LazyIndex::assemble`]
     /// puts into the segment).
     wanted: Vec<u32>,
-    surfaces: bool,
+    /// Surface word shards held, and those the current search asked for.
+    surface_shards: Vec<Option<Surfaces>>,
+    wanted_surfaces: Vec<u32>,
     /// Held units: (unit, bytes, last search that used it).
     held: Vec<(Unit, usize, u64)>,
 }
@@ -152,19 +156,21 @@ impl LazySeg {
         span(head.ids.packed_len());
         let shard_spans = head.shards.iter().map(|s| span(s.len as usize)).collect();
         let page_spans = head.pages.iter().map(|p| span(p.2)).collect();
-        let surfaces_span = span(head.surfaces_len);
+        let surface_spans = head.surfaces.iter().map(|s| span(s.len as usize)).collect();
         LazySeg {
             parts,
             part_starts,
             shard_spans,
             shard_entries: head.shards.clone(),
             page_spans,
-            surfaces_span,
+            surface_spans,
+            surface_entries: head.surfaces.clone(),
             dims: (head.n_docs, head.n_fields),
             version,
             shards: head.shards.iter().map(|_| None).collect(),
             wanted: Vec::new(),
-            surfaces: false,
+            surface_shards: head.surfaces.iter().map(|_| None).collect(),
+            wanted_surfaces: Vec::new(),
             held: Vec::new(),
         }
     }
@@ -173,7 +179,7 @@ impl LazySeg {
         match unit {
             Unit::Shard(i) => self.shard_spans[i as usize],
             Unit::Page(i) => self.page_spans[i as usize],
-            Unit::Surfaces => self.surfaces_span,
+            Unit::Surfaces(i) => self.surface_spans[i as usize],
         }
     }
 
@@ -342,6 +348,7 @@ impl LazyIndex {
         self.search_fetched = 0;
         for seg in self.segs.iter_mut().flatten() {
             seg.wanted.clear();
+            seg.wanted_surfaces.clear();
         }
         for _ in 0..MAX_ROUNDS {
             read(&mut self.index);
@@ -395,10 +402,13 @@ impl LazyIndex {
                 asked.extend(lazy.take_asked());
             }
             for (unit, here) in asked {
-                if let Unit::Shard(i) = unit {
-                    if !seg.wanted.contains(&i) {
-                        seg.wanted.push(i);
-                    }
+                let wanted = match unit {
+                    Unit::Shard(i) => Some((&mut seg.wanted, i)),
+                    Unit::Surfaces(i) => Some((&mut seg.wanted_surfaces, i)),
+                    Unit::Page(_) => None,
+                };
+                if let Some((wanted, i)) = wanted.filter(|(w, i)| !w.contains(i)) {
+                    wanted.push(i);
                 }
                 match seg.held.iter_mut().find(|h| h.0 == unit) {
                     Some(h) => {
@@ -526,8 +536,8 @@ impl LazyIndex {
         Ok(out)
     }
 
-    /// Puts into segment `s` the held shards this search asked for (only
-    /// those: assembling copies them) and its surface words if held.
+    /// Puts into segment `s` the held term and surface word shards this
+    /// search asked for (only those: assembling copies them).
     fn assemble(&mut self, s: usize) -> Result<()> {
         let Some(seg) = self.segs[s].as_mut() else {
             return Ok(());
@@ -550,8 +560,19 @@ impl LazyIndex {
         segment.terms = terms;
         segment.term_infos = infos;
         segment.postings = postings;
+        seg.wanted_surfaces.sort_unstable();
+        let mut surfaces_held = vec![false; seg.surface_shards.len()];
+        let mut words = Vec::new();
+        for &i in &seg.wanted_surfaces {
+            if let Some(shard) = &seg.surface_shards[i as usize] {
+                surfaces_held[i as usize] = true;
+                words.push(shard);
+            }
+        }
+        let key = seg.parts.first().map_or("", String::as_str);
+        segment.surfaces = Surfaces::join(&words).map_err(|reason| corrupt(key, reason))?;
         if let Some(lazy) = &segment.lazy {
-            segment.lazy = Some(Arc::new(lazy.holding(held, seg.surfaces)));
+            segment.lazy = Some(Arc::new(lazy.holding(held, surfaces_held)));
         }
         entry.deletes.forget_live_doc_freqs();
         Ok(())
@@ -566,7 +587,7 @@ impl LazyIndex {
             .filter(|h| h.2 == self.clock)
             .map(|h| h.1 as u64)
             .sum();
-        let mut changed = Vec::new();
+        let mut words_gone = Vec::new();
         // `cacheBytes` is shared: half for the units (their decoded bytes),
         // a quarter for unpacked pages (the page cache), a quarter for
         // unpacked id blocks.
@@ -589,10 +610,12 @@ impl LazyIndex {
             match unit {
                 Unit::Shard(k) => seg.shards[k as usize] = None,
                 Unit::Page(k) => segment.docs.release_page(k),
-                Unit::Surfaces => seg.surfaces = false,
-            }
-            if !changed.contains(&s) {
-                changed.push(s);
+                Unit::Surfaces(k) => {
+                    seg.surface_shards[k as usize] = None;
+                    if !words_gone.contains(&s) {
+                        words_gone.push(s);
+                    }
+                }
             }
         }
         // Id blocks unpacked by reads (ties rank by id: a search reads
@@ -603,15 +626,18 @@ impl LazyIndex {
                 segment.docs.release_ids(self.limit / 4 / lazy);
             }
         }
-        for s in changed {
-            let gone = self.segs[s].as_ref().is_some_and(|seg| !seg.surfaces);
-            if gone {
-                if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
-                    segment.surfaces = Default::default();
-                    if let Some(lazy) = &segment.lazy {
-                        let held = lazy.held_shards();
-                        segment.lazy = Some(Arc::new(lazy.holding(held, false)));
-                    }
+        // Surface words are dropped with their shards (a later search
+        // assembles them again); assembled term shards stay until then.
+        for s in words_gone {
+            let Some(seg) = self.segs[s].as_ref() else {
+                continue;
+            };
+            if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
+                segment.surfaces = Default::default();
+                if let Some(lazy) = &segment.lazy {
+                    let held = lazy.held_shards();
+                    let none = vec![false; seg.surface_shards.len()];
+                    segment.lazy = Some(Arc::new(lazy.holding(held, none)));
                 }
             }
         }
@@ -660,13 +686,15 @@ fn install(
                 .map_err(|reason| corrupt(key, reason))?;
             bytes.len()
         }
-        Unit::Surfaces => {
-            segment.surfaces = read_surfaces(&mut r, seg.version, segment.n_terms())?;
-            if !r.is_at_end() {
-                return Err(corrupt(key, "trailing bytes after the surface words"));
-            }
-            seg.surfaces = true;
-            segment.surfaces.heap_bytes()
+        Unit::Surfaces(i) => {
+            let entry = &seg.surface_entries[i as usize];
+            let words = read_surface_unit(&mut r, seg.version, segment.n_terms(), entry)?;
+            let held = words.heap_bytes();
+            seg.surface_shards[i as usize] = Some(words);
+            held
         }
     })
 }
+
+#[cfg(test)]
+mod tests;

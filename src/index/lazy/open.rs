@@ -194,6 +194,7 @@ fn lazy_segment(
         head.shards
             .iter()
             .map(|e| (e.first_term.clone(), e.n_terms)),
+        head.surfaces.iter().map(|e| e.first_term.clone()),
     );
     Ok(Segment {
         n_docs: head.n_docs,

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 pub(crate) enum Unit {
     Shard(u32),
     Page(u32),
-    Surfaces,
+    Surfaces(u32),
 }
 
 #[derive(Debug, Default)]
@@ -26,37 +26,49 @@ pub(crate) struct LazyTerms {
     ord_starts: Arc<[u32]>,
     /// Per shard, the ordinal of its first term in the terms held now.
     held: Vec<Option<u32>>,
-    surfaces: bool,
+    /// First word of each surface word shard (format 8; one unit of no
+    /// first word before).
+    surface_firsts: Arc<[String]>,
+    /// Per surface word shard, whether the segment's surface words hold it.
+    surfaces_held: Vec<bool>,
     /// Units asked for: `(unit, held)`.
     asked: Mutex<Vec<(Unit, bool)>>,
 }
 
 impl LazyTerms {
-    /// `shards`: per shard, its first term and term count.
-    pub fn new(shards: impl IntoIterator<Item = (String, u32)>) -> LazyTerms {
+    /// `shards`: per shard, its first term and term count; `surfaces`:
+    /// the first word of each surface word unit.
+    pub fn new(
+        shards: impl IntoIterator<Item = (String, u32)>,
+        surfaces: impl IntoIterator<Item = String>,
+    ) -> LazyTerms {
         let mut firsts = Vec::new();
         let mut ord_starts = vec![0u32];
         for (first, n) in shards {
             firsts.push(first);
             ord_starts.push(ord_starts.last().copied().unwrap_or(0).saturating_add(n));
         }
+        let surface_firsts: Arc<[String]> = surfaces.into_iter().collect();
         LazyTerms {
             held: vec![None; firsts.len()],
             firsts: firsts.into(),
             ord_starts: ord_starts.into(),
-            surfaces: false,
+            surfaces_held: vec![false; surface_firsts.len()],
+            surface_firsts,
             asked: Mutex::default(),
         }
     }
 
-    /// The same directory, holding the shards `held` (their first term's
-    /// ordinal among the terms held) and the surface words if `surfaces`.
-    pub fn holding(&self, held: Vec<Option<u32>>, surfaces: bool) -> LazyTerms {
+    /// The same directories, holding the shards `held` (their first term's
+    /// ordinal among the terms held) and the surface word shards
+    /// `surfaces_held`.
+    pub fn holding(&self, held: Vec<Option<u32>>, surfaces_held: Vec<bool>) -> LazyTerms {
         LazyTerms {
             firsts: Arc::clone(&self.firsts),
             ord_starts: Arc::clone(&self.ord_starts),
             held,
-            surfaces,
+            surface_firsts: Arc::clone(&self.surface_firsts),
+            surfaces_held,
             asked: Mutex::default(),
         }
     }
@@ -89,41 +101,32 @@ impl LazyTerms {
         held
     }
 
-    /// The shard that would hold `term` (`None`: before every shard).
-    fn shard_of(&self, term: &str) -> Option<usize> {
-        self.firsts
-            .partition_point(|f| f.as_bytes() <= term.as_bytes())
-            .checked_sub(1)
-    }
-
     /// Whether a lookup of `term` can be answered now (asking for its
     /// shard if not).
     pub fn want_term(&self, term: &str) -> bool {
-        self.shard_of(term).is_none_or(|i| self.ask_shard(i))
+        shard_of(&self.firsts, term).is_none_or(|i| self.ask_shard(i))
     }
 
     /// Asks for every shard that may hold a term starting with `prefix`.
     pub fn want_prefix(&self, prefix: &str) {
-        let start = self.shard_of(prefix).unwrap_or(0);
-        for i in start..self.firsts.len() {
-            if i > start && !self.firsts[i].starts_with(prefix) {
-                break;
+        for i in covering(&self.firsts, prefix) {
+            self.ask_shard(i);
+        }
+    }
+
+    /// Whether the surface words starting with `prefix` are held (asking
+    /// for their shards if not). Some shard is always asked for (the first
+    /// when `prefix` sorts before them all), so that the segment's surface
+    /// words are empty only when it has none, as when fully loaded.
+    pub fn want_surfaces(&self, prefix: &str) -> bool {
+        let mut all = true;
+        for i in covering(&self.surface_firsts, prefix) {
+            if let Some(&held) = self.surfaces_held.get(i) {
+                self.ask(Unit::Surfaces(i as u32), held);
+                all &= held;
             }
-            self.ask_shard(i);
         }
-    }
-
-    /// Asks for every shard (a walk of the whole dictionary).
-    pub fn want_all(&self) {
-        for i in 0..self.firsts.len() {
-            self.ask_shard(i);
-        }
-    }
-
-    /// Whether the surface words are held (asking for them if not).
-    pub fn want_surfaces(&self) -> bool {
-        self.ask(Unit::Surfaces, self.surfaces);
-        self.surfaces
+        all
     }
 
     /// The ordinal among the terms held of the term of ordinal `global` in
@@ -139,4 +142,18 @@ impl LazyTerms {
         let base = self.held[i]?;
         Some(u64::from(base + (global - self.ord_starts[i])))
     }
+}
+
+/// The shard of `firsts` (first terms, in order) that would hold `term`
+/// (`None`: before every shard).
+fn shard_of(firsts: &[String], term: &str) -> Option<usize> {
+    firsts
+        .partition_point(|f| f.as_bytes() <= term.as_bytes())
+        .checked_sub(1)
+}
+
+/// The shards of `firsts` that may hold a term starting with `prefix`.
+fn covering<'a>(firsts: &'a [String], prefix: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let start = shard_of(firsts, prefix).unwrap_or(0);
+    (start..firsts.len()).take_while(move |&i| i == start || firsts[i].starts_with(prefix))
 }

@@ -13,6 +13,7 @@ use crate::vector::VectorColumn;
 use super::super::lengths::FieldLengths;
 use super::super::segment::Segment;
 use super::super::surfaces::Surfaces;
+use super::shards::ShardEntry;
 
 const COL_KEYWORD: u8 = 1;
 const COL_NUMBER: u8 = 2;
@@ -161,6 +162,63 @@ pub(super) fn write_surfaces(w: &mut ByteWriter, surfaces: &Surfaces) {
         w.varint(stem);
         w.varint(count);
     }
+}
+
+/// Bytes of words a surface word shard gathers before it closes (format
+/// 8): a typo fetches the shards of one or two first letters, a
+/// completion those of its prefix.
+pub(crate) const SURFACE_SHARD_BYTES: usize = 32 * 1024;
+
+/// Surface words as shards (format 8), each written as
+/// [`write_surfaces`] writes all of them, one unit each (`unit` is called
+/// after each); returns their head entries.
+pub(super) fn write_surface_shards(
+    w: &mut ByteWriter,
+    surfaces: &Surfaces,
+    unit: &mut dyn FnMut(usize),
+) -> Vec<ShardEntry> {
+    let mut entries = Vec::new();
+    let mut words = surfaces.words.iter();
+    let mut pending: Vec<String> = Vec::new();
+    let (mut first, mut bytes) = (0, 0);
+    let n = surfaces.words.len();
+    while words.advance().is_some() {
+        let word = String::from_utf8_lossy(words.term()).into_owned();
+        bytes += word.len() + 4;
+        pending.push(word);
+        let end = first + pending.len();
+        if bytes >= SURFACE_SHARD_BYTES || end == n {
+            let start = w.buf.len();
+            write_surfaces(w, &surfaces.slice(first..end, &pending));
+            unit(w.buf.len());
+            entries.push(ShardEntry {
+                first_term: std::mem::take(&mut pending).swap_remove(0),
+                n_terms: (end - first) as u32,
+                len: (w.buf.len() - start) as u32,
+            });
+            (first, bytes) = (end, 0);
+        }
+    }
+    entries
+}
+
+/// One unit of surface words as its head entry describes it (all of
+/// `r`): a shard of format 8, or all the words of a format 6 or 7 segment
+/// (an entry of no first word and no count).
+pub(crate) fn read_surface_unit(
+    r: &mut ByteReader<'_>,
+    version: u32,
+    n_terms: usize,
+    entry: &ShardEntry,
+) -> Result<Surfaces> {
+    let surfaces = read_surfaces(r, version, n_terms)?;
+    let mut words = surfaces.words.iter();
+    let starts = words.advance().is_some() && words.term() == entry.first_term.as_bytes();
+    let described = version < 8 || (surfaces.words.len() == entry.n_terms as usize && starts);
+    if !r.is_at_end() || !described {
+        return Err(r.corrupt("a surface word shard differs from the segment head's entry for it"));
+    }
+    Ok(surfaces)
 }
 
 /// [`write_surfaces`]' output over a segment of `n_terms` terms (none

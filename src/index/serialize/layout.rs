@@ -1,5 +1,6 @@
-//! Formats 6 and 7: a segment as a head and a body (docs/FORMAT.md
-//! "Segment"); 7 stores the ids in blocks (6: one stream).
+//! Formats 6 to 8: a segment as a head and a body (docs/FORMAT.md
+//! "Segment"); 7 stores the ids in blocks (6: one stream), 8 the surface
+//! words in shards (6 and 7: one unit).
 //! The head holds what a search needs for every document (field lengths,
 //! namespaces, filter, links and vector columns) and the directories of the
 //! body; the body holds the units a reader can fetch alone (term shards,
@@ -15,6 +16,7 @@ use crate::vector::VectorColumn;
 use super::super::lengths::FieldLengths;
 use super::super::persist::CHUNK_PAYLOAD;
 use super::super::segment::Segment;
+use super::super::surfaces::Surfaces;
 use super::columns;
 use super::shards::{self, check_entry, read_shard, Assembled, ShardEntry};
 use super::SegmentBytes;
@@ -41,7 +43,9 @@ pub(crate) struct Head {
     pub namespaces: KeywordColumn,
     pub columns: Vec<Column>,
     pub vectors: Vec<VectorColumn>,
-    pub surfaces_len: usize,
+    /// The surface word units: shards (format 8), or one unit of no first
+    /// word and no count (6 and 7).
+    pub surfaces: Vec<ShardEntry>,
     /// Byte length of each part of the body, in order.
     pub parts: Vec<usize>,
 }
@@ -60,10 +64,9 @@ pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) ->
         body.buf.len() - start + dir.buf.len() + ids_packed,
     );
     let start = body.buf.len();
-    columns::write_surfaces(&mut body, &seg.surfaces);
-    units.push(body.buf.len());
-    let surfaces_len = body.buf.len() - start;
-    mark("surface words", surfaces_len);
+    let surfaces =
+        columns::write_surface_shards(&mut body, &seg.surfaces, &mut |end| units.push(end));
+    mark("surface words", body.buf.len() - start);
     let parts = cut_parts(&units);
 
     let mut w = ByteWriter::default();
@@ -81,7 +84,7 @@ pub(super) fn write(seg: &Segment, mark: &mut dyn FnMut(&'static str, usize)) ->
     mark("doc store", w.buf.len() - start);
     columns::write_columns(&mut w, seg, mark);
     let start = w.buf.len();
-    w.varint(surfaces_len as u32);
+    shards::write_entries(&mut w, &surfaces);
     w.varint(parts.len() as u32);
     let mut prev = 0;
     for &end in &parts {
@@ -147,10 +150,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
         return Err(r.corrupt("segment head length differs from its bytes"));
     }
     let shards = shards::read_entries(&mut r)?;
-    let ordered = shards
-        .windows(2)
-        .all(|p| p[0].first_term.as_bytes() < p[1].first_term.as_bytes());
-    if !ordered || shards.iter().any(|s| s.n_terms == 0) {
+    if !in_order(&shards) {
         return Err(r.corrupt("term shard directory out of order"));
     }
     let field_lens = columns::read_field_lens(&mut r, version, (n_docs, n_fields))?;
@@ -160,7 +160,20 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
         _ => IdsDir::read(&mut r, n_docs)?,
     };
     let (namespaces, columns, vectors) = columns::read_columns(&mut r, version, n_docs)?;
-    let surfaces_len = r.varint()? as usize;
+    let surfaces = match version {
+        6 | 7 => vec![ShardEntry {
+            first_term: String::new(),
+            n_terms: 0,
+            len: r.varint()?,
+        }],
+        _ => {
+            let entries = shards::read_entries(&mut r)?;
+            if !in_order(&entries) {
+                return Err(r.corrupt("surface word shard directory out of order"));
+            }
+            entries
+        }
+    };
     let n_parts = r.varint()? as usize;
     if n_parts > r.remaining() {
         return Err(r.corrupt("part count exceeds the segment head"));
@@ -174,7 +187,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
     let units: u64 = shards.iter().map(|s| s.len as u64).sum::<u64>()
         + pages.iter().map(|p| p.2 as u64).sum::<u64>()
         + ids.packed_len() as u64
-        + surfaces_len as u64;
+        + surfaces.iter().map(|s| s.len as u64).sum::<u64>();
     if parts.contains(&0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
         return Err(r.corrupt("the segment's parts do not cover its body"));
     }
@@ -188,12 +201,21 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
         namespaces,
         columns,
         vectors,
-        surfaces_len,
+        surfaces,
         parts,
     })
 }
 
-/// Reads a whole segment of format 6 or 7 (head and body, concatenated).
+/// Whether shard entries are in strictly increasing order of their first
+/// terms and none is empty.
+fn in_order(entries: &[ShardEntry]) -> bool {
+    let ordered = entries
+        .windows(2)
+        .all(|p| p[0].first_term.as_bytes() < p[1].first_term.as_bytes());
+    ordered && entries.iter().all(|s| s.n_terms > 0)
+}
+
+/// Reads a whole segment of format 6, 7 or 8 (head and body, concatenated).
 pub(super) fn read(
     key: &str,
     bytes: &[u8],
@@ -222,9 +244,22 @@ pub(super) fn read(
     }
     let (terms, term_infos, postings) = assembled.finish();
     let docs = crate::store::read_pages(&mut body, head.pages, Some(ids), cache)?;
-    let mut r = ByteReader::new(key, body.take(head.surfaces_len)?);
-    let surfaces = columns::read_surfaces(&mut r, version, terms.len())?;
-    if !r.is_at_end() || !body.is_at_end() {
+    let mut units = Vec::with_capacity(head.surfaces.len());
+    for entry in &head.surfaces {
+        let mut r = ByteReader::new(key, body.take(entry.len as usize)?);
+        units.push(columns::read_surface_unit(
+            &mut r,
+            version,
+            terms.len(),
+            entry,
+        )?);
+    }
+    let surfaces = match units.len() {
+        1 => units.swap_remove(0),
+        _ => Surfaces::join(&units.iter().collect::<Vec<_>>())
+            .map_err(|reason| body.corrupt(reason))?,
+    };
+    if !body.is_at_end() {
         return Err(body.corrupt("trailing bytes after the segment"));
     }
     Ok(Segment {
