@@ -3,12 +3,39 @@
 //! and the searches. A diagnostic for bench/js/lazy-open.mjs.
 //!
 //! ```text
-//! cargo run --profile bench-native --example lazy_profile -- DIR QUERIES.txt [N=200] [CACHE=33554432]
+//! cargo run --profile bench-native --example lazy_profile -- DIR QUERIES.txt [N=200] [CACHE=33554432] [OPTIONS_JSON]
 //! ```
+//!
+//! Prints the open, the p50/p99, the stats, and the most one search used
+//! and fetched.
 use memdex::index::lazy::LazyIndex;
 use memdex::storage::FsStorage;
 use memdex::SearchOptions;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
+
+/// Bytes allocated now and at most: what the searches keep and need.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(live, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const MIB: f64 = (1 << 20) as f64;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,20 +43,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let queries = std::fs::read_to_string(&args[1])?;
     let n: usize = args.get(2).map_or(Ok(200), |s| s.parse())?;
     let cache: usize = args.get(3).map_or(Ok(32 << 20), |s| s.parse())?;
-    let opts = SearchOptions::from_json(&memdex::json::parse(r#"{"limit":10,"highlight":true}"#)?)?;
+    let opts = args
+        .get(4)
+        .map_or(r#"{"limit":10,"highlight":true}"#, |s| s.as_str());
+    let opts = SearchOptions::from_json(&memdex::json::parse(opts)?)?;
     let t = Instant::now();
     let mut lazy =
         pollster::block_on(LazyIndex::open(&storage, "memdex", cache))?.ok_or("nothing stored")?;
-    println!("open {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "open {:.1} ms; heap {:.1} MiB",
+        t.elapsed().as_secs_f64() * 1e3,
+        LIVE.load(Relaxed) as f64 / MIB
+    );
     let mut times = Vec::new();
+    let (mut most_used, mut most_fetched) = (0, 0);
     for q in queries.lines().take(n) {
         let t = Instant::now();
+        let fetched = lazy.stats().fetched_bytes;
         pollster::block_on(lazy.search(&storage, q, &opts))?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        let stats = lazy.stats();
+        most_used = most_used.max(stats.last_search_bytes);
+        most_fetched = most_fetched.max(stats.fetched_bytes - fetched);
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "p50 {:.2} ms p99 {:.2} ms; {:?}",
+        "heap {:.1} MiB now, {:.1} MiB at most",
+        LIVE.load(Relaxed) as f64 / MIB,
+        PEAK.load(Relaxed) as f64 / MIB
+    );
+    println!(
+        "p50 {:.2} ms p99 {:.2} ms; {:?}; one search used at most {most_used} bytes, fetched {most_fetched}",
         times[times.len() / 2],
         times[times.len() * 99 / 100],
         lazy.stats()

@@ -42,8 +42,8 @@ pub use memdex_json::FieldMap;
 pub use query::options::{Hit, Mode, SearchOptions, SearchResults};
 pub use schema::{FieldDef, IndexConfig, SchemaRequest};
 
-// Talc instead of std's dlmalloc in the wasm: 2.5 KB gzipped smaller and no
-// slower (bench/HISTORY.md, "Bundle size"). The module is single-threaded.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+// The wasm allocates through std's dlmalloc. Talc was 2.5 KB gzipped
+// smaller, but a lazy index's units (shards, pages, id blocks of every size,
+// freed in LRU order) fragmented its heap: at 1M documents with 64 MiB of
+// `cacheBytes`, 2,000 queries grew the wasm memory to 206 MiB with talc,
+// 110 MiB with dlmalloc (bench/HISTORY.md).

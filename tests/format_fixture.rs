@@ -180,11 +180,18 @@ fn format_v8_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v8", 8);
 }
 
-/// Formats 6 to 8 open lazily too, and answer as opened whole.
+/// Format v9 (doc store rows by shape, pages after a dictionary), frozen:
+/// the same fixture answers the same.
 #[test]
-fn format_v6_to_v8_fixtures_open_lazily() {
+fn format_v9_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v9", 9);
+}
+
+/// Formats 6 to 9 open lazily too, and answer as opened whole.
+#[test]
+fn format_v6_to_v9_fixtures_open_lazily() {
     use memdex::index::lazy::LazyIndex;
-    for dir in ["format-v6", "format-v7", "format-v8"] {
+    for dir in ["format-v6", "format-v7", "format-v8", "format-v9"] {
         let mut whole = open_fixture(dir);
         let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         let storage = FsStorage::new(path);

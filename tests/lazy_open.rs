@@ -461,3 +461,65 @@ fn typos_and_completions_fetch_their_letters_only() {
         }
     }
 }
+
+/// Link expansion (both ways, two hops, across segments and to deleted
+/// documents), diversity and dedupe find ids as they rank: a lazy index
+/// (no id map) answers them as the fully loaded one does.
+#[test]
+fn expand_diversity_and_dedupe_answer_like_fully_loaded_ones() {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    let mut w = Words(31);
+    for batch in 0..3 {
+        for i in batch * 1000..(batch + 1) * 1000 {
+            let (a, b) = ((i * 7 + 3) % 3000, (i * 13 + 1) % 3000);
+            // Every fifth document repeats another's text (dedupe).
+            let text = match i % 5 {
+                0 => format!("deploying memories {}", i / 50),
+                _ => w.text(6),
+            };
+            let doc = format!(
+                r#"{{"id":"d{i}","text":"{text}","links":[{{"type":"DEPENDS_ON","to":"d{a}"}},{{"type":"SEE","to":"d{b}"}}]}}"#
+            );
+            index.add(&memdex::json::parse(&doc).unwrap()).unwrap();
+        }
+        for i in (batch * 1000..(batch + 1) * 1000).step_by(41) {
+            index.delete(&format!("d{i}"));
+        }
+        block_on(index.commit(&storage, "m")).unwrap();
+    }
+    let mut full =
+        Index::from_loaded(block_on(load(&storage, "m")).unwrap().unwrap(), None).unwrap();
+    let opts = |json: &str| SearchOptions::from_json(&memdex::json::parse(json).unwrap()).unwrap();
+    let cases = [
+        r#"{"limit":10,"expand":{"hops":2,"direction":"both"}}"#,
+        r#"{"limit":10,"expand":{"hops":1,"types":["SEE"],"direction":"in"}}"#,
+        r#"{"limit":10,"diversity":{"lambda":0.5}}"#,
+        r#"{"limit":10,"dedupe":true}"#,
+        r#"{"limit":5,"dedupe":true,"expand":{"hops":1}}"#,
+    ];
+    let queries = ["deploying memories", "agents running", "w17 w300", "caches"];
+    let mut want = Vec::new();
+    for case in cases {
+        for q in queries {
+            want.push(answer(full.searcher().search(q, &opts(case))));
+        }
+    }
+    assert!(want.iter().filter(|a| a.contains("via: Some")).count() >= 4);
+    for limit in [0, 1 << 30] {
+        let mut lazy = block_on(LazyIndex::open(&storage, "m", limit))
+            .unwrap()
+            .unwrap();
+        let mut want = want.iter();
+        for case in cases {
+            for q in queries {
+                let got = answer(block_on(lazy.search(&storage, q, &opts(case))));
+                assert_eq!(
+                    &got,
+                    want.next().unwrap(),
+                    "cacheBytes {limit}, {case} {q:?}"
+                );
+            }
+        }
+    }
+}

@@ -284,13 +284,14 @@ fn newer_format_version_is_a_version_error() {
     let mut index = Index::new(IndexConfig::default()).unwrap();
     index.add(&doc(1)).unwrap();
     block_on(index.commit(&storage, "idx")).unwrap();
-    storage.with_map(|m| set_version(m.get_mut(&manifest_key("idx")).unwrap(), 9));
+    let newer = memdex::codec::blob::FORMAT_VERSION + 1;
+    storage.with_map(|m| set_version(m.get_mut(&manifest_key("idx")).unwrap(), newer));
     let err = block_on(Index::open(&storage, "idx", None)).err().unwrap();
     assert_eq!(
         err,
         memdex::Error::Version {
             expected: memdex::codec::blob::FORMAT_VERSION,
-            got: 9
+            got: newer
         }
     );
 }

@@ -21,7 +21,7 @@ export const AREAS = [
   { name: 'analysis', what: 'tokenizer, normalization, stop words, stemming calls', re: /memdex::analysis/ },
   { name: 'schema', what: 'schemas, their upgrade, dates', re: /memdex::schema/ },
   { name: 'wasm API', what: 'the `Engine` methods (src/wasm)', re: /memdex::wasm/ },
-  { name: 'allocator', what: 'talc', re: /talc/ },
+  { name: 'allocator', what: 'dlmalloc (std)', re: /dlmalloc/ },
   { name: 'std generic', what: 'monomorphised std code: sorts, hash maps, vectors, strings, iterators', re: new RegExp(`^<?${STD}::|^<\\[|^<&`) },
   { name: 'other', what: 'the rest (wasm tables, element segment, unnamed helpers)', re: /./ },
 ];

@@ -27,14 +27,23 @@ pub const IDS_PER_BLOCK: u32 = 256;
 /// The ids are a small part of the store, packed once: level 9.
 const LEVEL: u8 = 9;
 
-/// Bytes of ids sampled into a segment's dictionary: deflate's window
-/// (100k `packages` ids in blocks of 256: 1,055,632 bytes without one,
-/// 894,914 with, 887,202 as one stream).
-const DICT_BYTES: usize = 32 * 1024;
+// A segment's dictionary of sampled ids is at most deflate's window (100k
+// `packages` ids in blocks of 256: 1,055,632 bytes without one, 894,914
+// with, 887,202 as one stream).
+use super::deflate::{DICT_BYTES, MAX_EXPANSION};
 
-/// Deflate cannot expand more than 1032 to 1: a block claiming more is
-/// damaged, and refusing it bounds what a crafted blob can make us allocate.
-const MAX_EXPANSION: u64 = 1032;
+/// Packs a block after the segment's dictionary.
+fn pack(raw: &[u8], dict: &[u8]) -> Vec<u8> {
+    super::deflate::pack(raw, dict, LEVEL)
+}
+
+/// Unpacks a block into exactly `raw_len` bytes.
+fn unpack(packed: &[u8], dict: &[u8], raw_len: usize) -> std::result::Result<Vec<u8>, ()> {
+    match super::deflate::unpack(packed, dict, raw_len) {
+        Ok(raw) if raw.len() == raw_len => Ok(raw),
+        _ => Err(()),
+    }
+}
 
 /// Ids by local doc id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -468,57 +477,6 @@ fn dictionary(ids: &Ids) -> Vec<u8> {
         dict.short_bytes(id.as_bytes());
     }
     dict.buf
-}
-
-/// Raw deflate of `raw` as continuing `dict` (its matches may reach into
-/// the dictionary): the compressor takes the dictionary with a sync flush,
-/// whose output is dropped; what follows starts at a byte and a block.
-fn pack(raw: &[u8], dict: &[u8]) -> Vec<u8> {
-    use miniz_oxide::deflate::core::{
-        compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
-    };
-    if dict.is_empty() {
-        return miniz_oxide::deflate::compress_to_vec(raw, LEVEL);
-    }
-    let mut c = CompressorOxide::new(create_comp_flags_from_zip_params(i32::from(LEVEL), -15, 0));
-    let mut sink = vec![0; dict.len() + 1024];
-    let _ = compress(&mut c, dict, &mut sink, TDEFLFlush::Sync);
-    let mut out = vec![0; raw.len() + raw.len() / 8 + 1024];
-    let (mut read, mut wrote) = (0, 0);
-    loop {
-        let (status, r, w) = compress(&mut c, &raw[read..], &mut out[wrote..], TDEFLFlush::Finish);
-        read += r;
-        wrote += w;
-        match status {
-            // More to write: room runs out, or nothing moved (then room is the cure).
-            TDEFLStatus::Okay if wrote == out.len() || (r == 0 && w == 0) => {
-                out.resize(out.len() * 2, 0)
-            }
-            TDEFLStatus::Okay => {}
-            _ => break,
-        }
-    }
-    out.truncate(wrote);
-    out
-}
-
-/// Inflates `packed` ([`pack`]'s output after `dict`) into exactly
-/// `raw_len` bytes: the output starts as the dictionary, so matches reach it.
-fn unpack(packed: &[u8], dict: &[u8], raw_len: usize) -> std::result::Result<Vec<u8>, ()> {
-    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
-    if dict.is_empty() {
-        return miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len).map_err(|_| ());
-    }
-    let mut out = vec![0; dict.len() + raw_len];
-    out[..dict.len()].copy_from_slice(dict);
-    let mut r = DecompressorOxide::new();
-    let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
-    let (status, _, wrote) = decompress(&mut r, packed, &mut out, dict.len(), flags);
-    if status != miniz_oxide::inflate::TINFLStatus::Done || wrote != raw_len {
-        return Err(());
-    }
-    out.drain(..dict.len());
-    Ok(out)
 }
 
 /// Reads all the ids `dir` describes from `packed` (exactly its blocks):

@@ -6,13 +6,15 @@
 use std::sync::{Arc, Mutex};
 
 use super::cache::{new_store_key, PageCache, UnpackedPage};
-use super::pages::{unpack_prefix, PageDir};
+use super::pages::{unpack_prefix, Layout, PageDir};
+use super::rows::PageCodec;
 
 #[derive(Debug)]
 pub(super) struct LazyPages {
     key: u64,
     /// Per page: first doc, docs, unpacked bytes.
     pages: Vec<(u32, u32, u32)>,
+    codec: Arc<PageCodec>,
     packed: Mutex<Vec<Option<Arc<[u8]>>>>,
     /// Pages asked for: `(page, held)`.
     asked: Mutex<Vec<(u32, bool)>>,
@@ -46,6 +48,7 @@ impl LazyPages {
             key: new_store_key(),
             packed: Mutex::new(vec![None; pages.len()]),
             pages,
+            codec: dir.codec.clone(),
             asked: Mutex::default(),
             damaged: Mutex::default(),
             cache,
@@ -65,7 +68,11 @@ impl LazyPages {
         let row = (doc - first) as usize;
         let mut failed = false;
         let page = self.cache.get(self.key, i as u32, row, || {
-            unpack_prefix(&packed, (raw_len, n_docs), row, false).unwrap_or_else(|| {
+            let layout = Layout {
+                with_ids: false,
+                codec: &self.codec,
+            };
+            unpack_prefix(&packed, (raw_len, n_docs), row, layout).unwrap_or_else(|| {
                 failed = true;
                 // No rows: never taken for a hit, and next to nothing held.
                 UnpackedPage {
@@ -84,7 +91,7 @@ impl LazyPages {
     /// Holds page `i`'s packed bytes (checked as rows are read from them).
     pub(super) fn provide(&self, i: u32, packed: &[u8]) -> Result<(), &'static str> {
         let &(_, _, raw_len) = self.pages.get(i as usize).ok_or("no such page")?;
-        if raw_len as u64 > packed.len() as u64 * 1032 {
+        if raw_len as u64 > packed.len() as u64 * super::deflate::MAX_EXPANSION {
             return Err("a doc store page claims more than deflate can expand to");
         }
         lock(&self.packed)[i as usize] = Some(Arc::from(packed));
@@ -116,6 +123,7 @@ impl LazyPages {
             .map(|p| p.len())
             .sum::<usize>()
             + self.pages.len() * 12
+            + self.codec.dict.len()
     }
 }
 
@@ -138,7 +146,8 @@ mod tests {
         }
         let (mut dir, mut body, mut ends) = (ByteWriter::default(), ByteWriter::default(), vec![0]);
         write_pages(&mut dir, &mut body, &docs, &mut |end| ends.push(end));
-        let dir = read_page_dir(&mut ByteReader::new("k", &dir.buf), 3000).unwrap();
+        let version = crate::codec::blob::FORMAT_VERSION;
+        let dir = read_page_dir(&mut ByteReader::new("k", &dir.buf), 3000, version).unwrap();
         assert!(dir.len() > 2);
         let ids = docs.ids().clone();
         let lazy = DocStore::lazy(ids, &dir, PageCache::new(1 << 20));

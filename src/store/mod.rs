@@ -3,11 +3,13 @@
 
 mod cache;
 mod columns;
+mod deflate;
 mod fields;
 mod ids;
 mod lazy;
 mod links;
 mod pages;
+mod rows;
 
 use std::sync::Arc;
 

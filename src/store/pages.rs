@@ -2,10 +2,12 @@
 //! of about [`PAGE_BYTES`] and each page deflate-compressed on its own, so
 //! that one page can be fetched and decoded without the others.
 //!
-//! Layout (docs/FORMAT.md "Segment", item 8): `varint n_pages`, per page
-//! `varint n_docs`, `varint raw_len`, `varint packed_len`, then the pages'
-//! packed bytes in order. A page unpacks to `n_docs` rows of `short id`,
-//! `short stored` (format 4's doc store rows).
+//! Layout (docs/FORMAT.md "Segment"): `varint n_pages`, per page
+//! `varint n_docs`, `varint raw_len`, `varint packed_len` (format 9: then
+//! the rows' shape and the pages' dictionary, [`PageCodec`]), then the
+//! pages' packed bytes in order. A page unpacks to `n_docs` rows: format 9
+//! encodes them through the codec ([`super::rows`]); 6 to 8 as `short`
+//! stored fields; 5 as `short id`, `short stored`.
 
 use std::sync::Arc;
 
@@ -13,24 +15,23 @@ use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
 
 use super::cache::{new_store_key, PageCache, UnpackedPage};
+use super::deflate::{self, MAX_EXPANSION};
+use super::rows::PageCodec;
 use super::{DocStore, Ids};
 
 /// Raw bytes a page holds before it is closed: the page stays small enough
-/// to fetch and unpack per hit (a read unpacks only up to its row). Format 6
-/// keeps the ids apart from the rows (a lazy reader holds them all), which
-/// loses what ids share with titles; doc store of 100k packages documents
-/// against all the text it holds (bench/segments/parts.rs, level 6): 64 KiB
-/// pages 52.7 %, 128 KiB 50.6 %, 256 KiB 50.2 % (format 5, ids in the rows,
-/// 64 KiB at level 4: 48.7 %).
-pub const PAGE_BYTES: usize = 128 * 1024;
+/// to fetch and unpack per hit (a read unpacks only up to its row). Doc
+/// store of 100k packages documents against all the text it holds
+/// (bench/segments/parts.rs, level 6), format 8 (whole JSON rows, no
+/// dictionary): 64 KiB pages 52.7 %, 128 KiB 50.6 %, 256 KiB 50.2 %; format
+/// 9 (shaped rows after a dictionary, which helps the first 32 KiB of a
+/// page most): 64 KiB 47.9 %, 128 KiB 47.9 %, at half the bytes to
+/// inflate per lazy read.
+pub const PAGE_BYTES: usize = 64 * 1024;
 
 /// Deflate level of the pages: 6 packs within 0.3 % of level 9, 2 % better
 /// than 4 (level 4 packs 65 MB/s, 9 packs 27, on 64 KiB pages).
 const LEVEL: u8 = 6;
-
-/// Deflate cannot expand more than 1032 to 1: a page claiming more is
-/// damaged, and refusing it bounds what a crafted blob can make us allocate.
-const MAX_EXPANSION: u64 = 1032;
 
 /// A page as stored: its documents and its deflate bytes.
 #[derive(Debug)]
@@ -50,6 +51,7 @@ pub(super) struct PackedPages {
     /// Rows start with the document's id (format 5; format 6 keeps the ids
     /// apart, [`write_ids`]).
     with_ids: bool,
+    codec: Arc<PageCodec>,
 }
 
 impl Drop for PackedPages {
@@ -60,16 +62,18 @@ impl Drop for PackedPages {
 
 impl PackedPages {
     pub(super) fn pack(docs: &DocStore, cache: Arc<PageCache>) -> PackedPages {
+        let (pages, codec) = pack_pages(docs);
         PackedPages {
             key: new_store_key(),
-            pages: pack_pages(docs),
+            pages,
             cache,
             with_ids: false,
+            codec: Arc::new(codec),
         }
     }
 
     pub(super) fn packed_bytes(&self) -> usize {
-        self.pages.iter().map(|p| p.bytes.len() + 16).sum()
+        self.pages.iter().map(|p| p.bytes.len() + 16).sum::<usize>() + self.codec.dict.len()
     }
 
     /// The unpacked page holding `doc`'s stored fields, and its row there.
@@ -82,7 +86,11 @@ impl PackedPages {
         let unpacked = self.cache.get(self.key, i as u32, row, || {
             // The bytes unpacked when the store was read or packed: only a
             // bug could make them fail now, and then the fields read empty.
-            let unpacked = unpack_through(page, row, self.with_ids);
+            let layout = Layout {
+                with_ids: self.with_ids,
+                codec: &self.codec,
+            };
+            let unpacked = unpack_prefix(&page.bytes, (page.raw_len, page.n_docs), row, layout);
             debug_assert!(unpacked.is_some(), "a held page no longer unpacks");
             unpacked.unwrap_or(UnpackedPage {
                 raw: Vec::new(),
@@ -93,26 +101,36 @@ impl PackedPages {
     }
 }
 
-/// `docs`' stored fields in pages of about [`PAGE_BYTES`], each deflated.
-fn pack_pages(docs: &DocStore) -> Vec<PackedPage> {
+/// How a page's rows are laid out: after their ids (format 5), and through
+/// which codec.
+#[derive(Clone, Copy)]
+pub(super) struct Layout<'a> {
+    pub with_ids: bool,
+    pub codec: &'a PageCodec,
+}
+
+/// `docs`' stored fields in pages of about [`PAGE_BYTES`], each deflated
+/// after the codec's dictionary.
+fn pack_pages(docs: &DocStore) -> (Vec<PackedPage>, PageCodec) {
+    let n = docs.len() as u32;
+    let codec = PageCodec::of_rows(n as usize, &|d| docs.stored_bytes(d as u32).to_vec());
     let mut pages = Vec::new();
     let mut raw = ByteWriter::default();
     let mut first_doc = 0;
-    let n = docs.len() as u32;
     for d in 0..n {
-        raw.short_bytes(&docs.stored_bytes(d));
+        codec.encode(&docs.stored_bytes(d), &mut raw);
         if raw.buf.len() >= PAGE_BYTES || d + 1 == n {
             pages.push(PackedPage {
                 first_doc,
                 n_docs: d + 1 - first_doc,
                 raw_len: raw.buf.len() as u32,
-                bytes: miniz_oxide::deflate::compress_to_vec(&raw.buf, LEVEL),
+                bytes: deflate::pack(&raw.buf, &codec.dict, LEVEL),
             });
             raw.buf.clear();
             first_doc = d + 1;
         }
     }
-    pages
+    (pages, codec)
 }
 
 /// Appends `docs` as pages (a packed store's pages as they are): the
@@ -125,11 +143,12 @@ pub fn write_pages(
     unit: &mut dyn FnMut(usize),
 ) {
     let packed;
-    let pages = match docs.packed() {
-        Some(p) if !p.with_ids => &p.pages,
+    let (pages, codec) = match docs.packed() {
+        // Packed pages of this format are written as they are.
+        Some(p) if p.codec.tagged => (&p.pages, &*p.codec),
         _ => {
             packed = pack_pages(docs);
-            &packed
+            (&packed.0, &packed.1)
         }
     };
     dir.varint(pages.len() as u32);
@@ -138,59 +157,76 @@ pub fn write_pages(
         dir.varint(p.raw_len);
         dir.varint(p.bytes.len() as u32);
     }
+    dir.varint(codec.keys.len() as u32);
+    for key in &codec.keys {
+        dir.short_bytes(key);
+    }
+    dir.short_bytes(&codec.dict);
     for p in pages {
         body.buf.extend_from_slice(&p.bytes);
         unit(body.buf.len());
     }
 }
 
-/// The page's rows up to `row` at least: inflated only as far as the rows
-/// before it take, as their share of the page suggests (then the whole page
-/// if that fell short), so a read near the page's start unpacks little.
-fn unpack_through(page: &PackedPage, row: usize, with_ids: bool) -> Option<UnpackedPage> {
-    unpack_prefix(&page.bytes, (page.raw_len, page.n_docs), row, with_ids)
-}
-
-/// [`unpack_through`] of a page's `packed` bytes, of `raw_len` bytes and
-/// `n_docs` rows.
+/// The rows of a page (`packed`, of `raw_len` bytes and `n_docs` rows) up
+/// to `row` at least: inflated only as far as the rows before it take, as
+/// their share of the page suggests (then the whole page if that fell
+/// short), so a read near the page's start unpacks little.
 pub(super) fn unpack_prefix(
     packed: &[u8],
     (raw_len, n_docs): (u32, u32),
     row: usize,
-    with_ids: bool,
+    layout: Layout<'_>,
 ) -> Option<UnpackedPage> {
     let raw_len = raw_len as usize;
     let share = raw_len as u64 * (row as u64 + 1) / u64::from(n_docs.max(1));
     let guess = (share as usize + PREFIX_SLACK).min(raw_len);
     if guess < raw_len {
-        if let Err(partial) = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, guess) {
-            let prefix = rows_of(partial.output, n_docs, with_ids, &mut |_| {});
+        if let Err(partial) = deflate::unpack(packed, &layout.codec.dict, guess) {
+            let (prefix, _) = rows_of(partial, n_docs, layout, &mut |_| {});
             if prefix.stored.len() > row {
                 return Some(prefix);
             }
         }
     }
-    unpack(packed, raw_len, n_docs, with_ids, &mut |_| {})
+    unpack(packed, raw_len, n_docs, layout, &mut |_| {})
 }
 
 /// Bytes inflated beyond a row's share of its page: rows differ in length.
 const PREFIX_SLACK: usize = 4096;
 
-/// The whole rows at the start of `raw` (at most `n_docs`): `short` stored
-/// fields, after a `short` id `with_ids`, which goes to `id`.
-fn rows_of(raw: Vec<u8>, n_docs: u32, with_ids: bool, id: &mut dyn FnMut(&str)) -> UnpackedPage {
+/// The whole rows at the start of `raw` (at most `n_docs`), after a
+/// `short` id each `with_ids` (which goes to `id`), and the bytes they
+/// take. Untagged rows are read in place; tagged ones are rebuilt.
+fn rows_of(
+    raw: Vec<u8>,
+    n_docs: u32,
+    layout: Layout<'_>,
+    id: &mut dyn FnMut(&str),
+) -> (UnpackedPage, usize) {
     let mut stored = Vec::with_capacity(n_docs as usize);
     let mut rows = ByteReader::new("", &raw);
+    let mut rebuilt = Vec::new();
     for _ in 0..n_docs {
-        if with_ids {
+        if layout.with_ids {
             let Ok(row_id) = rows.short_str() else { break };
             id(row_id);
         }
-        let Ok(bytes) = rows.short_bytes() else { break };
-        let end = raw.len() - rows.remaining();
-        stored.push(((end - bytes.len()) as u32, end as u32));
+        if layout.codec.tagged {
+            let start = rebuilt.len() as u32;
+            if layout.codec.decode(&mut rows, &mut rebuilt).is_none() {
+                break;
+            }
+            stored.push((start, rebuilt.len() as u32));
+        } else {
+            let Ok(bytes) = rows.short_bytes() else { break };
+            let end = raw.len() - rows.remaining();
+            stored.push(((end - bytes.len()) as u32, end as u32));
+        }
     }
-    UnpackedPage { raw, stored }
+    let used = raw.len() - rows.remaining();
+    let raw = if layout.codec.tagged { rebuilt } else { raw };
+    (UnpackedPage { raw, stored }, used)
 }
 
 /// Inflates a page of `n_docs` rows into exactly `raw_len` bytes, calling
@@ -199,24 +235,35 @@ pub(super) fn unpack(
     packed: &[u8],
     raw_len: usize,
     n_docs: u32,
-    with_ids: bool,
+    layout: Layout<'_>,
     id: &mut dyn FnMut(&str),
 ) -> Option<UnpackedPage> {
-    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, raw_len).ok()?;
+    let raw = deflate::unpack(packed, &layout.codec.dict, raw_len).ok()?;
     if raw.len() != raw_len {
         return None;
     }
-    let page = rows_of(raw, n_docs, with_ids, id);
-    let whole = page.stored.len() == n_docs as usize
-        && page.stored.last().map_or(0, |r| r.1 as usize) == raw_len;
-    whole.then_some(page)
+    let (page, used) = rows_of(raw, n_docs, layout, id);
+    (page.stored.len() == n_docs as usize && used == raw_len).then_some(page)
 }
 
-/// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`.
-pub type PageDir = Vec<(u32, u32, usize)>;
+/// A doc store's page directory: per page `(n_docs, raw_len, packed_len)`,
+/// and how the pages encode their rows.
+#[derive(Debug, Clone, Default)]
+pub struct PageDir {
+    pub pages: Vec<(u32, u32, usize)>,
+    pub codec: Arc<PageCodec>,
+}
 
-/// Reads a page directory of pages holding exactly `n_docs` documents.
-pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32) -> Result<PageDir> {
+impl std::ops::Deref for PageDir {
+    type Target = [(u32, u32, usize)];
+    fn deref(&self) -> &Self::Target {
+        &self.pages
+    }
+}
+
+/// Reads a page directory of pages holding exactly `n_docs` documents, and
+/// (format 9) their codec.
+pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32, version: u32) -> Result<PageDir> {
     let n_pages = r.varint()? as usize;
     if n_pages > r.remaining() / 3 {
         return Err(r.corrupt("doc store page count exceeds the blob"));
@@ -234,7 +281,25 @@ pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32) -> Result<PageDir> {
     if total != n_docs as u64 {
         return Err(r.corrupt("doc store pages do not match the document count"));
     }
-    Ok(dir)
+    let mut codec = PageCodec::default();
+    if version >= 9 {
+        let n_keys = r.varint()? as usize;
+        if n_keys > r.remaining() {
+            return Err(r.corrupt("doc store row shape exceeds the blob"));
+        }
+        codec.tagged = true;
+        for _ in 0..n_keys {
+            codec.keys.push(r.short_bytes()?.to_vec());
+        }
+        codec.dict = r.short_bytes()?.to_vec();
+        if codec.dict.len() > deflate::DICT_BYTES {
+            return Err(r.corrupt("doc store page dictionary over 32 KiB"));
+        }
+    }
+    Ok(PageDir {
+        pages: dir,
+        codec: Arc::new(codec),
+    })
 }
 
 /// Reads the packed pages `dir` describes from `r`: kept packed behind
@@ -248,6 +313,10 @@ pub fn read_pages(
 ) -> Result<DocStore> {
     let n_docs: usize = dir.iter().map(|p| p.0 as usize).sum();
     let with_ids = ids.is_none();
+    let layout = Layout {
+        with_ids,
+        codec: &dir.codec,
+    };
     if ids.as_ref().is_some_and(|ids| ids.len() != n_docs) {
         return Err(r.corrupt("the doc store's ids do not match its pages"));
     }
@@ -256,9 +325,9 @@ pub fn read_pages(
     let (mut bytes, mut offsets) = (Vec::new(), Vec::with_capacity(n_docs + 1));
     offsets.push(0u32);
     let mut first_doc = 0;
-    for (i, (docs, raw_len, packed_len)) in dir.into_iter().enumerate() {
+    for (i, &(docs, raw_len, packed_len)) in dir.iter().enumerate() {
         let packed = r.take(packed_len)?;
-        let page = unpack(packed, raw_len as usize, docs, with_ids, &mut |id| {
+        let page = unpack(packed, raw_len as usize, docs, layout, &mut |id| {
             ids.push(id)
         });
         let page = page.ok_or_else(|| r.corrupt(format!("doc store page {i} does not unpack")))?;
@@ -283,6 +352,7 @@ pub fn read_pages(
             pages,
             cache: cache.clone(),
             with_ids,
+            codec: dir.codec.clone(),
         })),
         None => super::Stored::Raw { bytes, offsets },
     };
@@ -321,7 +391,7 @@ mod tests {
     /// Pages of `n_docs` documents whose ids are those of [`store`].
     fn read_behind(bytes: &[u8], n_docs: u32, cache: Option<&Arc<PageCache>>) -> Result<DocStore> {
         let mut r = ByteReader::new("k", bytes);
-        let dir = read_page_dir(&mut r, n_docs)?;
+        let dir = read_page_dir(&mut r, n_docs, crate::codec::blob::FORMAT_VERSION)?;
         let mut ids = Ids::default();
         (0..n_docs).for_each(|d| ids.push(&format!("doc-{d}")));
         let docs = read_pages(&mut r, dir, Some(ids), cache)?;
@@ -344,6 +414,31 @@ mod tests {
                 "{pages} pages for {raw} bytes"
             );
             assert!(n == 0 || raw / pages < 2 * PAGE_BYTES + len + 64);
+        }
+    }
+
+    /// Rows of the segment's shape and of others (format 9 keeps those
+    /// whole) read back exactly, packed or not, from any row on.
+    #[test]
+    fn rows_of_every_shape_round_trip() {
+        let mut docs = DocStore::new();
+        for d in 0..3000u32 {
+            let row = match d % 5 {
+                0 => format!(r#"{{"tags":["a","b{d}"],"text":"x"}}"#),
+                1 => format!(r#"{{"n":{d}}}"#),
+                _ => format!(
+                    r#"{{"text":"row \"{d}\" {}","title":"t{d}"}}"#,
+                    "y".repeat(d as usize % 90)
+                ),
+            };
+            docs.push(format!("doc-{d}"), row.as_bytes());
+        }
+        let bytes = written(&docs);
+        assert_eq!(read(&bytes, 3000).unwrap(), docs);
+        let cache = PageCache::new(PAGE_BYTES);
+        let packed = read_behind(&bytes, 3000, Some(&cache)).unwrap();
+        for d in (0..3000).rev().step_by(3) {
+            assert_eq!(*packed.stored_bytes(d), *docs.stored_bytes(d), "doc {d}");
         }
     }
 

@@ -74,10 +74,13 @@ pub(super) fn search_with(
 /// second chars), in byte order: where [`search_with`] walks when
 /// transpositions count, so what a lazy reader fetches for it.
 pub fn anchors(query: &str) -> Vec<String> {
-    let mut out: Vec<String> = query.chars().take(2).map(String::from).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    // Chars order as their UTF-8 bytes do (no generic sort in the wasm).
+    let mut chars = query.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a != b => vec![a.min(b).into(), a.max(b).into()],
+        (Some(a), _) => vec![a.into()],
+        (None, _) => Vec::new(),
+    }
 }
 
 /// Walks the terms starting with `within` (all when `None`) in order,

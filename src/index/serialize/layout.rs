@@ -154,7 +154,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
         return Err(r.corrupt("term shard directory out of order"));
     }
     let field_lens = columns::read_field_lens(&mut r, version, (n_docs, n_fields))?;
-    let pages = crate::store::read_page_dir(&mut r, n_docs)?;
+    let pages = crate::store::read_page_dir(&mut r, n_docs, version)?;
     let ids = match version {
         6 => IdsDir::whole(&mut r, n_docs)?,
         _ => IdsDir::read(&mut r, n_docs)?,

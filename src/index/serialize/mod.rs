@@ -143,7 +143,7 @@ fn read_docs(
     cache: Option<&Arc<PageCache>>,
 ) -> Result<DocStore> {
     if version >= 5 {
-        let dir = crate::store::read_page_dir(r, n_docs)?;
+        let dir = crate::store::read_page_dir(r, n_docs, version)?;
         return crate::store::read_pages(r, dir, None, cache);
     }
     if version < 4 && r.len(16)? != n_docs as usize {
