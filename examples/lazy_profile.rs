@@ -6,8 +6,9 @@
 //! cargo run --profile bench-native --example lazy_profile -- DIR QUERIES.txt [N=200] [CACHE=33554432] [OPTIONS_JSON]
 //! ```
 //!
-//! Prints the open, the p50/p99, the stats, and the most one search used
-//! and fetched.
+//! Prints the open, the p50/p99, the stats, and the most one search used,
+//! fetched and added to the heap while it ran (a counting allocator);
+//! with `LAZY_PROFILE_EACH` set, those per query.
 use memdex::index::lazy::LazyIndex;
 use memdex::storage::FsStorage;
 use memdex::SearchOptions;
@@ -56,11 +57,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         LIVE.load(Relaxed) as f64 / MIB
     );
     let mut times = Vec::new();
-    let (mut most_used, mut most_fetched) = (0, 0);
+    let (mut most_used, mut most_fetched, mut most_heap) = (0, 0, 0);
     for q in queries.lines().take(n) {
         let t = Instant::now();
         let fetched = lazy.stats().fetched_bytes;
+        let before = LIVE.load(Relaxed);
+        PEAK.store(before, Relaxed);
         pollster::block_on(lazy.search(&storage, q, &opts))?;
+        most_heap = most_heap.max(PEAK.load(Relaxed) - before);
+        if std::env::var_os("LAZY_PROFILE_EACH").is_some() {
+            let s = lazy.stats();
+            println!(
+                "{q:?}: fetched {} used {} heap +{}",
+                s.fetched_bytes - fetched,
+                s.last_search_bytes,
+                PEAK.load(Relaxed) - before
+            );
+        }
         times.push(t.elapsed().as_secs_f64() * 1e3);
         let stats = lazy.stats();
         most_used = most_used.max(stats.last_search_bytes);
@@ -68,9 +81,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "heap {:.1} MiB now, {:.1} MiB at most",
+        "heap {:.1} MiB now; one search added at most {:.1} MiB while it ran",
         LIVE.load(Relaxed) as f64 / MIB,
-        PEAK.load(Relaxed) as f64 / MIB
+        most_heap as f64 / MIB
     );
     println!(
         "p50 {:.2} ms p99 {:.2} ms; {:?}; one search used at most {most_used} bytes, fetched {most_fetched}",

@@ -55,6 +55,13 @@ export interface StorageAdapter {
   swap(key: string, expected: Uint8Array | null, value: Uint8Array): Promise<boolean>;
   /** A cross-process writer lock for index `name` (optional). */
   lock?<T>(name: string, fn: () => T | Promise<T>, options?: IndexLockOptions): Promise<T>;
+  /**
+   * Called with each value `get` resolved to once memdex has copied it
+   * (optional): an adapter whose values are fresh buffers of its own may
+   * free them now (`kvStorage` detaches them) instead of at the next
+   * garbage collection. Never called for a value memdex still reads.
+   */
+  release?(value: Uint8Array | ArrayBuffer): void;
 }
 
 /** Why a storage adapter failed (the `reason` of a {@link StorageAdapterError}). */
@@ -176,6 +183,8 @@ export interface KVStorageOptions {
  */
 export interface KVStorage extends StorageAdapter {
   get(key: string): Promise<Uint8Array | null>;
+  /** Detaches the value's buffer (freeing it at once where `ArrayBuffer#transfer` exists). */
+  release(value: Uint8Array | ArrayBuffer): void;
   readonly prefix: string;
 }
 

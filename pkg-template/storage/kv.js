@@ -98,6 +98,18 @@ export function kvStorage(binding, { prefix = '' } = {}) {
       }
     },
 
+    /**
+     * Frees a value `get` gave, once memdex has copied it (each is this
+     * adapter's own buffer, fresh from KV): workerd counts a buffer
+     * against the isolate's memory until V8 collects it, and a lazy search
+     * reads megabytes of them.
+     * @param {Uint8Array | ArrayBuffer} value
+     */
+    release(value) {
+      const buffer = /** @type {ArrayBuffer & { transfer?: (n: number) => ArrayBuffer, detached?: boolean }} */ (value instanceof ArrayBuffer ? value : value.buffer);
+      if (typeof buffer.transfer === 'function' && !buffer.detached) buffer.transfer(0);
+    },
+
     async swap(key, expected, value) {
       const current = await this.get(key);
       if (!sameBytes(current, expected ?? null)) return false;

@@ -9,6 +9,8 @@
 //!   list(prefix: string): Promise<string[]>;   // sorted
 //!   // Atomic compare-and-swap; resolves to whether it stored.
 //!   swap(key: string, expected: Uint8Array | null, value: Uint8Array): Promise<boolean>;
+//!   // Optional: called with each value `get` gave once it is copied in.
+//!   release?(value: Uint8Array | ArrayBuffer): void;
 //! }
 //! ```
 //!
@@ -24,6 +26,11 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub struct JsStorage {
     object: JsValue,
+    /// The adapter's optional `release`: an adapter whose values are its
+    /// own fresh copies (Workers KV) frees each once it is copied into the
+    /// wasm, instead of at the engine's next garbage collection (workerd
+    /// counts what is not collected yet against the isolate's 128 MiB).
+    release: Option<Function>,
 }
 
 fn describe(v: &JsValue) -> String {
@@ -45,7 +52,20 @@ impl JsStorage {
                 });
             }
         }
-        Ok(JsStorage { object })
+        let release = Reflect::get(&object, &"release".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
+        Ok(JsStorage { object, release })
+    }
+
+    /// A `get`'s settled value as bytes, then released to the adapter.
+    fn take(&self, key: &str, v: JsValue) -> Result<Option<Vec<u8>>> {
+        let bytes = bytes_of(key, v.clone())?;
+        if let (Some(release), Some(_)) = (&self.release, &bytes) {
+            // A failing release changes nothing the engine holds.
+            let _ = release.call1(&self.object, &v);
+        }
+        Ok(bytes)
     }
 
     async fn call(&self, method: &str, key: &str, args: &[JsValue]) -> Result<JsValue> {
@@ -116,7 +136,7 @@ fn bytes_of(key: &str, v: JsValue) -> Result<Option<Vec<u8>>> {
 impl Storage for JsStorage {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let v = self.call("get", key, &[key.into()]).await?;
-        bytes_of(key, v)
+        self.take(key, v)
     }
 
     async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
@@ -129,7 +149,7 @@ impl Storage for JsStorage {
         let mut out = Vec::with_capacity(keys.len());
         for (key, request) in keys.iter().zip(started) {
             let v = request?.await.map_err(|e| adapter_error(key, e))?;
-            out.push(bytes_of(key, v)?);
+            out.push(self.take(key, v)?);
         }
         Ok(out)
     }

@@ -197,6 +197,38 @@ test('two writers on one fsStorage: the stale one gets CONFLICT, reloads, and no
   for (const e of [a, b, fresh, final]) e.free();
 });
 
+test('an adapter with `release` gets back every value it gave, only once memdex has copied it', async () => {
+  const inner = memoryStorage();
+  const writer = await Memdex.open({ storage: inner, name: 'idx', autoCommit: false });
+  for (let i = 0; i < 300; i++) writer.add({ id: `d${i}`, title: `note ${i}`, text: `deploy friday number ${i} ${'x'.repeat(i % 50)}` });
+  await writer.commit();
+  const want = writer.search('deploy friday', { limit: 5 }).hits;
+  writer.free();
+  let given = 0;
+  let released = 0;
+  // Values scribbled over on release: memdex must not read them after.
+  const storage = {
+    ...inner,
+    async get(key) {
+      const v = await inner.get(key);
+      if (v) given++;
+      return v;
+    },
+    release(v) {
+      released++;
+      v.fill(0xee);
+    },
+  };
+  for (const lazy of [false, true]) {
+    const index = await Memdex.open({ storage, name: 'idx', ...(lazy ? { lazy } : { autoCommit: false }) });
+    const got = (await index.search('deploy friday', { limit: 5 })).hits;
+    assert.deepEqual(got.map((h) => [h.id, h.score, h.fields]), want.map((h) => [h.id, h.score, h.fields]));
+    index.close();
+  }
+  assert.ok(given > 3);
+  assert.equal(released, given);
+});
+
 test('kvStorage follows list cursors and namespaces keys with its prefix', async () => {
   // A fake binding with KV's API shape, returning 3 keys per page.
   const map = new Map();

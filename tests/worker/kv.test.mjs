@@ -2,7 +2,7 @@
 // Miniflare with a real (local, simulated) KV namespace binding: the one
 // storage conformance suite runs in the worker, and an index committed to KV
 // reopens (in a fresh request, from KV only, in full and lazily) with
-// identical results. The test worker below is not part of the product
+// identical results, and the values memdex read are released (detached). The test worker below is not part of the product
 // worker; it only exists here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,12 +61,15 @@ async function route(url, env) {
       return out;
     }
     case '/lazy': {
-      const index = await Memdex.open({ storage, name: 'idx', lazy: true, cacheBytes: 65536 });
+      // Every value read is released once copied in: its buffer detached.
+      const released = [];
+      const watched = { ...storage, release(v) { storage.release(v); released.push(v.buffer.detached === true && v.byteLength === 0); } };
+      const index = await Memdex.open({ storage: watched, name: 'idx', lazy: true, cacheBytes: 65536 });
       const out = [];
       for (const q of QUERIES) out.push((await index.search(q, { limit: 10 })).hits.map((h) => [h.id, h.score]));
       const { documents: docs, lazy } = await index.stats();
       index.close();
-      return { results: out, docs, fetches: lazy.fetches };
+      return { results: out, docs, fetches: lazy.fetches, released: released.length, detached: released.every(Boolean) };
     }
     case '/corrupt-check': {
       try {
@@ -133,6 +136,9 @@ test('an index in KV opened lazily (heads first, parts per search) answers as op
   assert.equal(lazy.docs, full.size);
   assert.deepEqual(lazy.results, full.results);
   assert.ok(lazy.fetches > 0, 'parts were read per search');
+  // Each value read (manifest, heads, parts) went back to the adapter, freed.
+  assert.ok(lazy.released > lazy.fetches, `${lazy.released} released, ${lazy.fetches} fetches`);
+  assert.equal(lazy.detached, true);
 });
 
 test('a flipped byte in a KV blob makes loading fail with CORRUPT', async () => {
