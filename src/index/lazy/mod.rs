@@ -19,12 +19,14 @@
 //! (ids are found through a hash index built on first use) and never writes.
 
 mod open;
+mod stats;
 mod terms;
 
 use open::{open_manifest, Opening};
 
 use std::sync::Arc;
 
+pub use stats::LazyStats;
 pub(crate) use terms::{LazyTerms, Unit};
 
 use crate::codec::blob::{self, BlobKind};
@@ -77,40 +79,6 @@ pub enum Opened {
     /// The committed index is this many bytes, at most the bound given:
     /// load it whole.
     Small(u64),
-}
-
-/// What a lazy index holds and did, for `stats()`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LazyStats {
-    /// The bound on units held between searches, in bytes.
-    pub limit: u64,
-    /// Bytes of units held now.
-    pub bytes: u64,
-    /// Bytes of the committed index (heads and bodies of its segments).
-    pub committed_bytes: u64,
-    /// Units a search needed that were held.
-    pub hits: u64,
-    /// Blobs read from storage after the open.
-    pub fetches: u64,
-    /// Bytes of those blobs.
-    pub fetched_bytes: u64,
-    /// Bytes of the units the last search used (held beyond `limit` while
-    /// it ran if need be).
-    pub last_search_bytes: u64,
-}
-
-impl crate::json::ToJson for LazyStats {
-    fn write_json(&self, out: &mut String) {
-        crate::json::Object::new(out)
-            .field("limit", &self.limit)
-            .field("bytes", &self.bytes)
-            .field("committedBytes", &self.committed_bytes)
-            .field("hits", &self.hits)
-            .field("fetches", &self.fetches)
-            .field("fetchedBytes", &self.fetched_bytes)
-            .field("lastSearchBytes", &self.last_search_bytes)
-            .end();
-    }
 }
 
 /// What a round asked for: units to fetch `(segment, unit)`, and segments
@@ -537,44 +505,50 @@ impl LazyIndex {
     }
 
     /// Puts into segment `s` the held term and surface word shards this
-    /// search asked for (only those: assembling copies them).
+    /// search asked for (only those: assembling copies them), unless the
+    /// segment holds those already (a search assembles once per round).
     fn assemble(&mut self, s: usize) -> Result<()> {
         let Some(seg) = self.segs[s].as_mut() else {
             return Ok(());
         };
         seg.wanted.sort_unstable();
+        seg.wanted_surfaces.sort_unstable();
         let entry = &mut self.index.segments[s];
         let segment = sole(&mut entry.segment)?;
-        let mut assembled = Assembled::new(seg.dims.1);
-        let mut held = vec![None; seg.shards.len()];
-        let mut next = 0u32;
+        let (mut held, mut next) = (vec![None; seg.shards.len()], 0u32);
         for &i in &seg.wanted {
             if let Some(shard) = &seg.shards[i as usize] {
                 held[i as usize] = Some(next);
-                let key = &seg.parts[seg.parts_of(seg.shard_spans[i as usize]).start];
-                assembled.push(key, shard)?;
                 next += shard.terms.len() as u32;
             }
         }
-        let (terms, infos, postings) = assembled.finish();
-        segment.terms = terms;
-        segment.term_infos = infos;
-        segment.postings = postings;
-        seg.wanted_surfaces.sort_unstable();
-        let mut surfaces_held = vec![false; seg.surface_shards.len()];
-        let mut words = Vec::new();
+        let mut words_held = vec![false; seg.surface_shards.len()];
         for &i in &seg.wanted_surfaces {
-            if let Some(shard) = &seg.surface_shards[i as usize] {
-                surfaces_held[i as usize] = true;
-                words.push(shard);
-            }
+            words_held[i as usize] = seg.surface_shards[i as usize].is_some();
         }
+        let lazy = segment.lazy.clone().unwrap_or_default();
         let key = seg.parts.first().map_or("", String::as_str);
-        segment.surfaces = Surfaces::join(&words).map_err(|reason| corrupt(key, reason))?;
-        if let Some(lazy) = &segment.lazy {
-            segment.lazy = Some(Arc::new(lazy.holding(held, surfaces_held)));
+        if lazy.held_shards() != held {
+            let mut assembled = Assembled::new(seg.dims.1);
+            for &i in &seg.wanted {
+                if let Some(shard) = &seg.shards[i as usize] {
+                    let part = &seg.parts[seg.parts_of(seg.shard_spans[i as usize]).start];
+                    assembled.push(part, shard)?;
+                }
+            }
+            (segment.terms, segment.term_infos, segment.postings) = assembled.finish();
+            entry.deletes.forget_live_doc_freqs();
         }
-        entry.deletes.forget_live_doc_freqs();
+        if lazy.held_surfaces() != words_held {
+            let words = seg.wanted_surfaces.iter();
+            let words: Vec<&Surfaces> = words
+                .filter_map(|&i| seg.surface_shards[i as usize].as_ref())
+                .collect();
+            segment.surfaces = Surfaces::join(&words).map_err(|reason| corrupt(key, reason))?;
+        }
+        if segment.lazy.is_some() {
+            segment.lazy = Some(Arc::new(lazy.holding(held, words_held)));
+        }
         Ok(())
     }
 

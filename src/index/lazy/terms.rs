@@ -78,6 +78,11 @@ impl LazyTerms {
         self.held.clone()
     }
 
+    /// Per surface word shard, whether the segment's words hold it.
+    pub fn held_surfaces(&self) -> &[bool] {
+        &self.surfaces_held
+    }
+
     /// Terms in the whole segment.
     pub fn n_terms(&self) -> usize {
         self.ord_starts.last().copied().unwrap_or(0) as usize
