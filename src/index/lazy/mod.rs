@@ -31,6 +31,7 @@ pub(crate) use terms::{LazyTerms, Unit};
 
 use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
+use crate::postings::PostingsStore;
 use crate::storage::Storage;
 use crate::{SearchOptions, SearchResults};
 
@@ -529,6 +530,9 @@ impl LazyIndex {
         let lazy = segment.lazy.clone().unwrap_or_default();
         let key = seg.parts.first().map_or("", String::as_str);
         if lazy.held_shards() != held {
+            // The old copy goes first: both would be held at once.
+            segment.terms = Default::default();
+            segment.postings = PostingsStore::new(seg.dims.1);
             let mut assembled = Assembled::new(seg.dims.1);
             for &i in &seg.wanted {
                 if let Some(shard) = &seg.shards[i as usize] {
@@ -540,6 +544,7 @@ impl LazyIndex {
             entry.deletes.forget_live_doc_freqs();
         }
         if lazy.held_surfaces() != words_held {
+            segment.surfaces = Surfaces::default();
             let words = seg.wanted_surfaces.iter();
             let words: Vec<&Surfaces> = words
                 .filter_map(|&i| seg.surface_shards[i as usize].as_ref())
