@@ -74,13 +74,16 @@ impl PageCodec {
             .step_by(step)
             .map(|i| encoded(i, &mut sample))
             .count();
-        let total = sample.buf.len() * n / sampled.max(1);
-        let budget = super::deflate::DICT_BYTES.min(total / 16);
-        let m = (budget * n / total.max(1)).min(n);
+        // In u64: a million rows times their bytes overflows wasm's usize.
+        let (n64, sampled) = (n as u64, sampled.max(1) as u64);
+        let total = sample.buf.len() as u64 * n64 / sampled;
+        let budget = (super::deflate::DICT_BYTES as u64).min(total / 16);
+        // At most `budget` rows (each takes a byte at least): no overflow below.
+        let m = (budget * n64 / total.max(1)).min(n64);
         for k in 0..m {
             let mut one = ByteWriter::default();
-            encoded((2 * k + 1) * n / (2 * m), &mut one);
-            if dict.buf.len() + one.buf.len() <= budget {
+            encoded(((2 * k + 1) * n64 / (2 * m)) as usize, &mut one);
+            if (dict.buf.len() + one.buf.len()) as u64 <= budget {
                 dict.buf.extend_from_slice(&one.buf);
             }
         }
