@@ -6,6 +6,13 @@
 //! cargo run --profile bench-native --example lazy_profile -- DIR QUERIES.txt [N=200] [CACHE=33554432] [OPTIONS_JSON]
 //! ```
 //!
+//! `lazy_profile --build DOCS.jsonl DIR` commits the `packages` documents
+//! of DOCS (id, title, text) to DIR natively first, as bench/js/lazy-open.mjs
+//! does through the package.
+//!
+//! `lazy_profile --full DIR QUERIES.txt` opens it whole instead (the
+//! fully loaded speed to compare with).
+//!
 //! Prints the open, the p50/p99, the stats, and the most one search used,
 //! fetched and added to the heap while it ran (a counting allocator);
 //! with `LAZY_PROFILE_EACH` set, those per query.
@@ -40,6 +47,12 @@ const MIB: f64 = (1 << 20) as f64;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args[0] == "--build" {
+        return build(&args[1], &args[2]);
+    }
+    if args[0] == "--full" {
+        return full(&args[1], &args[2]);
+    }
     let storage = FsStorage::new(&args[0]);
     let queries = std::fs::read_to_string(&args[1])?;
     let n: usize = args.get(2).map_or(Ok(200), |s| s.parse())?;
@@ -91,5 +104,64 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         times[times.len() * 99 / 100],
         lazy.stats()
     );
+    Ok(())
+}
+
+/// Commits DOCS (JSON lines of `_id`, `title`, `text`) to DIR as index
+/// `memdex`, in batches of 1000.
+fn build(docs: &str, dir: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use memdex::json::{self, Value};
+    let text = std::fs::read_to_string(docs)?;
+    let mut index = memdex::Index::new(memdex::IndexConfig::default())?;
+    let mut batch = Vec::new();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Value::Object(map) = json::parse(line)? else {
+            return Err("not a JSON object".into());
+        };
+        let mut doc = String::from("{");
+        for (k, (from, to)) in [("_id", "id"), ("title", "title"), ("text", "text")]
+            .iter()
+            .enumerate()
+        {
+            let value = match map.get(from) {
+                Some(Value::String(s)) => s.as_str(),
+                _ => "",
+            };
+            if k > 0 {
+                doc.push(',');
+            }
+            json::write_string(to, &mut doc);
+            doc.push(':');
+            json::write_string(value, &mut doc);
+        }
+        doc.push('}');
+        batch.push(doc);
+        if batch.len() == 1000 || i + 1 == lines.len() {
+            index.add_json_lines(&batch.join("\n"))?;
+            batch.clear();
+        }
+    }
+    pollster::block_on(index.commit(&FsStorage::new(dir), "memdex"))?;
+    println!("{} documents committed to {dir}", index.len());
+    Ok(())
+}
+
+/// Opens DIR whole and runs all the queries: the load and the p50.
+fn full(dir: &str, queries: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let storage = FsStorage::new(dir);
+    let t = Instant::now();
+    let loaded = pollster::block_on(memdex::index::load::load(&storage, "memdex"))?;
+    let mut index = memdex::Index::from_loaded(loaded.ok_or("nothing stored")?, None)?;
+    let load = t.elapsed().as_secs_f64() * 1e3;
+    let opts = SearchOptions::from_json(&memdex::json::parse(r#"{"limit":10,"highlight":true}"#)?)?;
+    let mut times = Vec::new();
+    for q in std::fs::read_to_string(queries)?.lines() {
+        let t = Instant::now();
+        index.searcher().search(q, &opts)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    println!("load {load:.1} ms; p50 {:.3} ms", times[times.len() / 2]);
     Ok(())
 }

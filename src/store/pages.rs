@@ -19,15 +19,16 @@ use super::deflate::{self, MAX_EXPANSION};
 use super::rows::PageCodec;
 use super::{DocStore, Ids};
 
-/// Raw bytes a page holds before it is closed: the page stays small enough
-/// to fetch and unpack per hit (a read unpacks only up to its row). Doc
-/// store of 100k packages documents against all the text it holds
-/// (bench/segments/parts.rs, level 6), format 8 (whole JSON rows, no
-/// dictionary): 64 KiB pages 52.7 %, 128 KiB 50.6 %, 256 KiB 50.2 %; format
-/// 9 (shaped rows after a dictionary, which helps the first 32 KiB of a
-/// page most): 64 KiB 47.9 %, 128 KiB 47.9 %, at half the bytes to
-/// inflate per lazy read.
-pub const PAGE_BYTES: usize = 64 * 1024;
+/// Raw bytes a page holds before it is closed: a read unpacks its page up
+/// to its row, so the page size is what a hit costs to read. Doc store of
+/// 100k packages documents against all the text it holds
+/// (bench/segments/parts.rs, level 6): format 8 (whole JSON rows, no
+/// dictionary) 64 KiB pages 52.7 %, 128 KiB 50.6 %; format 9 (shaped rows
+/// after a dictionary, which helps a page's first 32 KiB most) 64 KiB
+/// 48.6 %, 32 KiB 48.7 %, 16 KiB 48.9 %. 16 KiB against 64: a lazy search
+/// natively p50 2.8 -> 1.9 ms (4 MiB of cache), a whole load 175 -> 135
+/// ms (bench/HISTORY.md).
+pub const PAGE_BYTES: usize = 16 * 1024;
 
 /// Deflate level of the pages: 6 packs within 0.3 % of level 9, 2 % better
 /// than 4 (level 4 packs 65 MB/s, 9 packs 27, on 64 KiB pages).
