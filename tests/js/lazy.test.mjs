@@ -141,7 +141,9 @@ test('a lazy open reads the heads only; failing and damaged parts are errors tha
     const { adapter, state } = watched(dir);
     const lazy = await Memdex.open({ storage: adapter, lazy: true });
     const total = dirBytes(dir);
-    assert.ok(state.read * 4 < total, `open read ${state.read} of ${total} bytes`);
+    // The heads (with format 9's page dictionary, at most a sixteenth of
+    // the rows) and the packed ids: under a third here, ~2 % at 1M.
+    assert.ok(state.read * 3 < total, `open read ${state.read} of ${total} bytes`);
     state.fail = true;
     await expectCode(() => lazy.search('deploy w12', OPTIONS), 'STORAGE');
     state.fail = false;
