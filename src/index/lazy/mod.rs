@@ -50,10 +50,9 @@ const MAX_ROUNDS: usize = 8;
 
 /// Bytes one search may fetch at least (twice `cacheBytes` when that is
 /// more): at 1M `packages` documents, the 2,000 benchmark queries fetch at
-/// most 3.4 MiB each, a typo of a word the index lacks 18 MiB (every
-/// segment's surface words), `a* b* c* d*` 14 MiB; one that would walk the
-/// whole dictionary (a typo of a word without surface words) needs all of
-/// it, and is a `LIMIT` error instead. What one request may add to an
+/// most ~3.5 MiB each, 100 of them with `fuzzy: 'auto'` at most ~12 MiB
+/// (every word's surface word shards of two first letters, in every
+/// segment), `a* b* c* d*` 14 MiB. What one request may add to an
 /// isolate's memory is bounded by it (the Worker keeps 4 MiB of parts).
 const MIN_SEARCH_FETCH: usize = 24 << 20;
 
