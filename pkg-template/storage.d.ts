@@ -58,7 +58,7 @@ export interface StorageAdapter {
   /**
    * Called with each value `get` resolved to once memdex has copied it
    * (optional): an adapter whose values are fresh buffers of its own may
-   * free them now (`kvStorage` detaches them) instead of at the next
+   * free them now (`kvStorage` and `indexedDBStorage` detach them) instead of at the next
    * garbage collection. Never called for a value memdex still reads.
    */
   release?(value: Uint8Array | ArrayBuffer): void;
@@ -146,6 +146,8 @@ export interface IndexedDBStorageOptions {
 /** IndexedDB storage. The database is opened lazily on the first call. */
 export interface IndexedDBStorage extends StorageAdapter {
   get(key: string): Promise<Uint8Array | null>;
+  /** Detaches the value's buffer (freeing it at once where `ArrayBuffer#transfer` exists). */
+  release(value: Uint8Array | ArrayBuffer): void;
   readonly database: string;
   readonly store: string;
   /** Closes the connection; a later call reopens it. */

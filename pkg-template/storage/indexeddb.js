@@ -14,7 +14,7 @@
 // - The database is opened lazily, once; when another tab upgrades or deletes
 //   the database the connection is closed (so it does not block them) and
 //   reopened by the next call. `close()` closes it explicitly.
-import { checkKey, copyBytes, sameBytes, prefixEnd, storageError } from './util.js';
+import { checkKey, copyBytes, releaseBytes, sameBytes, prefixEnd, storageError } from './util.js';
 
 /**
  * @typedef {import('../storage.js').IndexedDBStorageOptions} IndexedDBStorageOptions
@@ -235,6 +235,11 @@ export function indexedDBStorage({
       checkKey(key, 'get');
       return asBytes(await run('readonly', `get("${key}")`, key, (s) => s.get(key)), key);
     },
+
+    // Each value `get` gives is IndexedDB's fresh copy: detached once memdex
+    // has read it, a tab does not hold a whole index of them until V8
+    // collects them (a full open reads every blob).
+    release: releaseBytes,
 
     async put(key, value) {
       checkKey(key, 'put');

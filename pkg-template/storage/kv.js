@@ -20,7 +20,7 @@
 //
 // Limits: KV keys are at most 512 bytes; values at most 25 MiB (memdex blobs
 // stay at 4 MiB or less).
-import { checkKey, copyBytes, sameBytes, storageError } from './util.js';
+import { checkKey, copyBytes, releaseBytes, sameBytes, storageError } from './util.js';
 
 /**
  * @typedef {import('../storage.js').KVNamespaceLike} KVNamespaceLike
@@ -98,17 +98,10 @@ export function kvStorage(binding, { prefix = '' } = {}) {
       }
     },
 
-    /**
-     * Frees a value `get` gave, once memdex has copied it (each is this
-     * adapter's own buffer, fresh from KV): workerd counts a buffer
-     * against the isolate's memory until V8 collects it, and a lazy search
-     * reads megabytes of them.
-     * @param {Uint8Array | ArrayBuffer} value
-     */
-    release(value) {
-      const buffer = /** @type {ArrayBuffer & { transfer?: (n: number) => ArrayBuffer, detached?: boolean }} */ (value instanceof ArrayBuffer ? value : value.buffer);
-      if (typeof buffer.transfer === 'function' && !buffer.detached) buffer.transfer(0);
-    },
+    // Each value `get` gives is a fresh buffer of its own: workerd counts
+    // it against the isolate until V8 collects it, and a lazy search reads
+    // megabytes of them.
+    release: releaseBytes,
 
     async swap(key, expected, value) {
       const current = await this.get(key);

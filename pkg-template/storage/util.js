@@ -81,3 +81,16 @@ export function sameBytes(a, b) {
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * Detaches the buffer of a value an adapter's `get` gave, once memdex has
+ * copied it (the adapters' `release`): a fresh buffer from KV or IndexedDB
+ * is freed at once instead of at the next garbage collection, which V8
+ * runs only after tens of MiB of such buffers. A no-op where
+ * `ArrayBuffer#transfer` is missing.
+ * @param {Uint8Array | ArrayBuffer} value
+ */
+export function releaseBytes(value) {
+  const buffer = /** @type {ArrayBuffer & { transfer?: (n: number) => ArrayBuffer, detached?: boolean }} */ (value instanceof ArrayBuffer ? value : value.buffer);
+  if (buffer.transfer && !buffer.detached) buffer.transfer(0);
+}

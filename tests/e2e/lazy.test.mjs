@@ -3,12 +3,12 @@
 // the same hits, documents by id and completions as the index opened in
 // full; the worker answers search, get, suggest and stats and refuses
 // writes with USAGE; damaged options are USAGE.
-/* global Memdex, MemdexError -- set on the page (window.Memdex) for page.evaluate */
+/* global Memdex, MemdexError, indexedDBStorage -- set on the page (window.Memdex) for page.evaluate */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memdexPage, readyPage, useChromium } from './browser.mjs';
 
-const PAGE = memdexPage('memdex lazy', ['Memdex', 'MemdexError']);
+const PAGE = memdexPage('memdex lazy', ['Memdex', 'MemdexError'], "import { indexedDBStorage } from '/pkg/storage/indexeddb.js';\nwindow.indexedDBStorage = indexedDBStorage;");
 
 const chromium = useChromium();
 
@@ -36,6 +36,14 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
     const pageStats = await onPage.stats();
     const pageReads = (await reads(onPage)) === wantReads;
     onPage.close();
+    // Every value read from IndexedDB goes back to the adapter, detached.
+    const idb = indexedDBStorage();
+    const released = [];
+    const watched = { ...idb, release: (v) => (idb.release(v), released.push(v.buffer.detached === true)) };
+    const again = await Memdex.open({ storage: watched, name: 'lazy-e2e', lazy: true, cacheBytes: 1 << 20 });
+    const againHits = [];
+    for (const q of queries) againHits.push(await again.search(q, { limit: 10, highlight: true }));
+    again.close();
     const remote = await Memdex.openInWorker({ storage: 'indexeddb', name: 'lazy-e2e', lazy: true, cacheBytes: 1 << 20 });
     const workerHits = [];
     for (const q of queries) workerHits.push(await remote.search(q, { limit: 10, highlight: true }));
@@ -58,6 +66,7 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
     return {
       answered: want.filter((h) => h.length > 0).length,
       page: same(pageHits),
+      released: { hits: same(againHits), count: released.length, detached: released.every(Boolean) },
       worker: same(workerHits),
       pageStats,
       workerStats,
@@ -70,6 +79,7 @@ test('lazy open from IndexedDB, on the page and in a worker, answers as the full
   });
   assert.ok(report.answered >= 5, `${report.answered} queries with hits`);
   assert.ok(report.page, 'the page\'s lazy index answers as the full one');
+  assert.ok(report.released.hits && report.released.count > 10 && report.released.detached, JSON.stringify(report.released));
   assert.ok(report.worker, 'the worker\'s lazy index answers as the full one');
   for (const s of [report.pageStats, report.workerStats]) {
     assert.equal(s.documents, 6000);
