@@ -229,14 +229,7 @@ impl Rows {
             }
         }
         self.chars.push(c);
-        // Typo matching is anchored: a term's first char is the query's
-        // first or (a swap) second char, so the walk skips every other
-        // first char's terms at once (measured ~10x fewer steps).
-        let anchored = !self.transpose
-            || depth != 1
-            || self.query.first() == Some(&c)
-            || self.query.get(1) == Some(&c);
-        alive && anchored
+        alive
     }
 
     /// The distance of the prefix so far to the whole query, if within the

@@ -613,7 +613,7 @@ impl LazyIndex {
             if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
                 segment.surfaces = Default::default();
                 if let Some(lazy) = &segment.lazy {
-                    let held = lazy.held_shards();
+                    let held = lazy.held_shards().to_vec();
                     let none = vec![false; seg.surface_shards.len()];
                     segment.lazy = Some(Arc::new(lazy.holding(held, none)));
                 }

@@ -74,8 +74,8 @@ impl LazyTerms {
     }
 
     /// Per shard, where its terms start among those held (`None`: not held).
-    pub fn held_shards(&self) -> Vec<Option<u32>> {
-        self.held.clone()
+    pub fn held_shards(&self) -> &[Option<u32>] {
+        &self.held
     }
 
     /// Per surface word shard, whether the segment's words hold it.

@@ -212,9 +212,7 @@ pub(crate) fn read_surface_unit(
     entry: &ShardEntry,
 ) -> Result<Surfaces> {
     let surfaces = read_surfaces(r, version, n_terms)?;
-    let mut words = surfaces.words.iter();
-    let starts = words.advance().is_some() && words.term() == entry.first_term.as_bytes();
-    let described = version < 8 || (surfaces.words.len() == entry.n_terms as usize && starts);
+    let described = version < 8 || entry.describes(&surfaces.words);
     if !r.is_at_end() || !described {
         return Err(r.corrupt("a surface word shard differs from the segment head's entry for it"));
     }

@@ -27,6 +27,16 @@ pub(crate) struct ShardEntry {
     pub len: u32,
 }
 
+impl ShardEntry {
+    /// Whether `dict` (a shard's terms or surface words) has the entry's
+    /// count and first term.
+    pub(crate) fn describes(&self, dict: &TermDict) -> bool {
+        let mut first = dict.iter();
+        let starts = first.advance().is_some() && first.term() == self.first_term.as_bytes();
+        dict.len() == self.n_terms as usize && starts
+    }
+}
+
 /// One shard decoded alone: ordinals and block numbers are local to it.
 #[derive(Debug)]
 pub(crate) struct Shard {
@@ -208,9 +218,7 @@ pub(crate) fn read_entries(r: &mut ByteReader<'_>) -> Result<Vec<ShardEntry>> {
 
 /// Checks that `shard` is the one `entry` describes.
 pub(crate) fn check_entry(key: &str, shard: &Shard, entry: &ShardEntry) -> Result<()> {
-    let mut first = shard.terms.iter();
-    let starts = first.advance().is_some() && first.term() == entry.first_term.as_bytes();
-    if shard.terms.len() != entry.n_terms as usize || !starts {
+    if !entry.describes(&shard.terms) {
         return Err(Error::Corrupt {
             key: key.to_string(),
             reason: "a term shard differs from the segment head's entry for it".into(),
