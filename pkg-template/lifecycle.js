@@ -263,7 +263,7 @@ export class IndexLifecycle {
   async #commitLocked() {
     const { engine, epoch } = this.#box;
     if (!engine) throw new MemdexError('CLOSED', `index '${this.#name}' is closed`);
-    const handle = call(() => engine.prepareCommit(this.#name));
+    const handle = call(() => engine.prepareCommit(this.#name, this.#adapter));
     this.#inFlight = this.#writes;
     this.#writes = 0;
     try {
@@ -353,7 +353,7 @@ export class IndexLifecycle {
         /** @type {import('./memdex.js').CommitHandle | undefined} */
         let handle;
         try {
-          handle = call(() => (fresh.rebase(base), fresh.prepareCommit(this.#name)));
+          handle = call(() => (fresh.rebase(base), fresh.prepareCommit(this.#name, this.#adapter)));
           const info = await engineAsync(() => /** @type {any} */ (handle).execute(this.#adapter));
           if (epoch !== realm.epoch) return info.generation; // the restart reloads the commit
           call(() => fresh.finishCommit(/** @type {any} */ (handle)));

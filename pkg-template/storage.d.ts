@@ -62,6 +62,14 @@ export interface StorageAdapter {
    * garbage collection. Never called for a value memdex still reads.
    */
   release?(value: Uint8Array | ArrayBuffer): void;
+  /**
+   * Bytes a commit gathers into one blob of a segment's body, the unit a
+   * lazily opened index fetches (optional; default 131072, for stores that
+   * count each read, as Workers KV does). From 4096 to 4194240; the
+   * built-in memory, fs and IndexedDB adapters use 32768. Indexes of any
+   * part size open everywhere.
+   */
+  readonly partBytes?: number;
 }
 
 /** Why a storage adapter failed (the `reason` of a {@link StorageAdapterError}). */

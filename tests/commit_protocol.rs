@@ -15,7 +15,7 @@ use std::task::{Context, Poll, Waker};
 use memdex::codec::blob::{self, BlobKind};
 use memdex::index::persist::{manifest_key, PENDING_TTL_MS};
 use memdex::json::Value;
-use memdex::storage::{FsStorage, MemoryStorage, Storage};
+use memdex::storage::{FsStorage, MemoryStorage, Storage, PART_BYTES};
 use memdex::{Index, IndexConfig, SearchOptions};
 
 fn doc(id: &str, text: &str) -> Value {
@@ -164,7 +164,7 @@ fn racing_writers_one_wins_and_nothing_is_lost() {
     w2.add(&doc("c", "charlie")).unwrap();
     let s1 = Paused::over(&mem);
     s1.arm("swap", 0);
-    let plan1 = w1.prepare_commit("idx");
+    let plan1 = w1.prepare_commit("idx", PART_BYTES);
     let pending = run_until_paused(&s1, plan1.execute(&s1));
     // w2 commits completely (blobs, manifest, GC) while w1 waits at its swap.
     block_on(w2.commit(&mem, "idx")).unwrap();
@@ -217,14 +217,14 @@ fn garbage_collection_spares_a_commit_in_progress() {
     // A stops right after its swap, before its GC lists the blobs.
     let sa = Paused::over(&mem);
     sa.arm("list", 0);
-    let plan_a = a.prepare_commit("idx");
+    let plan_a = a.prepare_commit("idx", PART_BYTES);
     let gc_pending = run_until_paused(&sa, plan_a.execute(&sa));
     // B loads A's new manifest and writes its blobs, stopping before its swap.
     let mut b = block_on(Index::open(&mem, "idx", None)).unwrap();
     b.add(&doc("b", "bravo")).unwrap();
     let sb = Paused::over(&mem);
     sb.arm("swap", 0);
-    let plan_b = b.prepare_commit("idx");
+    let plan_b = b.prepare_commit("idx", PART_BYTES);
     let b_pending = run_until_paused(&sb, plan_b.execute(&sb));
     // A's GC runs now: it must not delete B's blobs.
     finish(&sa, gc_pending).unwrap();
@@ -383,7 +383,7 @@ fn crashed_commits_are_harmless_then_collected() {
     first.add(&doc("lost", "never committed")).unwrap();
     let crashing = Paused::over(&mem);
     crashing.arm("swap", 0);
-    let plan = first.prepare_commit("idx");
+    let plan = first.prepare_commit("idx", PART_BYTES);
     drop(run_until_paused(&crashing, plan.execute(&crashing))); // killed
     assert!(!block_on(mem.list("idx/blob/")).unwrap().is_empty());
     let mut w =
@@ -542,7 +542,7 @@ fn opening_beside_a_first_commit_is_not_a_lost_manifest() {
         w.add(&doc("first", "the first memory")).unwrap();
         let writer = Paused::over(&mem);
         writer.arm("swap", 0);
-        let plan = w.prepare_commit("idx");
+        let plan = w.prepare_commit("idx", PART_BYTES);
         let commit = run_until_paused(&writer, plan.execute(&writer));
         if finish_writer_first {
             finish(&writer, commit).unwrap();

@@ -11,7 +11,10 @@ mod common;
 
 use memdex::index::persist::manifest_key;
 use memdex::json::Value;
-use memdex::storage::{conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage};
+use memdex::storage::{
+    conformance, FaultMode, FaultyStorage, FsStorage, MemoryStorage, Storage, LOCAL_PART_BYTES,
+    PART_BYTES,
+};
 use memdex::{Index, IndexConfig, SearchOptions};
 
 /// `serde_json::json!`, as memdex's own JSON value (through its text).
@@ -141,6 +144,65 @@ fn single_document_commit_writes_a_small_fraction() {
     let mut reopened = block_on(Index::open(&storage, "idx", None)).unwrap();
     assert_eq!(reopened.len(), 5001);
     assert_eq!(fingerprint(&mut reopened), fingerprint(&mut index));
+}
+
+/// A memory store that asks for parts of `.1` bytes.
+struct Parts<'a>(&'a MemoryStorage, usize);
+
+impl Storage for Parts<'_> {
+    async fn get(&self, key: &str) -> memdex::Result<Option<Vec<u8>>> {
+        self.0.get(key).await
+    }
+    async fn put(&self, key: &str, value: &[u8]) -> memdex::Result<()> {
+        self.0.put(key, value).await
+    }
+    async fn delete(&self, key: &str) -> memdex::Result<()> {
+        self.0.delete(key).await
+    }
+    async fn list(&self, prefix: &str) -> memdex::Result<Vec<String>> {
+        self.0.list(prefix).await
+    }
+    async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> memdex::Result<bool> {
+        self.0.swap(key, expected, value).await
+    }
+    fn part_bytes(&self) -> usize {
+        self.1
+    }
+}
+
+/// A commit cuts segment bodies into the parts its storage asks for: the
+/// smaller the parts, the more blobs; every layout reopens to the same
+/// index, and an out-of-range request is clamped to the range.
+#[test]
+fn commits_cut_parts_of_the_storage_s_size() {
+    let build = || {
+        let mut index = Index::new(IndexConfig::default()).unwrap();
+        for i in 0..6000 {
+            index.add(&doc(i)).unwrap();
+        }
+        index
+    };
+    let want = fingerprint(&mut build());
+    let mut blobs = Vec::new();
+    for part_bytes in [1, 4096, LOCAL_PART_BYTES, PART_BYTES, usize::MAX] {
+        let memory = MemoryStorage::new();
+        let storage = Parts(&memory, part_bytes);
+        block_on(build().commit(&storage, "idx")).unwrap();
+        blobs.push(chunk_keys(&memory).len());
+        let mut reopened = block_on(Index::open(&memory, "idx", None)).unwrap();
+        assert_eq!(
+            fingerprint(&mut reopened),
+            want,
+            "parts of {part_bytes} bytes"
+        );
+    }
+    // 1 is clamped up to 4096, usize::MAX down to a chunk's payload.
+    assert_eq!(blobs[0], blobs[1], "{blobs:?}");
+    assert!(
+        blobs[1] > blobs[2] && blobs[2] > blobs[3] && blobs[3] >= blobs[4],
+        "{blobs:?}"
+    );
+    assert_eq!(MemoryStorage::new().part_bytes(), LOCAL_PART_BYTES);
 }
 
 /// Runs `change` on an index committed to `base`, then commits it to a copy

@@ -28,7 +28,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:f
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { copyBytes, sameBytes, storageError } from './util.js';
+import { LOCAL_PART_BYTES, copyBytes, sameBytes, storageError } from './util.js';
 import { acquireFileLock, alive, lockHolder } from './fs-lock.js';
 import { withIndexLock } from './locks.js';
 
@@ -222,6 +222,7 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
 
   return {
     dir: root,
+    partBytes: LOCAL_PART_BYTES,
 
     async get(key) {
       return read(key, segments(key, 'get'));

@@ -14,7 +14,7 @@
 // - The database is opened lazily, once; when another tab upgrades or deletes
 //   the database the connection is closed (so it does not block them) and
 //   reopened by the next call. `close()` closes it explicitly.
-import { checkKey, copyBytes, releaseBytes, sameBytes, prefixEnd, storageError } from './util.js';
+import { LOCAL_PART_BYTES, checkKey, copyBytes, releaseBytes, sameBytes, prefixEnd, storageError } from './util.js';
 
 /**
  * @typedef {import('../storage.js').IndexedDBStorageOptions} IndexedDBStorageOptions
@@ -230,6 +230,7 @@ export function indexedDBStorage({
   return {
     database,
     store,
+    partBytes: LOCAL_PART_BYTES,
 
     async get(key) {
       checkKey(key, 'get');

@@ -1,7 +1,7 @@
 // memoryStorage(): a Map-backed storage adapter for tests and ephemeral
 // indexes. Values are copied on put and on get, so neither the caller nor
 // memdex can change stored bytes after the fact. Lives as long as the object.
-import { checkKey, copyBytes, sameBytes } from './util.js';
+import { LOCAL_PART_BYTES, checkKey, copyBytes, sameBytes } from './util.js';
 
 /**
  * @typedef {import('../storage.js').MemoryStorage} MemoryStorage
@@ -16,6 +16,7 @@ export function memoryStorage() {
   /** @type {Map<string, Uint8Array>} */
   const map = new Map();
   return {
+    partBytes: LOCAL_PART_BYTES,
     async get(key) {
       checkKey(key, 'get');
       const value = map.get(key);

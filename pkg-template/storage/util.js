@@ -1,6 +1,14 @@
 // Helpers shared by the storage adapters (internal; not an entry point).
 
 /**
+ * The `partBytes` of the local adapters (memory, fs, IndexedDB), whose reads
+ * cost bytes more than calls: a lazy search then fetches a third of what the
+ * default (128 KiB, for remote stores such as Workers KV) makes it fetch.
+ * The measurements: `LOCAL_PART_BYTES` in src/index/serialize/layout.rs.
+ */
+export const LOCAL_PART_BYTES = 32 * 1024;
+
+/**
  * An Error from a storage adapter. `code` is always `'STORAGE'` (the same
  * stable code memdex uses for storage failures, so the package turns it into
  * a `MemdexError` unchanged); `reason` says which kind of failure it was.

@@ -34,7 +34,7 @@ use super::manifest::{
     blob_key, blob_prefix, new_commit_id, parse_blob_key, parse_manifest, pending_prefix, Manifest,
     SegmentRecord,
 };
-use super::serialize::{read_doc_list, write_doc_list, write_segment};
+use super::serialize::{read_doc_list, write_doc_list, write_segment_in, PART_BYTES_RANGE};
 use super::Index;
 
 pub use super::manifest::manifest_key;
@@ -148,8 +148,9 @@ pub(crate) fn seal_segment(
     commit: &str,
     id: u64,
     segment: &super::segment::Segment,
+    part_bytes: usize,
 ) -> Vec<(String, Vec<u8>)> {
-    write_segment(segment)
+    write_segment_in(segment, part_bytes)
         .chunks()
         .enumerate()
         .map(|(part, piece)| seal_chunk(name, commit, id, part, piece))
@@ -184,8 +185,11 @@ impl Index {
         self.persist.generation
     }
 
-    /// Step 1: flush, serialize what is new since the last commit.
-    pub fn prepare_commit(&mut self, name: &str) -> CommitPlan {
+    /// Step 1: flush, serialize what is new since the last commit, its
+    /// segments' bodies in blobs of about `part_bytes` (the storage's
+    /// [`Storage::part_bytes`]; clamped to [`PART_BYTES_RANGE`]).
+    pub fn prepare_commit(&mut self, name: &str, part_bytes: usize) -> CommitPlan {
+        let part_bytes = part_bytes.clamp(*PART_BYTES_RANGE.start(), *PART_BYTES_RANGE.end());
         self.flush();
         let commit = new_commit_id(self.persist.commit.as_deref());
         let mut blobs: Vec<(String, Vec<u8>)> = Vec::new();
@@ -201,7 +205,7 @@ impl Index {
             let chunks = match committed {
                 Some((chunks, _)) => chunks.clone(),
                 None => {
-                    let sealed = seal_segment(name, &commit, entry.id, &entry.segment);
+                    let sealed = seal_segment(name, &commit, entry.id, &entry.segment, part_bytes);
                     let keys = sealed.iter().map(|(key, _)| key.clone()).collect();
                     blobs.extend(sealed);
                     keys
@@ -260,7 +264,7 @@ impl Index {
     /// the in-memory index keeps its writes, so the commit can be retried
     /// (after `reload` and re-applying them, on `CONFLICT`).
     pub async fn commit<S: Storage>(&mut self, storage: &S, name: &str) -> Result<CommitInfo> {
-        let plan = self.prepare_commit(name);
+        let plan = self.prepare_commit(name, storage.part_bytes());
         let info = plan.execute(storage).await?;
         self.finish_commit(&plan);
         Ok(info)

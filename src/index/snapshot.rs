@@ -23,7 +23,7 @@ use super::load::{LoadedIndex, SegmentData};
 use super::manifest::{blob_key, manifest_key, new_commit_id, parse_manifest, verify_blob};
 use super::manifest::{Manifest, SegmentRecord};
 use super::persist::{encode_deletes, seal_chunk, seal_segment, PersistState};
-use super::serialize::SegmentBytes;
+use super::serialize::{SegmentBytes, PART_BYTES};
 use super::{Index, SegmentEntry};
 
 /// Name under which snapshots store the index.
@@ -77,7 +77,8 @@ fn frame(out: &mut Vec<u8>, key: &str, blob: &[u8]) {
 impl SnapshotParts {
     /// `keep`: keep each segment's blobs from counting them (one
     /// serialization, all blobs held) instead of serializing each segment
-    /// again as its turn comes (one segment held at a time).
+    /// again as its turn comes (one segment held at a time). Parts are of
+    /// the default size ([`PART_BYTES`]): a snapshot is read back into any store.
     fn new(index: &mut Index, keep: bool) -> SnapshotParts {
         index.flush();
         let entries = index.segments.clone();
@@ -91,7 +92,7 @@ impl SnapshotParts {
         for (i, e) in entries.iter().enumerate().rev() {
             blobs += u64::from(!e.deletes.is_empty());
             if keep {
-                let sealed = seal_segment(SNAPSHOT_NAME, &commit, e.id, &e.segment);
+                let sealed = seal_segment(SNAPSHOT_NAME, &commit, e.id, &e.segment, PART_BYTES);
                 blobs += sealed.len() as u64;
                 kept.push(sealed);
             } else {

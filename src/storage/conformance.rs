@@ -39,7 +39,7 @@ macro_rules! ensure {
 }
 
 /// Number of checks [`run`] makes (what it resolves to when all pass).
-pub const CHECKS: u32 = 11;
+pub const CHECKS: u32 = 12;
 
 /// Runs every check; returns the number of checks passed.
 pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
@@ -126,6 +126,24 @@ pub async fn run<S: Storage>(storage: &S, prefix: &str) -> Result<u32> {
         "deleted key still readable"
     );
     storage.delete(&k("blob/x1")).await?;
+    passed += 1;
+
+    // Several keys at once (an adapter's `getMany`): each key's value in
+    // the order asked, a missing key as nothing, a key asked twice twice.
+    let keys = [k("blob/x2"), k("blob/x1"), k("bin"), k("blob/x2")];
+    let got = storage.get_many(&keys).await?;
+    let want: [Option<&[u8]>; 4] = [Some(b"2"), None, Some(&binary), Some(b"2")];
+    ensure!(
+        got.len() == want.len() && got.iter().zip(want).all(|(g, w)| g.as_deref() == w),
+        "get-many",
+        "got {}",
+        got.iter().map(show).collect::<Vec<_>>().join(", ")
+    );
+    ensure!(
+        storage.get_many(&[]).await?.is_empty(),
+        "get-many",
+        "no keys gave values"
+    );
     passed += 1;
 
     let listed = storage.list(&k("blob/")).await?;

@@ -101,4 +101,7 @@ impl<S: Storage> Storage for FaultyStorage<S> {
         let after = self.check(key)?;
         then_fail(self.inner.swap(key, expected, value).await, after)
     }
+    fn part_bytes(&self) -> usize {
+        self.inner.part_bytes()
+    }
 }

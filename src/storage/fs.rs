@@ -98,6 +98,9 @@ fn read(key: &str, path: &Path) -> Result<Option<Vec<u8>>> {
 }
 
 impl Storage for FsStorage {
+    fn part_bytes(&self) -> usize {
+        super::LOCAL_PART_BYTES
+    }
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         read(key, &self.path(key)?)
     }

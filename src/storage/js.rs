@@ -11,6 +11,8 @@
 //!   swap(key: string, expected: Uint8Array | null, value: Uint8Array): Promise<boolean>;
 //!   // Optional: called with each value `get` gave once it is copied in.
 //!   release?(value: Uint8Array | ArrayBuffer): void;
+//!   // Optional: bytes of one blob of a segment's body (`Storage::part_bytes`).
+//!   partBytes?: number;
 //! }
 //! ```
 //!
@@ -31,7 +33,14 @@ pub struct JsStorage {
     /// wasm, instead of at the engine's next garbage collection (workerd
     /// counts what is not collected yet against the isolate's 128 MiB).
     release: Option<Function>,
+    /// The adapter's `partBytes`, checked (default [`super::PART_BYTES`]).
+    part_bytes: usize,
 }
+
+// The `partBytes` message of `JsStorage::new` names this range.
+const _: () = assert!(
+    *super::PART_BYTES_RANGE.start() == 4096 && *super::PART_BYTES_RANGE.end() == 4_194_240
+);
 
 fn describe(v: &JsValue) -> String {
     if let Some(e) = v.dyn_ref::<js_sys::Error>() {
@@ -55,7 +64,22 @@ impl JsStorage {
         let release = Reflect::get(&object, &"release".into())
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok());
-        Ok(JsStorage { object, release })
+        let part_bytes = match Reflect::get(&object, &"partBytes".into()) {
+            Ok(v) if v.is_undefined() => super::PART_BYTES,
+            Ok(v) => v
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && super::PART_BYTES_RANGE.contains(&(*n as usize)))
+                // The range in words: a `format!` would link its machinery here.
+                .ok_or_else(|| Error::Usage {
+                    reason: "the storage adapter's `partBytes` must be a whole number of bytes from 4096 to 4194240 (the size of one blob of a segment's body)".into(),
+                })? as usize,
+            Err(e) => return Err(adapter_error("partBytes", e)),
+        };
+        Ok(JsStorage {
+            object,
+            release,
+            part_bytes,
+        })
     }
 
     /// A `get`'s settled value as bytes, then released to the adapter.
@@ -134,6 +158,9 @@ fn bytes_of(key: &str, v: JsValue) -> Result<Option<Vec<u8>>> {
 }
 
 impl Storage for JsStorage {
+    fn part_bytes(&self) -> usize {
+        self.part_bytes
+    }
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let v = self.call("get", key, &[key.into()]).await?;
         self.take(key, v)

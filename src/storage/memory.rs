@@ -39,6 +39,9 @@ impl MemoryStorage {
 }
 
 impl Storage for MemoryStorage {
+    fn part_bytes(&self) -> usize {
+        super::LOCAL_PART_BYTES
+    }
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         Ok(self.map.borrow().get(key).cloned())
     }

@@ -26,6 +26,7 @@ pub use fs::FsStorage;
 pub use memory::MemoryStorage;
 
 use crate::error::Result;
+pub use crate::index::serialize::{LOCAL_PART_BYTES, PART_BYTES, PART_BYTES_RANGE};
 
 /// An async key-value store. `put` must be atomic per key (a reader sees the
 /// old or the new value, never a mix), and every operation linearizable (a
@@ -45,6 +46,13 @@ pub trait Storage {
     /// whether it stored. The commit point of the protocol: of two writers
     /// swapping from the same manifest, exactly one wins.
     async fn swap(&self, key: &str, expected: Option<&[u8]>, value: &[u8]) -> Result<bool>;
+    /// Bytes a commit gathers into one blob of a segment's body (a part,
+    /// the unit of a lazy fetch): [`PART_BYTES`] unless the store reads
+    /// bytes cheaper than calls ([`LOCAL_PART_BYTES`]). Within
+    /// [`PART_BYTES_RANGE`]; indexes of any part size read everywhere.
+    fn part_bytes(&self) -> usize {
+        PART_BYTES
+    }
     /// `get` of each key, in order: one at a time unless the adapter can
     /// read several at once (the JS adapters: all requests in flight
     /// together). The first error fails the whole call.
@@ -75,6 +83,9 @@ impl<S: Storage> Storage for &S {
     }
     async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
         (**self).get_many(keys).await
+    }
+    fn part_bytes(&self) -> usize {
+        (**self).part_bytes()
     }
 }
 

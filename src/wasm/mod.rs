@@ -18,6 +18,7 @@ use crate::index::persist::CommitPlan;
 #[cfg(feature = "conformance")]
 use crate::storage::conformance;
 use crate::storage::js::JsStorage;
+use crate::storage::Storage as _;
 
 use crate::error::Error;
 use crate::index::Index;
@@ -597,12 +598,18 @@ impl Engine {
         self.index.rebase(&base.index);
     }
 
-    /// Flushes and prepares a commit of everything new under `name`.
+    /// Flushes and prepares a commit of everything new under `name` to
+    /// `storage` (its segments in parts of the adapter's `partBytes`).
     #[wasm_bindgen(js_name = prepareCommit)]
-    pub fn prepare_commit(&mut self, name: &str) -> CommitHandle {
-        CommitHandle {
-            plan: Rc::new(self.index.prepare_commit(name)),
-        }
+    pub fn prepare_commit(
+        &mut self,
+        name: &str,
+        storage: JsValue,
+    ) -> Result<CommitHandle, JsValue> {
+        let part_bytes = JsStorage::new(storage).map_err(to_js_error)?.part_bytes();
+        Ok(CommitHandle {
+            plan: Rc::new(self.index.prepare_commit(name, part_bytes)),
+        })
     }
 
     /// A new, empty engine with this engine's configuration (what `reload`

@@ -45,7 +45,7 @@ const HTML = `<!doctype html><meta charset="utf-8"><title>memdex storage test</t
         const info = await withIndexLock(NAME, async () => {
           log.push({ event: 'acquired', at: Date.now() });
           try {
-            const handle = engine.prepareCommit(NAME);
+            const handle = engine.prepareCommit(NAME, storage);
             try {
               const info = await handle.execute(storage);
               engine.finishCommit(handle);

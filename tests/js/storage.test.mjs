@@ -24,7 +24,7 @@ import { indexLockKind, withIndexLock } from '../../pkg/storage/locks.js';
 
 await init({ module_or_path: readFileSync(new URL('../../target/conformance-pkg/memdex_bg.wasm', import.meta.url)) });
 
-const CONFORMANCE_CHECKS = 11;
+const CONFORMANCE_CHECKS = 12;
 const dirs = [];
 function tempDir() {
   const dir = mkdtempSync(join(tmpdir(), 'memdex-fs-'));
@@ -227,6 +227,38 @@ test('an adapter with `release` gets back every value it gave, only once memdex 
   }
   assert.ok(given > 3);
   assert.equal(released, given);
+});
+
+test("a commit cuts segments into blobs of the adapter's `partBytes`; every layout opens alike, whole and lazily", async () => {
+  const docs = Array.from({ length: 3000 }, (_, i) => ({ id: `d${i}`, title: `note ${i}`, text: `deploy friday number ${i} w${i % 997} ${'word '.repeat(i % 40)}` }));
+  const counts = [];
+  let want;
+  // memoryStorage's own parts (32 KiB) between 4 KiB and the default (128 KiB, an adapter without `partBytes`).
+  for (const partBytes of [4096, 'own', undefined]) {
+    const inner = memoryStorage();
+    const storage = partBytes === 'own' ? inner : { ...inner, partBytes };
+    const writer = await Memdex.open({ storage, name: 'idx', autoCommit: false });
+    assert.equal(writer.addAll(docs), docs.length);
+    await writer.commit();
+    writer.free();
+    counts.push((await inner.list('idx/blob/')).length);
+    for (const lazy of [false, true]) {
+      const index = await Memdex.open({ storage, name: 'idx', ...(lazy ? { lazy } : { autoCommit: false }) });
+      const got = [];
+      for (const q of ['deploy friday', 'w17', 'word number 12']) got.push((await index.search(q, { limit: 10, highlight: true })).hits.map((h) => [h.id, h.score, h.fields, h.snippets]));
+      want ??= got;
+      assert.deepEqual(got, want, `partBytes ${partBytes}, lazy ${lazy}`);
+      index.close();
+    }
+  }
+  assert.ok(counts[0] > counts[1] && counts[1] > counts[2], `blobs per layout: ${counts}`);
+  for (const partBytes of [100, 1.5, '32768', 5_000_000, null]) {
+    await assert.rejects(
+      Memdex.open({ storage: { ...memoryStorage(), partBytes }, name: 'idx' }),
+      (err) => err.code === 'USAGE' && /partBytes/.test(err.message),
+      `partBytes ${partBytes}`,
+    );
+  }
 });
 
 test('kvStorage follows list cursors and namespaces keys with its prefix', async () => {

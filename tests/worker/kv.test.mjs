@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useTestWorker } from './support/helpers.mjs';
 
-const CONFORMANCE_CHECKS = 11;
+const CONFORMANCE_CHECKS = 12;
 
 // Test worker source. It imports the built package files by path, like
 // worker/src/index.js; `scriptPath` tells Miniflare where it "lives" so

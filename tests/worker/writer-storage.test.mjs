@@ -86,8 +86,8 @@ const worker = useTestWorker(WORKER, 'writer-storage-worker', { cf: false, durab
 const call = (path) => worker.call(path);
 
 test('writerStorage passes the storage conformance suite in a Durable Object, with and without deferred deletion', async () => {
-  assert.equal((await call('/conformance?grace=0&box=a')).passed, 11);
-  assert.equal((await call('/conformance?grace=60000&box=b')).passed, 11);
+  assert.equal((await call('/conformance?grace=0&box=a')).passed, 12);
+  assert.equal((await call('/conformance?grace=60000&box=b')).passed, 12);
 });
 
 test('swap is atomic: of 20 concurrent swaps from the same value one stores, and that value is published to KV', async () => {

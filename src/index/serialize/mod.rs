@@ -23,6 +23,7 @@ mod postings;
 pub(crate) mod shards;
 
 pub(crate) use columns::{read_doc_list, write_doc_list};
+pub use layout::{LOCAL_PART_BYTES, PART_BYTES, PART_BYTES_RANGE};
 
 /// A serialized segment and where its chunks end: the head cut every
 /// [`super::persist::CHUNK_PAYLOAD`] bytes, then the body's parts.
@@ -40,21 +41,27 @@ impl SegmentBytes {
     }
 }
 
+/// `seg`'s bytes, its body in parts of [`PART_BYTES`].
 pub fn write_segment(seg: &Segment) -> SegmentBytes {
-    layout::write(seg, &mut |_, _| {})
+    write_segment_in(seg, PART_BYTES)
+}
+
+/// `seg`'s bytes, its body in parts of about `part_bytes`.
+pub fn write_segment_in(seg: &Segment, part_bytes: usize) -> SegmentBytes {
+    layout::write(seg, part_bytes, &mut |_, _| {})
 }
 
 /// Serialized bytes of each part of `seg`, summed by part, in the order
 /// each first appears (the storage breakdown in bench/ sums them).
 pub fn part_sizes(seg: &Segment) -> Vec<(&'static str, usize)> {
     let mut sizes: Vec<(&'static str, usize)> = Vec::new();
-    let total = layout::write(
-        seg,
-        &mut |part, bytes| match sizes.iter_mut().find(|s| s.0 == part) {
-            Some(s) => s.1 += bytes,
-            None => sizes.push((part, bytes)),
-        },
-    )
+    let total = layout::write(seg, PART_BYTES, &mut |part, bytes| match sizes
+        .iter_mut()
+        .find(|s| s.0 == part)
+    {
+        Some(s) => s.1 += bytes,
+        None => sizes.push((part, bytes)),
+    })
     .bytes
     .len();
     debug_assert_eq!(sizes.iter().map(|s| s.1).sum::<usize>(), total);

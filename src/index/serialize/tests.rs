@@ -148,8 +148,6 @@ fn shards_and_parts_read_alone_and_together() {
     assert!(head.parts.len() > 3, "{} parts", head.parts.len());
     let parts: Vec<usize> = written.ends.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(parts, head.parts);
-    // Parts gather units up to PART_BYTES (one unit may exceed it alone).
-    assert!(parts.iter().filter(|&&p| p > layout::PART_BYTES).count() <= 1);
     let mut at = len + head.ids.packed_len(); // the ids come first
     let mut n_terms = 0;
     for entry in &head.shards {
@@ -186,6 +184,36 @@ fn shards_and_parts_read_alone_and_together() {
     assert_eq!(back.postings, seg.postings);
     assert_eq!(back.docs, seg.docs);
     assert_eq!(&write_segment(&back).bytes, bytes);
+}
+
+/// Parts gather whole units up to the part size; a larger unit is a part of
+/// its own, cut into pieces of CHUNK_PAYLOAD when it exceeds one.
+#[test]
+fn parts_gather_units_up_to_their_bytes() {
+    use crate::index::persist::CHUNK_PAYLOAD;
+    let part = layout::PART_BYTES;
+    let sizes = [
+        part / 4,
+        part / 2,
+        part / 4, // fills the first part exactly
+        1,
+        part + 1, // alone, after the 1-byte part
+        part / 2,
+        part / 2,
+        CHUNK_PAYLOAD + 5, // a piece of CHUNK_PAYLOAD, then its 5 bytes
+        3,
+    ];
+    let ends: Vec<usize> = sizes
+        .iter()
+        .scan(0, |at, &n| {
+            *at += n;
+            Some(*at)
+        })
+        .collect();
+    let cuts = layout::cut_parts(&ends, part);
+    let e = |i: usize| ends[i];
+    let want = vec![e(2), e(3), e(4), e(6), e(6) + CHUNK_PAYLOAD, e(8)];
+    assert_eq!(cuts, want);
 }
 
 /// A head whose directories do not cover the body, or whose shards are out
