@@ -2,7 +2,8 @@
 // clear 4xx `LIMIT` error naming the limit, and a refused request writes
 // nothing: body bytes (counted in bytes, not UTF-16 units, also when the
 // content-length is absent), documents per request, document bytes, query
-// length, result limit, namespaces per key, requests per minute.
+// length, result limit, namespaces per key, requests per minute, and a
+// namespace's bytes (growth refused, removals kept).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startWorker } from './support/helpers.mjs';
@@ -121,4 +122,45 @@ test('requests per minute per key: 429 with Retry-After once the bucket is empty
   assertLimit(r, 429, 'requestsPerMinute');
   assert.ok(Number(r.headers.get('retry-after')) >= 1);
   assert.equal((await call('GET', '/v1/namespaces')).status, 200);
+});
+
+test('a full namespace (maxNamespaceBytes) refuses growth over REST and MCP alike, stores none of it, and still takes removals', async () => {
+  const small = await startWorker({ vars: { MEMDEX_LIMITS: JSON.stringify({ maxNamespaceBytes: 3000 }) } });
+  try {
+    const c = small.client(small.keys.admin);
+    let acknowledged = 0;
+    let generation = 0;
+    let refused = null;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const docs = Array.from({ length: 5 }, (_, j) => ({ id: `d${i}-${j}`, text: `note ${i} ${j} about deploys ${'x'.repeat(50)}` }));
+      const r = await c('POST', '/v1/ns/full/docs', { json: docs });
+      if (r.status === 200) [acknowledged, generation] = [acknowledged + r.body.added, r.body.generation];
+      else refused = { r, i };
+    }
+    assert.ok(refused, 'a write was refused before 200 documents');
+    assertLimit(refused.r, 403, 'maxNamespaceBytes');
+    assert.ok(acknowledged >= 10, `${acknowledged} documents fit`);
+    const { body } = await c('GET', `/v1/ns/full/stats?minGeneration=${generation}`);
+    assert.equal(body.documents, acknowledged, 'every acknowledged document, none refused');
+    assert.ok(body.bytes >= 3000);
+    assert.equal((await c('GET', `/v1/ns/full/docs/d${refused.i}-0`)).status, 404);
+    assertLimit(await c('PUT', '/v1/ns/full/docs/one-more', { json: { text: 'one more' } }), 403, 'maxNamespaceBytes');
+    assertLimit(await c('PATCH', '/v1/ns/full/docs/d0-0', { json: { text: 'longer '.repeat(20) } }), 403, 'maxNamespaceBytes');
+    const store = await c('POST', '/mcp', {
+      json: [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'memory_store', arguments: { namespace: 'full', text: 'remember this' } } }],
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    const result = store.body[0].result;
+    assert.equal(result.isError, true, JSON.stringify(result));
+    assert.match(result.content[0].text, /LIMIT/);
+    assert.match(result.content[0].text, /maxNamespaceBytes/);
+    // Removals run, and nothing refused was stored meanwhile.
+    const removed = await c('DELETE', '/v1/ns/full/docs/d0-1');
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.equal(removed.body.removed, true);
+    assert.equal((await c('GET', `/v1/ns/full/stats?minGeneration=${removed.body.generation}`)).body.documents, acknowledged - 1);
+    assert.equal((await c('GET', '/v1/ns/full/docs/d0-0')).body.text, 'note 0 0 about deploys ' + 'x'.repeat(50));
+  } finally {
+    await small.mf.dispose();
+  }
 });

@@ -20,7 +20,7 @@ const ints = (/** @type {string[]} */ ...names) => Object.fromEntries(names.map(
 const COMMON_ERRORS = {
   400: err('Malformed request: bad JSON, parameter, id or namespace (BAD_REQUEST, SCHEMA, USAGE, INVALID_QUERY), or a parameter over a limit (LIMIT)'),
   401: err('No or unknown API key (UNAUTHORIZED); past authFailuresPerMinute such requests from one address, 429'),
-  403: err('The key has no access to this namespace or lacks the role (FORBIDDEN), or its namespace quota is used up (LIMIT)'),
+  403: err('The key has no access to this namespace or lacks the role (FORBIDDEN), its namespace quota is used up, or the namespace is full: maxNamespaceBytes, writes that add or enlarge documents (LIMIT)'),
   404: err('No such namespace or document (NOT_FOUND)'),
   405: err('Method not allowed on this path (USAGE)'),
   429: err('Too many requests with this key (limit requestsPerMinute), or with a missing or invalid key from this address (authFailuresPerMinute): LIMIT, with Retry-After'),

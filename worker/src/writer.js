@@ -18,19 +18,18 @@
 // Reads forwarded here (read-your-writes) wait for the commit in flight,
 // so they never see writes that might still fail.
 //
-// Only a write that may create the namespace, accepted by the registry
-// (the key's quota), stores state here; else NOT_FOUND, nothing written. A
-// swap that stored but failed is judged by the reopened state; INTERNAL (a
-// trap) fails the batch and drops the engine. A create with more fields
-// upgrades the schema in a batch of its own (writer-setup.js). An idle
-// writer frees its index after `writerIdleMs` (isolates hold 128 MiB).
+// Only a write that may create the namespace, accepted by the registry (the
+// key's quota), stores state here; else NOT_FOUND. A swap that stored but
+// failed is judged by the reopened state; INTERNAL (a trap) fails the batch
+// and drops the engine. A create with more fields upgrades the schema in a
+// batch of its own (writer-setup.js). Idle, it frees its index; full, it refuses growth.
 import { DurableObject } from 'cloudflare:workers';
 import { settings } from './config.js';
 import { errorRecord } from './errors.js';
 import { INDEX_NAME, kvPrefix } from './ids.js';
 import { Memdex, tools } from './memdex.js';
 import { runRead } from './reads.js';
-import { applyWrite, commitInSlices, mayCreate } from './writes.js';
+import { applyWrite, commitInSlices, mayCreate, namespaceFull } from './writes.js';
 import { schemaKey, setSchemaOf, toolFields } from './schema.js';
 import { embedOption } from './embed.js';
 import { isInternal } from './reader.js';
@@ -311,6 +310,7 @@ export class NamespaceWriter extends DurableObject {
       index = live;
       before = live.generation;
       let created = false; // a new namespace, or a new schema: committed even without documents
+      const full = namespaceFull(ns, live.stats().bytes, settings(this.env).limits.maxNamespaceBytes); // growth refused: this writer must load it again
       for (const { op } of batch) {
         if (op.kind === 'create' && !op.creating) {
           const upgraded = await this.#upgrade(ns, live, op.schema);
@@ -321,7 +321,7 @@ export class NamespaceWriter extends DurableObject {
           if (upgraded.index !== live) [created, upgradedFrom] = [true, upgraded.from ?? null];
           live = index = upgraded.index;
         }
-        const o = await applyWrite(live, ns, op);
+        const o = await applyWrite(live, ns, op, full);
         if (op.kind === 'create' && o.ok && /** @type {{ created: boolean }} */ (o.value).created) created = true;
         // A trapped engine cannot go on, nor be committed from.
         if (o.ok ? isInternal(o.value) : o.error.code === 'INTERNAL') {

@@ -24,19 +24,34 @@ const SLICE_BYTES = 128 << 10;
 /** Tools that can add memories, and so may create a namespace. */
 const CREATING_TOOLS = new Set(['memory_store', 'memory_update']);
 
+/** Whether `op` may add or enlarge documents (refused in a full namespace). @param {WriteOp} op */
+export const mayGrow = (op) => op.kind === 'add' || op.kind === 'patch' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
+
+/**
+ * The refusal of growth in namespace `ns` holding `bytes` of segments (at
+ * a batch's start: committed, one batch may pass `limit`), or null below it. @param {string} ns @param {number} bytes @param {number} limit @returns {Outcome | null}
+ */
+export function namespaceFull(ns, bytes, limit) {
+  if (bytes < limit) return null;
+  const message = `namespace "${ns}" holds ${bytes} bytes of segments, its limit is ${limit} (maxNamespaceBytes): nothing of this write was stored. Removals still run; a removed document's bytes return when a merge rewrites its segment (once more than half of a segment is removed), or use another namespace`;
+  return { ok: false, error: { code: 'LIMIT', message, limit: 'maxNamespaceBytes', status: 403 } };
+}
+
 /** Whether `op` may create its namespace (a create, an add, a store). @param {WriteOp} op */
 export const mayCreate = (op) => op.kind === 'create' || op.kind === 'add' || (op.kind === 'tool' && CREATING_TOOLS.has(op.name));
 
 /**
  * Applies `op` to `index` of namespace `ns` (not committed); its errors are
- * its outcome.
+ * its outcome. `full`: the refusal of growth ({@link namespaceFull}), if due.
  *
  * @param {import('./memdex.js').Memdex} index
  * @param {string} ns
  * @param {WriteOp} op
+ * @param {Outcome | null} [full]
  * @returns {Promise<Outcome>}
  */
-export async function applyWrite(index, ns, op) {
+export async function applyWrite(index, ns, op, full = null) {
+  if (full && mayGrow(op)) return full;
   try {
     switch (op.kind) {
       case 'create': {
