@@ -27,14 +27,14 @@ use crate::codec::blob::{self, BlobKind};
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
 use crate::json::{Object, ToJson};
-use crate::storage::Storage;
+use crate::storage::{Storage, PART_BYTES_RANGE};
 
 use super::deletes::DeleteSet;
 use super::manifest::{
     blob_key, blob_prefix, new_commit_id, parse_blob_key, parse_manifest, pending_prefix, Manifest,
     SegmentRecord,
 };
-use super::serialize::{read_doc_list, write_doc_list, write_segment_in, PART_BYTES_RANGE};
+use super::serialize::{read_doc_list, write_doc_list, write_segment_in};
 use super::Index;
 
 pub use super::manifest::manifest_key;
@@ -139,6 +139,7 @@ pub(crate) fn decode_deletes(key: &str, bytes: &[u8], n_docs: u32) -> Result<Del
 /// Payload bytes of one segment chunk: a segment's bytes are cut into
 /// chunks of this size (their seal adds 13 bytes).
 pub(crate) const CHUNK_PAYLOAD: usize = MAX_CHUNK_BYTES - 64;
+const _: () = assert!(*PART_BYTES_RANGE.end() == CHUNK_PAYLOAD);
 
 /// A segment as sealed chunk blobs `(key, blob)`, in order: its head in
 /// chunks of [`CHUNK_PAYLOAD`] bytes, then its body's parts

@@ -23,8 +23,9 @@ use super::load::{LoadedIndex, SegmentData};
 use super::manifest::{blob_key, manifest_key, new_commit_id, parse_manifest, verify_blob};
 use super::manifest::{Manifest, SegmentRecord};
 use super::persist::{encode_deletes, seal_chunk, seal_segment, PersistState};
-use super::serialize::{SegmentBytes, PART_BYTES};
+use super::serialize::SegmentBytes;
 use super::{Index, SegmentEntry};
+use crate::storage::PART_BYTES;
 
 /// Name under which snapshots store the index.
 const SNAPSHOT_NAME: &str = "snapshot";

@@ -1,11 +1,12 @@
-//! Formats 6 to 8: a segment as a head and a body (docs/FORMAT.md
+//! Formats 6 to 9: a segment as a head and a body (docs/FORMAT.md
 //! "Segment"); 7 stores the ids in blocks (6: one stream), 8 the surface
 //! words in shards (6 and 7: one unit).
 //! The head holds what a search needs for every document (field lengths,
 //! namespaces, filter, links and vector columns) and the directories of the
 //! body; the body holds the units a reader can fetch alone (term shards,
 //! doc store pages, the surface words), cut into parts of about
-//! [`PART_BYTES`], one chunk blob each.
+//! the storage's part size ([`crate::storage::Storage::part_bytes`]), one
+//! chunk blob each.
 
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
@@ -20,28 +21,6 @@ use super::super::surfaces::Surfaces;
 use super::columns;
 use super::shards::{self, check_entry, read_shard, Assembled, ShardEntry};
 use super::SegmentBytes;
-
-/// Bytes of body a part gathers before it closes (a unit larger than this
-/// is a part of its own, cut at [`CHUNK_PAYLOAD`]): the unit of a fetch,
-/// chosen per storage ([`crate::storage::Storage::part_bytes`]). This
-/// default suits a remote store that counts and bills each read (Workers
-/// KV allows 1,000 operations per invocation): a 1M document segment stays
-/// around a thousand blobs.
-pub const PART_BYTES: usize = 128 * 1024;
-
-/// Parts for a store whose reads cost bytes more than calls (memory, the
-/// filesystem, IndexedDB): a lazy search reads whole parts for the shards
-/// and pages it needs, and a part of this size holds one term shard (64
-/// KiB) or a few doc store pages (16 KiB before deflate). At 1M `packages`
-/// documents a query fetches 0.7 MB instead of 1.9, the next-100 p50 in
-/// Chromium is 13.5 ms instead of 20.4; the index is 3,070 blobs instead of
-/// 1,115, its manifest 240 KB instead of 86, and a whole open in Chromium
-/// 15 % slower (bench/HISTORY.md).
-pub const LOCAL_PART_BYTES: usize = 32 * 1024;
-
-/// The part sizes a writer may choose: from a few doc store pages up to a
-/// chunk's payload.
-pub const PART_BYTES_RANGE: std::ops::RangeInclusive<usize> = 4096..=CHUNK_PAYLOAD;
 
 /// `u32 n_docs`, `u32 n_fields`, `u32 head_len`.
 pub(crate) const HEAD_PREFIX: usize = 12;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::codec::bytes::ByteReader;
 use crate::error::Result;
 use crate::postings::{PostingsStore, MAX_TEXT_FIELDS};
+use crate::storage::PART_BYTES;
 use crate::store::{DocStore, PageCache};
 use crate::termdict::TermDict;
 
@@ -23,7 +24,6 @@ mod postings;
 pub(crate) mod shards;
 
 pub(crate) use columns::{read_doc_list, write_doc_list};
-pub use layout::{LOCAL_PART_BYTES, PART_BYTES, PART_BYTES_RANGE};
 
 /// A serialized segment and where its chunks end: the head cut every
 /// [`super::persist::CHUNK_PAYLOAD`] bytes, then the body's parts.

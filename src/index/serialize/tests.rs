@@ -191,7 +191,7 @@ fn shards_and_parts_read_alone_and_together() {
 #[test]
 fn parts_gather_units_up_to_their_bytes() {
     use crate::index::persist::CHUNK_PAYLOAD;
-    let part = layout::PART_BYTES;
+    let part = crate::storage::PART_BYTES;
     let sizes = [
         part / 4,
         part / 2,
