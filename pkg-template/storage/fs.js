@@ -107,13 +107,14 @@ async function syncDir(dir) {
 
 /**
  * Creates a filesystem storage rooted at `dir` (created on first put).
- * `lockWaitMs`: how long `lock` waits for a live writer before `LOCKED`.
+ * `lockWaitMs`: how long `lock` waits for a live writer before `LOCKED`;
+ * `partBytes`: the blob size of segment bodies (`StorageAdapter.partBytes`).
  *
  * @param {string | URL} dir
- * @param {{ lockWaitMs?: number }} [options]
+ * @param {{ lockWaitMs?: number, partBytes?: number }} [options]
  * @returns {FsStorage}
  */
-export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
+export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS, partBytes = LOCAL_PART_BYTES } = {}) {
   if (!(typeof lockWaitMs === 'number' && lockWaitMs >= 0)) {
     throw storageError('fsStorage: `lockWaitMs` must be a number of milliseconds >= 0', { reason: 'INVALID_KEY' });
   }
@@ -222,7 +223,7 @@ export function fsStorage(dir, { lockWaitMs = LOCK_WAIT_MS } = {}) {
 
   return {
     dir: root,
-    partBytes: LOCAL_PART_BYTES,
+    partBytes,
 
     async get(key) {
       return read(key, segments(key, 'get'));

@@ -138,6 +138,7 @@ export function indexedDBStorage({
   durability = 'strict',
   indexedDB: factory = globalThis.indexedDB,
   IDBKeyRange: KeyRange = globalThis.IDBKeyRange,
+  partBytes = LOCAL_PART_BYTES,
 } = {}) {
   /** @type {Promise<IDBDatabase> | null} */
   let opening = null;
@@ -230,7 +231,7 @@ export function indexedDBStorage({
   return {
     database,
     store,
-    partBytes: LOCAL_PART_BYTES,
+    partBytes,
 
     async get(key) {
       checkKey(key, 'get');

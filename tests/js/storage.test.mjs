@@ -252,6 +252,20 @@ test("a commit cuts segments into blobs of the adapter's `partBytes`; every layo
     }
   }
   assert.ok(counts[0] > counts[1] && counts[1] > counts[2], `blobs per layout: ${counts}`);
+  // fsStorage takes it as an option (its default: memoryStorage's).
+  const blobsIn = async (options) => {
+    const dir = tempDir();
+    const writer = await Memdex.open({ storage: fsStorage(dir, options), name: 'idx', autoCommit: false });
+    writer.addAll(docs);
+    await writer.commit();
+    writer.close();
+    return (await fsStorage(dir).list('idx/blob/')).length;
+  };
+  assert.deepEqual([await blobsIn(), await blobsIn({ partBytes: 131072 })], counts.slice(1));
+  await assert.rejects(
+    Memdex.open({ storage: fsStorage(tempDir(), { partBytes: 'big' }), name: 'idx' }),
+    (err) => err.code === 'USAGE' && /partBytes/.test(err.message),
+  );
   for (const partBytes of [100, 1.5, '32768', 5_000_000, null]) {
     await assert.rejects(
       Memdex.open({ storage: { ...memoryStorage(), partBytes }, name: 'idx' }),
