@@ -532,7 +532,8 @@ impl Index {
     }
 
     /// Per flushed segment, the bytes of its head and how many chunk blobs
-    /// it is stored as (docs/FORMAT.md "Segment"). A diagnostic.
+    /// it is stored as in parts of the default [`crate::storage::PART_BYTES`]
+    /// (docs/FORMAT.md "Segment"; a local store cuts smaller ones). A diagnostic.
     pub fn blob_layout(&self) -> Vec<(usize, usize)> {
         self.segments
             .iter()
