@@ -17,9 +17,9 @@ setup:
 pkg: setup
 	scripts/build-pkg
 
-## English-only full package (every feature but all-languages: English + `none` stemming) into pkg-english/.
+## For benches: a package whose every entry runs the English-only full wasm (pkg/ ships it as memdex-english_bg.wasm) into pkg-english/
 pkg-english: setup
-	MEMDEX_FEATURES=vectors,links,rerank,maintenance MEMDEX_LEXICAL=0 MEMDEX_PKG_DIR=pkg-english scripts/build-pkg
+	MEMDEX_FEATURES=vectors,links,rerank,maintenance MEMDEX_LEXICAL=0 MEMDEX_ENGLISH=0 MEMDEX_PKG_DIR=pkg-english scripts/build-pkg
 
 ## Load sample memories, print ranked results, then serve www/ on :$(PORT).
 demo: pkg

@@ -9,7 +9,7 @@
 import { Engine, recoverIndex } from './memdex.js';
 import { pack } from './pack.js';
 import { MemdexError, describe, isObject, usage } from './memdex-error.js';
-import { call, engineAsync, ensureLoaded, loadEngine, platformOf, timed, toMemdexError, withCache } from './realm.js';
+import { call, engineAsync, inItsLanguage, loadEngine, loadFor, platformOf, timed, toMemdexError, withCache } from './realm.js';
 import {
   FloatMembers, JsonLinesBatch, checkChanges, checkFilter, checkId, checkJsonable, checkSearch, documentJson, patched, vectorFields,
   runOperations, suggestLimit, wantsVectors, yieldToEventLoop,
@@ -94,9 +94,10 @@ export class MemdexBase extends IndexLifecycle {
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     const embed = checkEmbedOption(options.embed);
-    await ensureLoaded(platform, options.wasm);
+    await loadFor(platform, options.wasm, config);
     const { cacheBytes } = options;
-    const { engine } = await loadEngine(platform, adapter, name, config, () => new Engine(config), cacheBytes);
+    const load = () => loadEngine(platform, adapter, name, config, () => new Engine(config), cacheBytes);
+    const { engine } = await inItsLanguage(platform, options.wasm, name, load);
     return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), config, cacheBytes }).#withEmbed(embed);
   }
 
@@ -129,7 +130,7 @@ export class MemdexBase extends IndexLifecycle {
     const config = engineConfig(options);
     const platform = platformOf(this);
     const { adapter } = resolveStorage(platform, options);
-    await ensureLoaded(platform, options.wasm);
+    await loadFor(platform, options.wasm, config);
     return engineAsync(() => recoverIndex(adapter, name, config));
   }
 
@@ -167,9 +168,11 @@ export class MemdexBase extends IndexLifecycle {
     const { adapter, persistent } = resolveStorage(platform, options);
     const autoCommit = autoCommitSettings(options.autoCommit, persistent);
     const embed = checkEmbedOption(options.embed);
-    await ensureLoaded(platform, options.wasm);
+    await loadFor(platform, options.wasm, undefined);
     const cacheBytes = /** @type {number | undefined} */ (options.cacheBytes);
-    const imported = parts ? await importParts(bytes) : call(() => Engine.importSnapshot(/** @type {Uint8Array} */ (bytes)));
+    // Parts are read once: only whole bytes run again in the all-languages wasm.
+    const fromBytes = async () => call(() => Engine.importSnapshot(/** @type {Uint8Array} */ (bytes)));
+    const imported = parts ? await importParts(bytes) : await inItsLanguage(platform, options.wasm, name, fromBytes);
     const engine = call(() => withCache(imported, cacheBytes));
     return new this(TOKEN, engine, { platform, adapter, name, persistent, autoCommit, onError: onErrorOf(options), cacheBytes }).#withEmbed(embed);
   }

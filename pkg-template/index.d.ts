@@ -219,7 +219,7 @@ export type FieldType = Exclude<FieldDef['type'], 'vector'>;
  */
 export type Schema = Record<string, FieldDef | FieldType>;
 
-/** Snowball stemmer languages, or `'none'` (no stemming). Only `'english'` and `'none'` exist in an English-only build. */
+/** Snowball stemmer languages, or `'none'` (no stemming). Only `'english'` and `'none'` exist in an English-only wasm (the lexical build, `memdex-english_bg.wasm`). */
 export type Language =
   | 'none'
   | 'arabic'
@@ -366,9 +366,11 @@ export interface OpenOptions {
   onError?: (error: MemdexError) => void;
   /**
    * Where to get the engine: a URL, a fetch `Response`, raw bytes or a compiled
-   * `WebAssembly.Module`. Defaults to `memdex_bg.wasm` next to the package
-   * (fetched in browsers, read from disk in Node, imported in workerd).
-   * Only the first call of a process loads it.
+   * `WebAssembly.Module`, loaded as is. Defaults: in browsers
+   * `memdex-english_bg.wasm` next to the package, and `memdex_bg.wasm`
+   * (every language) once an index needs another language (README,
+   * "Languages: two wasm files"); `memdex_bg.wasm` read from disk in Node,
+   * imported in workerd. Only the first call of a page or process loads it.
    */
   wasm?: URL | string | Response | BufferSource | WebAssembly.Module;
   /**

@@ -7,7 +7,7 @@ import { openLazy as openLazyEngine } from './memdex.js';
 import { MemdexError, usage } from './memdex-error.js';
 import { checkId, suggestLimit, wantsVectors } from './documents.js';
 import { NOT_LAZY, resolveStorage } from './open-options.js';
-import { dispose, engineAsync, ensureLoaded, realm } from './realm.js';
+import { dispose, engineAsync, ensureLoaded, inItsLanguage, realm } from './realm.js';
 
 /**
  * Committed bytes at or below which `lazy: 'auto'` loads an index whole:
@@ -69,14 +69,14 @@ export class LazyMemdex {
   static async open(platform, adapter, name, cacheBytes, wholeBelow) {
     let below = wholeBelow;
     let whole = false;
-    const index = new LazyMemdex(async () => {
+    const index = new LazyMemdex(() => inItsLanguage(platform, undefined, name, async () => {
       await ensureLoaded(platform, undefined);
       const opened = await engineAsync(() => openLazyEngine(adapter, name, cacheBytes, below));
       // Nothing stored, or small: opened whole (`lazy: 'auto'`, the first open only).
       whole = below !== undefined && (opened === undefined || typeof opened === 'number');
       below = undefined; // a reopen after an engine crash stays lazy
       return typeof opened === 'number' ? undefined : opened;
-    });
+    }));
     try {
       await index.#live();
     } catch (err) {

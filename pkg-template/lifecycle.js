@@ -71,7 +71,7 @@ export class IndexLifecycle {
     const { platform, adapter, name, persistent, autoCommit, onError, config, cacheBytes } = init;
     const ref = typeof WeakRef === 'function' ? new WeakRef(this) : null;
     // After a crash every open index restarts at once (wake), held weakly.
-    this.#box = { engine, epoch: realm.epoch, crashed: false, wake: () => void ref?.deref()?.ready().catch(() => {}) };
+    this.#box = { engine, epoch: realm.epoch, crashed: false, name, wake: () => void ref?.deref()?.ready().catch(() => {}) };
     realm.boxes.add(this.#box);
     this.#config = config;
     this.#cacheBytes = cacheBytes;

@@ -5,6 +5,7 @@
 // nothing), after it the complete new one (docs/FORMAT.md, "Migration").
 import { isObject, usage } from './memdex-error.js';
 import { engineConfig } from './open-options.js';
+import { loadFor, platformOf } from './realm.js';
 
 /** Rebuilds `source`'s documents under a config and commits them as the receiver's next commit. */
 export const REBUILD_FROM = Symbol('rebuildFrom');
@@ -17,6 +18,7 @@ const TARGET = new Set(['name', 'schema', 'defaultSchema', 'language', 'analyzer
 /**
  * @typedef {object} Migratable an index class (Memdex) and the instances it opens
  * @property {(options: object) => Promise<any>} open
+ * @property {import('./realm.js').Platform} [platform]
  */
 
 /**
@@ -43,6 +45,8 @@ export async function migrate(cls, options) {
   const location = {};
   for (const key of LOCATION) if (from[key] !== undefined) location[key] = from[key];
   const config = engineConfig(to) ?? {};
+  // The target's language chooses the wasm before the source holds it (languages.js).
+  await loadFor(platformOf(cls), location.wasm, config);
   const source = await cls.open({ ...location, autoCommit: false });
   try {
     const name = /** @type {string} */ (to.name ?? source.name);

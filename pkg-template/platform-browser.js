@@ -1,5 +1,7 @@
 // The browser platform of both builds' entries (index.js, lexical.js): the
-// wasm fetched from the URL the entry names, memory and IndexedDB storage.
+// wasm fetched from the URL the entry names (index.js names two: the
+// English one and the all-languages one, languages.js), memory and
+// IndexedDB storage.
 import init from './memdex.js';
 import { memoryStorage } from './storage/memory.js';
 import { indexedDBStorage } from './storage/indexeddb.js';
@@ -22,12 +24,15 @@ async function fetchWasm(url) {
 /**
  * @param {() => URL} wasmUrl the build's .wasm (a `new URL('./file', import.meta.url)` in the entry, for bundlers)
  * @param {'full' | 'lexical'} build
+ * @param {{ url: () => URL, languages: import('./realm.js').LanguageSwitch }} [english] the full build's English-only wasm, fetched first, and the switch away from it (languages.js)
  * @returns {import('./core.js').Platform}
  */
-export function browserPlatform(wasmUrl, build) {
+export function browserPlatform(wasmUrl, build, english) {
+  const englishUrl = english?.url;
   return {
     build,
-    loadWasm: (wasm) => init({ module_or_path: wasm ?? fetchWasm(wasmUrl()) }),
+    languages: english?.languages,
+    loadWasm: (wasm, english) => init({ module_or_path: wasm ?? fetchWasm(english && englishUrl ? englishUrl() : wasmUrl()) }),
     storages: {
       memory: () => memoryStorage(),
       indexeddb: ({ database = 'memdex' }) => indexedDBStorage({ database }),

@@ -7,7 +7,7 @@ import { MemdexError, usage } from './memdex-error.js';
 /**
  * The engine of one open index, shared by the index, the realm and the
  * finalizer. `engine` is undefined once freed or after a trap.
- * @typedef {{ engine: Engine | undefined, epoch: number, crashed: boolean, wake: () => void }} EngineBox
+ * @typedef {{ engine: Engine | undefined, epoch: number, crashed: boolean, wake: () => void, name: string }} EngineBox
  */
 
 /**
@@ -17,10 +17,17 @@ import { MemdexError, usage } from './memdex-error.js';
  * and exports `class Memdex extends MemdexBase { static platform = ... }`.
  *
  * @typedef {object} Platform
- * @property {(source?: any) => unknown} loadWasm initialises the glue once (`source`: whatever `Memdex.open({ wasm })` was given)
+ * @property {(source?: any, english?: boolean) => unknown} loadWasm initialises the glue once (`source`: whatever `Memdex.open({ wasm })` was given; else `english`: the English wasm, not the all-languages one)
+ * @property {LanguageSwitch} [languages] set when the platform has an English wasm beside the all-languages one, and switches between them (languages.js; the browser entry only)
  * @property {Record<string, (options: StorageOptions) => import('./storage.js').StorageAdapter>} storages named adapters ('memory', 'fs', 'indexeddb', ...)
  * @property {<T>(name: string, fn: () => Promise<T>) => Promise<T>} withIndexLock
  * @property {'full' | 'lexical'} [build] the build the entry loads by default (undefined: full)
+ */
+
+/**
+ * @typedef {object} LanguageSwitch
+ * @property {(platform: Platform, source: unknown, config: Record<string, any> | undefined) => Promise<void>} loadFor
+ * @property {<T>(platform: Platform, source: unknown, name: string, fn: () => Promise<T>) => Promise<T>} inItsLanguage
  */
 
 /**
@@ -52,6 +59,8 @@ export const realm = {
   /** @type {Promise<unknown> | null} */ reviving: null,
   /** @type {WebAssembly.Module | undefined} the compiled module, instantiated again after a trap */ module: undefined,
   /** @type {string | undefined} the build the instance runs (`buildName()`), once loaded */ build: undefined,
+  /** @type {'english' | 'all' | undefined} which wasm of a platform with two the instance runs (languages.js) */ languages: undefined,
+  fresh: false, // the next revive fetches the wasm anew instead of instantiating `module` again (a switch of languages)
   /** @type {Set<EngineBox>} engine boxes of the open indexes */
   boxes: new Set(),
 };
@@ -93,12 +102,32 @@ function revive(platform) {
     if (realm.inflight > 0) await new Promise((resolve) => (realm.drained = () => resolve(undefined)));
     realm.drained = null;
     realm.module = __memdexReset() ?? realm.module; // kept if this load fails and is retried
-    await platform.loadWasm(realm.module);
+    if (realm.fresh) realm.module = undefined;
+    await Promise.resolve(platform.loadWasm(realm.module, realm.languages === 'english')).catch((/** @type {Error | undefined} */ err) => {
+      throw wasmLoadError(realm.languages === 'english' ? 'memdex-english_bg.wasm' : 'memdex_bg.wasm', err);
+    });
+    realm.fresh = false;
     realm.dead = false;
   })().finally(() => {
     realm.reviving = null;
   });
   return realm.reviving;
+}
+
+/**
+ * Replaces the English wasm instance by the all-languages one (languages.js
+ * checks that no index opened whole is open). Its objects are never freed
+ * into the new instance; async calls in flight finish in the old one first.
+ * @param {Platform} platform
+ */
+export function switchToAllLanguages(platform) {
+  if (!realm.dead) {
+    realm.dead = true;
+    realm.epoch++;
+  }
+  realm.languages = 'all';
+  realm.fresh = true;
+  return revive(platform);
 }
 
 /**
@@ -210,34 +239,70 @@ function checkBuild(platform, source) {
 }
 
 /**
+ * @param {string} wasmFile
+ * @param {Error | undefined} err
+ */
+function wasmLoadError(wasmFile, err) {
+  return new MemdexError('WASM_LOAD', `could not load ${wasmFile}: ${err?.message ?? err}; see "Entry points" in the memdex README`, { cause: err });
+}
+
+/**
  * Loads the glue of `platform` once (again after a trap).
  * @param {Platform} platform
  * @param {unknown} source
+ * @param {boolean} [allLanguages] a first load fetches the all-languages wasm, not the English one (languages.js)
  */
-export function ensureLoaded(platform, source) {
+export function ensureLoaded(platform, source, allLanguages = false) {
   if (realm.dead) return revive(platform);
   let load = loading.get(platform);
   if (!load) {
-    const wasmFile = platform.build === 'lexical' ? 'memdex-lexical_bg.wasm' : 'memdex_bg.wasm';
+    const english = platform.languages !== undefined && source === undefined && !allLanguages;
+    const wasmFile = platform.build === 'lexical' ? 'memdex-lexical_bg.wasm' : english ? 'memdex-english_bg.wasm' : 'memdex_bg.wasm';
     load = Promise.resolve()
       .then(() => checkBuild(platform, source)) // before fetching a wasm this realm would not run
       .then(() =>
         Promise.resolve()
-          .then(() => platform.loadWasm(source))
+          .then(() => platform.loadWasm(source, english))
           .catch((/** @type {Error | undefined} */ err) => {
             loading.delete(platform); // allow a retry, e.g. after a network failure
-            throw new MemdexError('WASM_LOAD', `could not load ${wasmFile}: ${err?.message ?? err}; see "Entry points" in the memdex README`, {
-              cause: err,
-            });
+            throw wasmLoadError(wasmFile, err);
           }),
       )
       .then(() => {
         realm.build = buildName();
+        if (platform.languages && source === undefined) realm.languages = english ? 'english' : 'all';
         checkBuild(platform, source);
       });
     loading.set(platform, load);
   }
   return load;
+}
+
+/**
+ * Loads the wasm for an open, import or recover given its engine `config`:
+ * the platform's language switch chooses between its wasm files when it
+ * has one (languages.js), else its only wasm.
+ * @param {Platform} platform
+ * @param {unknown} source the caller's `wasm`
+ * @param {Record<string, any> | undefined} config
+ */
+export async function loadFor(platform, source, config) {
+  if (platform.languages) return platform.languages.loadFor(platform, source, config);
+  await ensureLoaded(platform, source);
+}
+
+/**
+ * `fn()`, run again in the wasm with every language when the platform's
+ * English one refused the index's language (languages.js).
+ * @template T
+ * @param {Platform} platform
+ * @param {unknown} source the caller's `wasm`
+ * @param {string} name the index
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export function inItsLanguage(platform, source, name, fn) {
+  return platform.languages ? platform.languages.inItsLanguage(platform, source, name, fn) : fn();
 }
 
 /**

@@ -5,7 +5,7 @@
 // (target/size/<pkg dir>/, written by scripts/build-pkg: the same module as
 // the shipped one plus its name section).
 //
-//   node bench/js/size-report.mjs [PKG_DIR ...]   default: pkg, and pkg-english when built
+//   node bench/js/size-report.mjs [PKG_DIR ...]   default: pkg
 //
 // Writes bench/results/tables/wasm-size.json, wasm-areas.json and
 // wasm-top.json; then `node bench/js/report.mjs`. Needs twiggy
@@ -27,12 +27,15 @@ const gz = (b) => gzipSync(b, { level: 9 }).length;
 const br = (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 const dirs = process.argv.slice(2);
-if (!dirs.length) dirs.push('pkg', ...(existsSync(path.join(ROOT, 'pkg-english/memdex_bg.wasm')) ? ['pkg-english'] : []));
+if (!dirs.length) dirs.push('pkg');
 
 /** The builds a package directory holds: label, wasm file and browser entry. */
 function buildsOf(dir) {
   const english = path.basename(dir) === 'pkg-english';
   const builds = [{ label: english ? 'English only, full' : 'full (every language)', wasm: 'memdex_bg.wasm', entry: 'index.js' }];
+  if (existsSync(path.join(ROOT, dir, 'memdex-english_bg.wasm'))) {
+    builds.push({ label: 'English, full (the browser entry first)', wasm: 'memdex-english_bg.wasm', entry: 'index.js' });
+  }
   if (existsSync(path.join(ROOT, dir, 'memdex-lexical_bg.wasm'))) {
     builds.push({ label: 'lexical (English)', wasm: 'memdex-lexical_bg.wasm', entry: 'lexical.js' });
   }
@@ -106,7 +109,7 @@ const bytes = (name) => ({ name, align: 'right', group: true });
 writeTable(TABLES, {
   workload: 'wasm-size',
   title: "The package's own bytes",
-  what: "The package's bytes per build: the wasm and the browser JS bundle of the build's entry (esbuild, minified, one file), gzip -9 (what `make test`'s size gate, `scripts/size-budget.json`, holds per build) and brotli (quality 11), as a server would send them. The package ships the full build (`memdex`) and the lexical one (`memdex/lexical`: English, no vector, hybrid or link search); English only, full is `make pkg-english`.",
+  what: "The package's bytes per build: the wasm and the browser JS bundle of the build's entry (esbuild, minified, one file), gzip -9 (what `make test`'s size gate, `scripts/size-budget.json`, holds per build) and brotli (quality 11), as a server would send them. The package ships the full build (`memdex`) as two wasm files, the English one its browser entry loads first and the one with every language it switches to when an index needs another language, and the lexical build (`memdex/lexical`: English, no vector, hybrid or link search).",
   command, date, machine,
   columns: ['build', 'part', bytes('raw bytes'), bytes('gzip -9'), bytes('brotli')],
   rows: sizeRows,
@@ -130,7 +133,7 @@ const TOP = 20;
 const topRows = [];
 // The package's own builds (an English-only full build differs from the
 // full one by its stemmers alone, which the areas table shows).
-for (const m of measured.filter((x) => x.dir !== 'pkg-english')) {
+for (const m of measured.filter((x) => x.dir !== 'pkg-english' && x.wasm !== 'memdex-english_bg.wasm')) {
   const top = [...m.its].sort((a, b) => b.shallow_size - a.shallow_size).slice(0, TOP);
   top.forEach((i, k) => topRows.push([m.label, k + 1, `\`${shortName(i.name)}\``, i.shallow_size, whatItBuys(i.name)]));
 }

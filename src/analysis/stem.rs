@@ -25,9 +25,12 @@ pub(crate) fn stemmer_for(language: Language) -> Result<Option<Stemmer>> {
     }
     match algorithm(language) {
         Some(a) => Ok(Some(Stemmer::create(a))),
+        // The JS browser entry recognizes this error (field `language`,
+        // reason starting "not in this build") and switches to its
+        // all-languages wasm: pkg-template/languages.js.
         None => Err(Error::schema(
             "language",
-            format!("{language:?} is not compiled in; enable the `all-languages` feature"),
+            format!("not in this build: {language:?} analysis needs the all-languages build (cargo feature `all-languages`; memdex_bg.wasm), this one has English and `none` only"),
         )),
     }
 }

@@ -41,7 +41,13 @@ window.run = async () => {
   await w.addMany([{ id: 'w1', text: 'indexed inside the bundled worker' }, { id: 'w2', text: 'also here' }]);
   const inWorker = (await w.search('inside worker')).hits.map((h) => h.id);
   await w.close();
-  return { reopened, toolNames: memoryTools.map((t) => t.name), toolError: tool.isError, toolText: tool.content[0].text, code, fromStorage, inWorker };
+  // No index is open on the page: a French one switches it to the all-languages wasm.
+  const fr = await Memdex.create({ language: 'french' });
+  fr.add({ id: 'f1', text: 'les chevaux mangent' });
+  const french = fr.search('cheval').hits.map((h) => h.id);
+  await fr.close();
+  const wasm = performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()).filter((f) => f.endsWith('.wasm'));
+  return { reopened, toolNames: memoryTools.map((t) => t.name), toolError: tool.isError, toolText: tool.content[0].text, code, fromStorage, inWorker, french, wasm };
 };
 
 // The error a failed load gives, for the tests that serve a build with a file missing.
@@ -103,15 +109,22 @@ export function filesIn(dir, base = dir) {
   });
 }
 
+/** The wasm files of the browser entry: English first, every language when an index needs it. */
+export const ENTRY_WASM = ['memdex-english_bg.wasm', 'memdex_bg.wasm'];
+
 /**
- * A build's output must carry the package's wasm exactly once, byte for
- * byte, and no Node built-in or file: URL of the build machine (what a
- * bundler makes of an `import.meta.url` it does not follow).
+ * A build's output must carry the browser entry's two wasm files once
+ * each, byte for byte (the lexical one is another entry's), and no Node
+ * built-in or file: URL of the build machine (what a bundler makes of an
+ * `import.meta.url` it does not follow).
  */
-export function assertOneWasm(out) {
+export function assertEntryWasm(out) {
   const wasm = filesIn(out).filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasm.length, 1, `one .wasm in the output, got ${wasm.join(', ')}`);
-  assert.ok(readFileSync(join(out, wasm[0])).equals(readFileSync(join(PKG, 'memdex_bg.wasm'))), 'the wasm is the package file');
+  assert.equal(wasm.length, ENTRY_WASM.length, `${ENTRY_WASM.length} .wasm files in the output, got ${wasm.join(', ')}`);
+  for (const file of ENTRY_WASM) {
+    const bytes = readFileSync(join(PKG, file));
+    assert.equal(wasm.filter((f) => readFileSync(join(out, f)).equals(bytes)).length, 1, `${file} is in the output once`);
+  }
   for (const f of filesIn(out).filter((f) => f.endsWith('.js'))) {
     const code = readFileSync(join(out, f), 'utf8');
     assert.doesNotMatch(code, /node:fs|node:path|node:crypto/, `${f} has no Node built-in`);
@@ -196,6 +209,10 @@ export function assertRun({ report, errors }) {
   assert.equal(report.code, 'INVALID_QUERY');
   assert.deepEqual(report.fromStorage, ['b1'], 'the worker opens what the page committed to IndexedDB');
   assert.deepEqual(report.inWorker, ['w1']);
+  assert.deepEqual(report.french, ['f1'], 'French stemming: cheval finds chevaux');
+  // The page fetched the English wasm, then the all-languages one for the
+  // French index (names as the bundler emitted them).
+  assert.equal(report.wasm.length, 2, `two wasm fetches on the page: ${report.wasm}`);
   assert.deepEqual(errors, []);
 }
 

@@ -2,7 +2,7 @@
 // Vite has shipped with: Vite 8 (Rolldown) and Vite 7 (Rollup, the devDependency
 // `vite-rollup`). `vite build` of the app in bundler-app.mjs, served as
 // built, and the same app from `vite dev`. Vite follows the package's
-// `new URL('./memdex_bg.wasm', import.meta.url)` and
+// `new URL('./memdex-english_bg.wasm', import.meta.url)` (and memdex_bg.wasm) and
 // `new Worker(new URL('./worker.js', import.meta.url))` by itself: nothing
 // is copied by hand. Vite 7's dev server pre-bundles dependencies with
 // esbuild, which moves the package's code away from its files: there the
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import * as vite8 from 'vite';
 import * as vite7 from 'vite-rollup';
 import { launch } from './browser.mjs';
-import { assertMissingChunkNamed, assertOneWasm, assertRun, filesIn, runApp, scratchProject, serve } from './bundler-app.mjs';
+import { assertMissingChunkNamed, assertEntryWasm, assertRun, filesIn, runApp, scratchProject, serve } from './bundler-app.mjs';
 
 const VITES = [
   { name: 'Vite 8 (Rolldown)', vite: vite8, dev: {} },
@@ -61,9 +61,9 @@ after(async () => {
 });
 
 for (const v of VITES) {
-  test(`${v.name}: vite build emits the wasm as an asset and the worker as its own chunk`, () => {
+  test(`${v.name}: vite build emits the two wasm files as assets and the worker as its own chunk`, () => {
     const out = join(v.dir, 'dist');
-    assertOneWasm(out);
+    assertEntryWasm(out);
     const js = filesIn(out).filter((f) => f.endsWith('.js'));
     assert.equal(workerChunks(out).length, 1, `one worker chunk among ${js.join(', ')}`);
     assert.equal(js.length, 2, `the app and its worker: ${js.join(', ')}`);
@@ -93,6 +93,6 @@ test('Vite 7 (Rollup): vite dev without that line fails with WASM_LOAD naming th
   const { vite, dir } = VITES[1];
   const { report } = await withDevServer(vite, dir, {}, (url) => runApp(env.browser, url, 'openMain'));
   assert.equal(report.code, 'WASM_LOAD');
-  assert.match(report.message, /GET http:\/\/127\.0\.0\.1:\d+\/(node_modules\/)?\.vite\/deps\/memdex_bg\.wasm: 200 \(text\/html/);
+  assert.match(report.message, /GET http:\/\/127\.0\.0\.1:\d+\/(node_modules\/)?\.vite\/deps\/memdex-english_bg\.wasm: 200 \(text\/html/);
   assert.match(report.message, /see "Entry points" in the memdex README/);
 });

@@ -1,7 +1,7 @@
 // The package through webpack 5 with no configuration file: what `webpack
 // --mode production` does in a project whose entry is src/index.js (the
 // app in bundler-app.mjs). webpack follows the package's
-// `new URL('./memdex_bg.wasm', import.meta.url)` (an asset) and
+// `new URL('./memdex-english_bg.wasm', import.meta.url)` (and memdex_bg.wasm: assets) and
 // `new Worker(new URL('./worker.js', import.meta.url))` (a worker chunk) by
 // itself. The output, with a page that loads main.js, runs in headless
 // Chromium with the real IndexedDB.
@@ -11,7 +11,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpack from 'webpack';
 import { launch } from './browser.mjs';
-import { assertMissingChunkNamed, assertOneWasm, assertRun, filesIn, html, runApp, scratchProject, serve } from './bundler-app.mjs';
+import { assertMissingChunkNamed, assertEntryWasm, assertRun, filesIn, html, runApp, scratchProject, serve } from './bundler-app.mjs';
 
 let env;
 let dir;
@@ -36,9 +36,9 @@ test('webpack builds without errors; its only warning is its generic size advice
   for (const w of warnings) assert.match(w.message, /asset size limit: .*\n.*\nAssets: \n {2}[0-9a-f]+\.wasm/, w.message);
 });
 
-test('webpack emits the wasm as an asset and the worker as its own chunk', () => {
+test('webpack emits the two wasm files as assets and the worker as its own chunk', () => {
   const out = join(dir, 'dist');
-  assertOneWasm(out);
+  assertEntryWasm(out);
   const js = filesIn(out).filter((f) => f.endsWith('.js'));
   // worker.js's own message marks the worker chunk.
   const workers = js.filter((f) => readFileSync(join(out, f), 'utf8').includes('open the index first'));

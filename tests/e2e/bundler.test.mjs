@@ -1,7 +1,8 @@
 // The package through esbuild (no plugins), as the package README's "Entry
 // points" says: the app bundled from node_modules through the exports map's
 // `browser` condition, `memdex/worker.js` bundled as a second entry point
-// and memdex_bg.wasm copied next to the bundles (esbuild does not follow
+// and the entry's two wasm files (memdex-english_bg.wasm, memdex_bg.wasm)
+// copied next to the bundles (esbuild does not follow
 // `new URL('./file', import.meta.url)`). It runs in headless Chromium
 // (bundler-app.mjs). The same output served with a file missing checks that
 // a failed wasm or worker fetch names the URL tried and that README section.
@@ -11,7 +12,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { launch } from './browser.mjs';
-import { PKG, assertOneWasm, assertRun, html, runApp, scratchProject, serve } from './bundler-app.mjs';
+import { ENTRY_WASM, PKG, assertEntryWasm, assertRun, html, runApp, scratchProject, serve } from './bundler-app.mjs';
 
 let env;
 let dir;
@@ -27,7 +28,7 @@ before(async () => {
   // `new Worker(new URL(...))`: a bare `import 'memdex/worker.js'` would be
   // dropped, since the package declares `sideEffects: false`.
   await build({ ...common, entryPoints: ['memdex/worker.js'], outfile: 'out/worker.js' });
-  copyFileSync(join(PKG, 'memdex_bg.wasm'), join(out, 'memdex_bg.wasm'));
+  for (const file of ENTRY_WASM) copyFileSync(join(PKG, file), join(out, file));
   writeFileSync(join(out, 'index.html'), html('<script type="module" src="app.js"></script>'));
 });
 after(async () => {
@@ -36,8 +37,9 @@ after(async () => {
 });
 
 test('esbuild picks the browser entry: no Node built-ins, the engine glue once', () => {
-  assertOneWasm(out);
+  assertEntryWasm(out);
   const app = readFileSync(join(out, 'app.js'), 'utf8');
+  assert.match(app, /memdex-english_bg\.wasm/);
   assert.match(app, /memdex_bg\.wasm/);
   // The wasm-bindgen glue is in once (its import names are strings, which
   // minification keeps).
@@ -73,7 +75,7 @@ test('the wasm and the worker served from another folder, passed as `wasm` and `
   mkdirSync(join(out, 'static'));
   copyFileSync(join(out, 'memdex_bg.wasm'), join(out, 'static', 'memdex_bg.wasm'));
   copyFileSync(join(out, 'worker.js'), join(out, 'static', 'worker.js'));
-  const site = await serve(out, { hide: ['/memdex_bg.wasm', '/worker.js'] });
+  const site = await serve(out, { hide: ['/memdex-english_bg.wasm', '/memdex_bg.wasm', '/worker.js'] });
   try {
     const { report, errors } = await runApp(env.browser, site.url, 'runFrom', '/static/');
     assert.deepEqual(report, { main: ['m1'], inWorker: ['w1'] });
@@ -87,16 +89,16 @@ test('the wasm and the worker served from another folder, passed as `wasm` and `
 const README = /see "Entry points" in the memdex README/;
 
 test('no wasm next to the bundle: WASM_LOAD names the URL, the status and the README section', async () => {
-  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'] });
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex-english_bg.wasm'] });
   assert.equal(code, 'WASM_LOAD');
-  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
+  assert.ok(message.includes(`GET ${url}memdex-english_bg.wasm: 404`), message);
   assert.match(message, README);
 });
 
 test('a server that answers every path with the page: WASM_LOAD says a page came instead of the wasm', async () => {
-  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex_bg.wasm'], fallback: true });
+  const { code, message, url } = await failureOf('openMain', { hide: ['/memdex-english_bg.wasm'], fallback: true });
   assert.equal(code, 'WASM_LOAD');
-  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 200 (text/html`), message);
+  assert.ok(message.includes(`GET ${url}memdex-english_bg.wasm: 200 (text/html`), message);
   assert.match(message, README);
 });
 
@@ -108,9 +110,9 @@ test('no worker next to the bundle: openInWorker fails with WASM_LOAD naming the
 });
 
 test('the worker starts but finds no wasm: its WASM_LOAD reaches the page with the URL the worker tried', async () => {
-  const { code, message, url } = await failureOf('openWorker', { hide: ['/memdex_bg.wasm'] });
+  const { code, message, url } = await failureOf('openWorker', { hide: ['/memdex-english_bg.wasm'] });
   assert.equal(code, 'WASM_LOAD');
-  assert.ok(message.includes(`GET ${url}memdex_bg.wasm: 404`), message);
+  assert.ok(message.includes(`GET ${url}memdex-english_bg.wasm: 404`), message);
   assert.match(message, README);
 });
 
@@ -118,7 +120,7 @@ test('the README section the load errors point to is in the package, with the es
   const readme = readFileSync(join(PKG, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Entry points\n'));
   assert.ok(readme.includes('\n## Entry points\n'), 'README.md has "## Entry points"');
-  assert.match(section, /cp node_modules\/memdex\/memdex_bg\.wasm out\//);
+  assert.match(section, /cp node_modules\/memdex\/memdex-english_bg\.wasm node_modules\/memdex\/memdex_bg\.wasm out\//);
   assert.match(section, /esbuild memdex\/worker\.js --bundle --format=esm --outfile=out\/worker\.js/);
   // The line bundler-vite.test.mjs gives Vite 7's dev server.
   assert.match(section, /export default \{ optimizeDeps: \{ exclude: \['memdex'\] \} \};/);

@@ -23,7 +23,7 @@ test('after one visit the explorer loads, searches, saves and imports with the s
     await page.waitForSelector('body[data-offline="ready"]', { timeout: 30_000 });
     assert.match(await stat(page, 'offline'), /^ready: \d+ files cached$/);
     const cached = await page.evaluate(async () => (await (await caches.open('memdex-explorer-v1')).keys()).map((r) => new URL(r.url).pathname));
-    for (const path of ['/', '/app.js', '/lib/store.js', '/pkg/index.js', '/pkg/memdex_bg.wasm', '/pkg/worker.js', '/memories.jsonl']) {
+    for (const path of ['/', '/app.js', '/lib/store.js', '/pkg/index.js', '/pkg/memdex-english_bg.wasm', '/pkg/memdex_bg.wasm', '/pkg/worker.js', '/memories.jsonl']) {
       assert.ok(cached.includes(path), `${path} is cached: ${cached}`);
     }
     assert.ok(cached.some((p) => p.startsWith('/pkg/snippets/')), 'the wasm glue snippet (hashed path) is cached');

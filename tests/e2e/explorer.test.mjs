@@ -31,7 +31,7 @@ const byNewest = [...SAMPLES].sort((a, b) => b.timestamp.localeCompare(a.timesta
 test('first visit: the samples are indexed and listed newest first without a query; Show more pages', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  const wasm = page.waitForResponse((r) => r.url().endsWith('/pkg/memdex_bg.wasm'));
+  const wasm = page.waitForResponse((r) => r.url().endsWith('/pkg/memdex-english_bg.wasm'));
   await page.goto(env.baseUrl);
   assert.equal((await wasm).headers()['content-type'], 'application/wasm');
   await waitReady(page);
