@@ -188,3 +188,21 @@ test('a `wasm` given to open is loaded as is: the English one refuses French wit
   assert.match(result.message, /not in this build: French analysis needs the all-languages build/);
   assert.deepEqual(wasm, [ENGLISH]);
 });
+
+test('Memdex.migrate of an English index to French switches before it opens the source', async () => {
+  const { result, wasm } = await inPage(async () => {
+    const storage = memoryStorage();
+    const english = await Memdex.open({ storage, name: 'notes', autoCommit: false });
+    english.add({ id: 'n1', text: 'les chevaux mangent du foin' });
+    await english.commit();
+    const before = english.search('cheval').hits.map((h) => h.id);
+    await english.close();
+    const report = await Memdex.migrate({ from: { storage, name: 'notes' }, to: { name: 'notes-fr', language: 'french' } });
+    const french = await Memdex.open({ storage, name: 'notes-fr' });
+    const after = french.search('cheval').hits.map((h) => h.id);
+    await french.close();
+    return { before, documents: report.documents, after };
+  });
+  assert.deepEqual(result, { before: [], documents: 1, after: ['n1'] });
+  assert.deepEqual(wasm, [ENGLISH, ALL]);
+});
