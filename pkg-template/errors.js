@@ -82,7 +82,7 @@ export const ERRORS = Object.freeze({
     status: 500,
     from: 'package',
     meaning: 'The .wasm file, or the worker script of `openInWorker`, could not be fetched, read or instantiated; the message names the URL tried.',
-    action: 'Serve memdex_bg.wasm (and worker.js) at that URL, or pass `wasm` to `Memdex.open`; the package README\'s "Entry points" says how per bundler.',
+    action: 'Serve the file the message names (memdex-english_bg.wasm, memdex_bg.wasm, worker.js) at that URL, or pass `wasm` to `Memdex.open`; the package README\'s "Entry points" says how per bundler.',
   },
   CLOSED: {
     status: 503,

@@ -201,6 +201,12 @@ pub(crate) async fn get_blobs<S: Storage>(
     Ok(out)
 }
 
+/// Chunks a whole load asks for at once ([`Storage::get_many`]): enough
+/// requests in flight to hide a store's cost per call (a file's open and
+/// close, an IndexedDB request), few enough bytes (at most 16 parts: 2 MiB
+/// at the default part size) to be nothing beside the segment they build.
+const LOAD_WINDOW: usize = 16;
+
 async fn load_manifest<S: Storage>(
     storage: &S,
     mkey: &str,
@@ -211,8 +217,10 @@ async fn load_manifest<S: Storage>(
     let mut segments = Vec::with_capacity(manifest.segments.len());
     for record in &manifest.segments {
         let mut data = SegmentData::default();
-        for key in &record.chunks {
-            data.append(key, &get_blob(storage, key, "blob").await?)?;
+        for keys in record.chunks.chunks(LOAD_WINDOW) {
+            for (key, blob) in keys.iter().zip(get_blobs(storage, keys, "blob").await?) {
+                data.append(key, &blob)?;
+            }
         }
         let deletes = match &record.deletes {
             None => None,

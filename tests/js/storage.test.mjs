@@ -275,6 +275,38 @@ test("a commit cuts segments into blobs of the adapter's `partBytes`; every layo
   }
 });
 
+test('a whole open reads a segment\'s parts 16 at a time: requests overlap, and no more bytes than that are asked at once', async () => {
+  // Doc store pages of 16 KiB, a part each at 4 KiB parts: dozens of parts.
+  const docs = Array.from({ length: 20000 }, (_, i) => ({ id: `d${i}`, text: `deploy friday number ${i} w${i % 997} ${'word '.repeat(i % 40)}` }));
+  const inner = memoryStorage();
+  const storage = { ...inner, partBytes: 4096 };
+  const writer = await Memdex.open({ storage, name: 'idx', autoCommit: false });
+  writer.addAll(docs);
+  await writer.commit();
+  const want = writer.search('deploy w17').hits.map((h) => [h.id, h.score]);
+  writer.free();
+  const parts = (await inner.list('idx/blob/')).length;
+  assert.ok(parts > 32, `enough parts to need several windows: ${parts}`);
+  let inFlight = 0;
+  let most = 0;
+  const gets = [];
+  const counted = {
+    ...storage,
+    async get(key) {
+      most = Math.max(most, ++inFlight);
+      gets.push(key);
+      await new Promise((resolve) => setTimeout(resolve, 1)); // a store's latency
+      inFlight--;
+      return inner.get(key);
+    },
+  };
+  const index = await Memdex.open({ storage: counted, name: 'idx', autoCommit: false });
+  assert.deepEqual(index.search('deploy w17').hits.map((h) => [h.id, h.score]), want);
+  index.free();
+  assert.equal(most, 16, `requests in flight at most: ${most}`);
+  assert.equal(gets.filter((k) => k.startsWith('idx/blob/')).length, parts, 'each blob read once');
+});
+
 test('kvStorage follows list cursors and namespaces keys with its prefix', async () => {
   // A fake binding with KV's API shape, returning 3 keys per page.
   const map = new Map();
