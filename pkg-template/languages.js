@@ -41,10 +41,15 @@ function isMissingLanguage(err) {
 
 /**
  * Switches this realm to the all-languages wasm, or says why it cannot.
+ * Waits out a restart in progress first (after a trap, or another call's
+ * switch: then there is nothing left to do). The check of the open
+ * indexes and the switch run in one turn: no index opens between them.
  * @param {import('./realm.js').Platform} platform
  * @param {string} why what needs it
  */
-function switchNow(platform, why) {
+async function switchNow(platform, why) {
+  while (realm.reviving) await realm.reviving.catch(() => {});
+  if (realm.languages !== 'english') return;
   const open = [...realm.boxes].filter((box) => box.engine).map((box) => `'${box.name}'`);
   if (open.length) {
     throw usage(
@@ -66,7 +71,7 @@ function switchNow(platform, why) {
 async function loadFor(platform, source, config) {
   const other = namesOtherLanguage(config);
   await ensureLoaded(platform, source, other);
-  if (other && source === undefined && realm.languages === 'english') await switchNow(platform, `language '${languageOf(config)}'`);
+  if (other && source === undefined) await switchNow(platform, `language '${languageOf(config)}'`);
 }
 
 /** @param {Record<string, any> | undefined} config */
@@ -90,7 +95,8 @@ async function inItsLanguage(platform, source, name, fn) {
   try {
     return await fn();
   } catch (err) {
-    if (!isMissingLanguage(err) || source !== undefined || realm.languages !== 'english') throw err;
+    // (`all` already: a switch ran while `fn` did; it runs again in the new wasm.)
+    if (!isMissingLanguage(err) || source !== undefined || realm.languages === undefined) throw err;
     await switchNow(platform, `index '${name}'`);
     return fn();
   }

@@ -206,3 +206,20 @@ test('Memdex.migrate of an English index to French switches before it opens the 
   assert.deepEqual(result, { before: [], documents: 1, after: ['n1'] });
   assert.deepEqual(wasm, [ENGLISH, ALL]);
 });
+
+test('two opens of stored French indexes at once switch the page once and both answer', async () => {
+  const { result, wasm } = await inPage(
+    async ({ blobs }) => {
+      const storage = memoryStorage();
+      for (const [key, bytes] of blobs) await storage.put(key, new Uint8Array(bytes));
+      const [whole, lazy] = await Promise.all([Memdex.open({ storage, name: 'fr' }), Memdex.open({ storage, name: 'fr', lazy: true })]);
+      const hits = [whole.search('cheval').hits.map((h) => h.id), (await lazy.search('cheval')).hits.map((h) => h.id)];
+      await whole.close();
+      lazy.close();
+      return hits;
+    },
+    { blobs },
+  );
+  assert.deepEqual(result, [['f1'], ['f1']]);
+  assert.deepEqual(wasm, [ENGLISH, ALL]);
+});
