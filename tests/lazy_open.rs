@@ -94,6 +94,15 @@ fn queries() -> Vec<(String, SearchOptions)> {
         "w5 w6".into(),
         opts(r#"{"limit":20,"offset":5,"trackTotal":true}"#),
     ));
+    // Passes a lazy search keeps across its rounds (the AND pass, then OR).
+    out.push((
+        "w3 w4 w1999".into(),
+        opts(r#"{"limit":10,"mode":"fallback","minHits":5,"highlight":true}"#),
+    ));
+    out.push((
+        "w8 w9".into(),
+        opts(r#"{"limit":10,"proximity":true,"highlight":true}"#),
+    ));
     out
 }
 

@@ -32,6 +32,7 @@ pub(crate) use terms::{LazyTerms, Unit};
 use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
 use crate::postings::PostingsStore;
+use crate::query::searcher::RankMemo;
 use crate::storage::Storage;
 use crate::{SearchOptions, SearchResults};
 
@@ -284,8 +285,14 @@ impl LazyIndex {
         query: &str,
         opts: &SearchOptions,
     ) -> Result<SearchResults> {
-        self.run(storage, |index| index.searcher().search(query, opts))
-            .await
+        // The rounds after one that fetched only pages rank as it did.
+        let memo = RankMemo::default();
+        let mut out = None;
+        let mut read = |index: &mut Index| {
+            out = Some(index.searcher().with_memo(&memo).search(query, opts));
+        };
+        self.rounds(storage, &mut read, Some(&memo)).await?;
+        out.unwrap_or_else(no_round)
     }
 
     /// Runs `read` (a search of the held index) until it asks for nothing
@@ -296,21 +303,19 @@ impl LazyIndex {
         mut read: impl FnMut(&mut Index) -> Result<T>,
     ) -> Result<T> {
         let mut out = None;
-        self.rounds(storage, &mut |index| out = Some(read(index)))
+        self.rounds(storage, &mut |index| out = Some(read(index)), None)
             .await?;
-        out.unwrap_or_else(|| {
-            Err(Error::Usage {
-                reason: "a lazy read ran no round".into(),
-            })
-        })
+        out.unwrap_or_else(no_round)
     }
 
     /// The rounds of [`LazyIndex::run`], one copy for every kind of read
-    /// (`read` keeps its own result).
+    /// (`read` keeps its own result). `memo`: a search's ranked passes,
+    /// forgotten when a round puts new terms into a segment.
     async fn rounds<S: Storage>(
         &mut self,
         storage: &S,
         read: &mut dyn FnMut(&mut Index),
+        memo: Option<&RankMemo>,
     ) -> Result<()> {
         self.clock += 1;
         self.search_fetched = 0;
@@ -327,8 +332,8 @@ impl LazyIndex {
             }
             let fetched = self.fetch(storage, missing).await?;
             for s in 0..self.segs.len() {
-                if fetched.contains(&s) || reassemble.contains(&s) {
-                    self.assemble(s)?;
+                if (fetched.contains(&s) || reassemble.contains(&s)) && self.assemble(s)? {
+                    memo.inspect(|m| m.clear());
                 }
             }
         }
@@ -507,9 +512,10 @@ impl LazyIndex {
     /// Puts into segment `s` the held term and surface word shards this
     /// search asked for (only those: assembling copies them), unless the
     /// segment holds those already (a search assembles once per round).
-    fn assemble(&mut self, s: usize) -> Result<()> {
+    /// Whether its terms or surface words changed.
+    fn assemble(&mut self, s: usize) -> Result<bool> {
         let Some(seg) = self.segs[s].as_mut() else {
-            return Ok(());
+            return Ok(false);
         };
         seg.wanted.sort_unstable();
         seg.wanted_surfaces.sort_unstable();
@@ -528,6 +534,7 @@ impl LazyIndex {
         }
         let lazy = segment.lazy.clone().unwrap_or_default();
         let key = seg.parts.first().map_or("", String::as_str);
+        let changed = lazy.held_shards() != held || lazy.held_surfaces() != words_held;
         if lazy.held_shards() != held {
             // The old copy goes first: both would be held at once.
             segment.terms = Default::default();
@@ -553,7 +560,7 @@ impl LazyIndex {
         if segment.lazy.is_some() {
             segment.lazy = Some(Arc::new(lazy.holding(held, words_held)));
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Drops the least recently used units until those held fit the limit
@@ -676,3 +683,10 @@ fn install(
 
 #[cfg(test)]
 mod tests;
+
+/// The answer of a read whose rounds never ran it (a bug).
+fn no_round<T>() -> Result<T> {
+    Err(Error::Usage {
+        reason: "a lazy read ran no round".into(),
+    })
+}

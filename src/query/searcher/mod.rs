@@ -5,6 +5,8 @@
 //! happens while it lives.
 
 mod hits;
+mod memo;
+pub(crate) use memo::RankMemo;
 pub(crate) mod pass;
 mod reads;
 mod search;
@@ -26,6 +28,9 @@ pub struct Searcher<'a> {
     pub(crate) live_docs: u64,
     pub(crate) live_field_len: &'a [u64],
     pub(crate) ids: DocIds<'a>,
+    /// Ranked passes kept across a lazy search's rounds (`None` when
+    /// fully loaded).
+    pub(crate) memo: Option<&'a RankMemo>,
 }
 
 impl Index {
@@ -49,11 +54,22 @@ impl Index {
             live_docs: self.live_docs,
             live_field_len: &self.live_field_len,
             ids: self.doc_ids(),
+            memo: None,
         }
     }
 }
 
 impl<'a> Searcher<'a> {
+    /// This searcher, reusing the ranked passes `memo` holds (a lazy
+    /// search's later rounds). A memo serves the searches of one query
+    /// with one set of options only (see `memo.rs`).
+    pub(crate) fn with_memo(self, memo: &'a RankMemo) -> Searcher<'a> {
+        Searcher {
+            memo: Some(memo),
+            ..self
+        }
+    }
+
     pub fn config(&self) -> &'a IndexConfig {
         self.config
     }

@@ -34,6 +34,7 @@ pub(crate) struct Ranked<'a> {
 }
 
 /// Matches of one scoring pass: counted, or a lower bound (pruned).
+#[derive(Clone, Copy)]
 pub(crate) enum Total {
     Exact(usize),
     AtLeast(usize),

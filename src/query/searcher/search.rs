@@ -315,7 +315,11 @@ impl Searcher<'_> {
     /// search fails on them instead).
     fn run(&self, pass: &Pass<'_>) -> Result<(Vec<Hit>, Total, Vec<Limited>)> {
         let (opts, page) = (pass.opts, pass.page);
-        let mut r = self.ranked(pass)?;
+        let mut r = match self.memo.and_then(|m| m.take(self, pass)) {
+            Some(ranked) => ranked,
+            None => self.ranked(pass)?,
+        };
+        let ranked_limited = self.memo.map(|_| r.limited.clone());
         let hits = self.make_hits(
             &r.candidates,
             &r.plan,
@@ -324,7 +328,14 @@ impl Searcher<'_> {
             page,
             &mut r.limited,
         )?;
-        Ok((hits, r.total, r.limited))
+        let total = r.total;
+        if let (Some(memo), Some(before)) = (self.memo, ranked_limited) {
+            // Kept as ranking left it: the hits add their own limits again.
+            let limited = std::mem::replace(&mut r.limited, before);
+            memo.keep(pass, r);
+            return Ok((hits, total, limited));
+        }
+        Ok((hits, total, r.limited))
     }
 
     /// [`Searcher::run`] up to the ranked page (no hits built yet).
