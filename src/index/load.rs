@@ -203,9 +203,13 @@ pub(crate) async fn get_blobs<S: Storage>(
 
 /// Chunks a whole load asks for at once ([`Storage::get_many`]): enough
 /// requests in flight to hide a store's cost per call (a file's open and
-/// close, an IndexedDB request), few enough bytes (at most 16 parts: 2 MiB
-/// at the default part size) to be nothing beside the segment they build.
-const LOAD_WINDOW: usize = 16;
+/// close, an IndexedDB request), few enough bytes to be nothing beside the
+/// segment they build: 16 parts of a local store's 32 KiB, 4 of the
+/// default 128 KiB (an isolate loading a namespace whole from KV).
+fn load_window(part_bytes: usize) -> usize {
+    const BYTES: usize = 512 << 10;
+    (BYTES / part_bytes.max(1)).clamp(1, 16)
+}
 
 async fn load_manifest<S: Storage>(
     storage: &S,
@@ -215,9 +219,10 @@ async fn load_manifest<S: Storage>(
 ) -> Result<LoadedIndex, Attempt> {
     let manifest = parse_manifest(mkey, &bytes)?;
     let mut segments = Vec::with_capacity(manifest.segments.len());
+    let window = load_window(storage.part_bytes());
     for record in &manifest.segments {
         let mut data = SegmentData::default();
-        for keys in record.chunks.chunks(LOAD_WINDOW) {
+        for keys in record.chunks.chunks(window) {
             for (key, blob) in keys.iter().zip(get_blobs(storage, keys, "blob").await?) {
                 data.append(key, &blob)?;
             }
