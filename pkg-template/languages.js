@@ -18,15 +18,17 @@ import { ensureLoaded, realm, switchToAllLanguages } from './realm.js';
 const ENGLISH = new Set(['english', 'none']);
 
 /**
- * Whether an engine config names a language the English wasm lacks (the
- * index's or a field's); the engine checks the values themselves.
+ * The first language an engine config names that the English wasm lacks
+ * (the index's, else a field's); undefined when none. The engine checks
+ * the values themselves.
  * @param {Record<string, any> | undefined} config from `engineConfig`
+ * @returns {string | undefined}
  */
-function namesOtherLanguage(config) {
-  const other = (/** @type {unknown} */ language) => typeof language === 'string' && !ENGLISH.has(language);
-  if (other(config?.analyzer?.language)) return true;
+function otherLanguage(config) {
+  const other = (/** @type {unknown} */ language) => (typeof language === 'string' && !ENGLISH.has(language) ? language : undefined);
   const schema = config?.schema;
-  return schema !== null && typeof schema === 'object' && Object.values(schema).some((field) => other(field?.language));
+  const fields = schema !== null && typeof schema === 'object' ? Object.values(schema) : [];
+  return other(config?.analyzer?.language) ?? fields.map((field) => other(field?.language)).find(Boolean);
 }
 
 /**
@@ -69,15 +71,9 @@ async function switchNow(platform, why) {
  * @param {Record<string, any> | undefined} config
  */
 async function loadFor(platform, source, config) {
-  const other = namesOtherLanguage(config);
-  await ensureLoaded(platform, source, other);
-  if (other && source === undefined) await switchNow(platform, `language '${languageOf(config)}'`);
-}
-
-/** @param {Record<string, any> | undefined} config */
-function languageOf(config) {
-  const field = Object.values(config?.schema ?? {}).find((f) => typeof f?.language === 'string' && !ENGLISH.has(f.language));
-  return config?.analyzer?.language && !ENGLISH.has(config.analyzer.language) ? config.analyzer.language : field?.language;
+  const other = otherLanguage(config);
+  await ensureLoaded(platform, source, other !== undefined);
+  if (other !== undefined && source === undefined) await switchNow(platform, `language '${other}'`);
 }
 
 /**
