@@ -201,14 +201,36 @@ pub(crate) async fn get_blobs<S: Storage>(
     Ok(out)
 }
 
-/// Chunks a whole load asks for at once ([`Storage::get_many`]): enough
-/// requests in flight to hide a store's cost per call (a file's open and
-/// close, an IndexedDB request), few enough bytes to be nothing beside the
-/// segment they build: 16 parts of a local store's 32 KiB, 4 of the
-/// default 128 KiB (an isolate loading a namespace whole from KV).
-fn load_window(part_bytes: usize) -> usize {
+/// Appends the chunks `keys` of one segment to `data`, asking for several
+/// at once ([`Storage::get_many`]): enough requests in flight to hide a
+/// store's cost per call (a file's open and close, an IndexedDB request),
+/// few enough bytes to be nothing beside the segment they build. The
+/// chunks' own size sets how many: the first is read alone, then each
+/// window at most doubles, up to 512 KiB of the largest chunk of the
+/// window before (at most 16): 16 parts of 32 KiB, 4 of 128 KiB, one or
+/// two of the multi-MiB chunks of formats before 6 and of large heads.
+/// A segment's parts are alike in size after its head chunks, so at most
+/// twice the largest chunk, or about 512 KiB, is asked at once. Returns
+/// the bytes read.
+pub(crate) async fn append_chunks<S: Storage>(
+    storage: &S,
+    data: &mut SegmentData,
+    keys: &[String],
+) -> Result<u64, Attempt> {
     const BYTES: usize = 512 << 10;
-    (BYTES / part_bytes.max(1)).clamp(1, 16)
+    let (mut at, mut window, mut read) = (0, 1, 0u64);
+    while at < keys.len() {
+        let batch = &keys[at..(at + window).min(keys.len())];
+        let mut largest = 1;
+        for (key, blob) in batch.iter().zip(get_blobs(storage, batch, "blob").await?) {
+            largest = largest.max(blob.len());
+            read += blob.len() as u64;
+            data.append(key, &blob)?;
+        }
+        at += batch.len();
+        window = (window * 2).min(BYTES / largest).clamp(1, 16);
+    }
+    Ok(read)
 }
 
 async fn load_manifest<S: Storage>(
@@ -219,14 +241,9 @@ async fn load_manifest<S: Storage>(
 ) -> Result<LoadedIndex, Attempt> {
     let manifest = parse_manifest(mkey, &bytes)?;
     let mut segments = Vec::with_capacity(manifest.segments.len());
-    let window = load_window(storage.part_bytes());
     for record in &manifest.segments {
         let mut data = SegmentData::default();
-        for keys in record.chunks.chunks(window) {
-            for (key, blob) in keys.iter().zip(get_blobs(storage, keys, "blob").await?) {
-                data.append(key, &blob)?;
-            }
-        }
+        append_chunks(storage, &mut data, &record.chunks).await?;
         let deletes = match &record.deletes {
             None => None,
             Some(key) => Some(get_blob(storage, key, "tombstone blob").await?),

@@ -275,41 +275,55 @@ test("a commit cuts segments into blobs of the adapter's `partBytes`; every layo
   }
 });
 
-test('a whole open reads parts 16 at a time (4 of 128 KiB): requests overlap, and no more bytes than that are asked at once', async () => {
-  // Doc store pages of 16 KiB, a part each at 4 KiB parts: dozens of parts.
+test('a whole open reads several parts at once, about 512 KiB of them: 16 of small parts, 4 of 128 KiB; each blob once', async () => {
+  // Doc store pages of 16 KiB: dozens of parts at either size.
   const docs = Array.from({ length: 20000 }, (_, i) => ({ id: `d${i}`, text: `deploy friday number ${i} w${i % 997} ${'word '.repeat(i % 40)}` }));
-  const inner = memoryStorage();
-  const storage = { ...inner, partBytes: 4096 };
-  const writer = await Memdex.open({ storage, name: 'idx', autoCommit: false });
-  writer.addAll(docs);
-  await writer.commit();
-  const want = writer.search('deploy w17').hits.map((h) => [h.id, h.score]);
-  writer.free();
-  const parts = (await inner.list('idx/blob/')).length;
-  assert.ok(parts > 32, `enough parts to need several windows: ${parts}`);
-  // The window is 512 KiB of the adapter's part size: 16 of these 4 KiB
-  // parts; 4 for an adapter of the default 128 KiB (as Workers KV).
-  for (const [partBytes, window] of [[4096, 16], [undefined, 4]]) {
-    let inFlight = 0;
-    let most = 0;
+  const seen = [];
+  // Written with `partBytes`, read through an adapter of `readPartBytes`:
+  // the chunks' size, not the reader's, sets the window (1 MiB parts, as
+  // the multi-MiB chunks of old formats, one or two at a time).
+  for (const [partBytes, readPartBytes] of [[4096, 4096], [131072, 131072], [1 << 20, 4096]]) {
+    const inner = memoryStorage();
+    const writer = await Memdex.open({ storage: { ...inner, partBytes }, name: 'idx', autoCommit: false });
+    writer.addAll(docs);
+    await writer.commit();
+    const want = writer.search('deploy w17').hits.map((h) => [h.id, h.score]);
+    writer.free();
+    const parts = (await inner.list('idx/blob/')).length;
+    assert.ok(parts > 2, `enough parts to need several windows: ${parts}`);
+    let [inFlight, most, bytes, mostBytes] = [0, 0, 0, 0];
     const gets = [];
     const counted = {
       ...inner,
-      partBytes,
+      partBytes: readPartBytes,
       async get(key) {
+        const value = await inner.get(key);
+        const size = value?.length ?? 0;
         most = Math.max(most, ++inFlight);
+        mostBytes = Math.max(mostBytes, (bytes += size));
         gets.push(key);
         await new Promise((resolve) => setTimeout(resolve, 1)); // a store's latency
         inFlight--;
-        return inner.get(key);
+        bytes -= size;
+        return value;
       },
     };
     const index = await Memdex.open({ storage: counted, name: 'idx', autoCommit: false });
     assert.deepEqual(index.search('deploy w17').hits.map((h) => [h.id, h.score]), want);
     index.free();
-    assert.equal(most, window, `partBytes ${partBytes}: requests in flight at most ${most}`);
+    let largest = 0;
+    for (const key of await inner.list('idx/blob/')) largest = Math.max(largest, (await inner.get(key))?.length ?? 0);
+    const bound = Math.max(3 << 18, 2 * largest); // about 512 KiB, or two of the largest chunks
+    assert.ok(mostBytes <= bound, `partBytes ${partBytes}: ${mostBytes} bytes asked at once, more than ${bound}`);
     assert.equal(gets.filter((k) => k.startsWith('idx/blob/')).length, parts, 'each blob read once');
+    seen.push(most);
   }
+  // The window follows the parts' size: many small ones, few large ones.
+  const [small, large, huge] = seen;
+  assert.ok(huge <= 2 && huge < large, `1 MiB parts: ${huge} requests in flight at most`);
+  assert.ok(small > 4 && small <= 16, `4 KiB parts: ${small} requests in flight at most`);
+  // (parts gather units up to 128 KiB, so a little less: 4 to 6 at once)
+  assert.ok(large > 1 && large <= 6 && large < small, `128 KiB parts: ${large} requests in flight at most`);
 });
 
 test('kvStorage follows list cursors and namespaces keys with its prefix', async () => {

@@ -12,7 +12,7 @@ use crate::storage::Storage;
 use crate::store::{DocStore, PageCache};
 use crate::termdict::TermDict;
 
-use super::super::load::{get_blob, get_blobs, Attempt, LoadedIndex, SegmentData};
+use super::super::load::{append_chunks, get_blob, get_blobs, Attempt, LoadedIndex, SegmentData};
 use super::super::manifest::{parse_manifest, SegmentRecord};
 use super::super::persist::{decode_deletes, CHUNK_PAYLOAD};
 use super::super::segment::Segment;
@@ -81,11 +81,7 @@ pub(super) async fn open_manifest<S: Storage>(
             let mut data = SegmentData::default();
             committed += first.len() as u64;
             data.append(key0, &first)?;
-            for key in &record.chunks[1..] {
-                let blob = get_blob(storage, key, "blob").await?;
-                committed += blob.len() as u64;
-                data.append(key, &blob)?;
-            }
+            committed += append_chunks(storage, &mut data, &record.chunks[1..]).await?;
             let (record, segment, deletes) =
                 data.finish(mkey, record, deletes.as_deref(), Some(&cache))?;
             read.push(Read::Whole(Box::new((record, segment, deletes))));
