@@ -248,7 +248,9 @@ export function indexedDBStorage({
   function read(key) {
     return new Promise((resolve, reject) => {
       if (!gathering || gathering.length >= MAX_READS) {
-        const reads = (gathering = []);
+        /** @type {Read[]} */
+        const reads = [];
+        gathering = reads;
         queueMicrotask(() => {
           if (gathering === reads) gathering = null;
           readTogether(reads);
