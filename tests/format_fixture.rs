@@ -187,11 +187,24 @@ fn format_v9_fixture_opens_and_answers_like_a_rebuild() {
     answers_term_vector_link_and_typo_queries("format-v9", 9);
 }
 
-/// Formats 6 to 9 open lazily too, and answer as opened whole.
+/// Format v10 (the ids' order after the id blocks), frozen: the same
+/// fixture answers the same.
 #[test]
-fn format_v6_to_v9_fixtures_open_lazily() {
+fn format_v10_fixture_opens_and_answers_like_a_rebuild() {
+    answers_term_vector_link_and_typo_queries("format-v10", 10);
+}
+
+/// Formats 6 to 10 open lazily too, and answer as opened whole.
+#[test]
+fn format_v6_to_v10_fixtures_open_lazily() {
     use memdex::index::lazy::LazyIndex;
-    for dir in ["format-v6", "format-v7", "format-v8", "format-v9"] {
+    for dir in [
+        "format-v6",
+        "format-v7",
+        "format-v8",
+        "format-v9",
+        "format-v10",
+    ] {
         let mut whole = open_fixture(dir);
         let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         let storage = FsStorage::new(path);

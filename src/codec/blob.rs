@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub const MAGIC: &[u8; 4] = b"MDEX";
 /// Version written. Bump on any layout change and keep a frozen fixture of
 /// the old version under `tests/fixtures/`.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 /// Oldest version read. Version 1 (an `fst` map as the segment's term
 /// dictionary) was written only by the unreleased 0.1.0 and is retired:
 /// its reader linked the `fst` crate into the wasm (3.5 KB gz). Its blobs

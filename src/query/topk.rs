@@ -1,8 +1,16 @@
 //! Top-k collection with deterministic ties: higher score first, then the
 //! smaller external id. Ids (not segment-local doc ids) break ties so results
 //! do not depend on how documents are split into segments.
+//!
+//! Two candidates of one segment compare their ids' ranks when the segment
+//! stores them (format 10, `crate::store::IdOrder`): the same order without
+//! unpacking an id block of a lazily opened segment. So the collector keeps
+//! the candidates of the segment being searched in a heap of their own
+//! (ties there compare ranks), and compares with other segments' candidates
+//! only when a segment's run ends: ids are read for at most a few `k`
+//! candidates per segment instead of for every tie at the k-th score.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 #[derive(Debug, Clone)]
@@ -23,7 +31,7 @@ impl Candidate<'_> {
         other
             .score
             .total_cmp(&self.score)
-            .then_with(|| cmp_bytes(self.id.get().as_bytes(), other.id.get().as_bytes()))
+            .then_with(|| self.id.cmp(&other.id))
     }
 }
 
@@ -43,6 +51,19 @@ impl<'a> DocId<'a> {
 
     pub fn get(&self) -> &'a str {
         self.docs.id(self.doc)
+    }
+
+    /// Byte order of the ids: by their ranks within one doc store that
+    /// stores them, else by the ids.
+    fn cmp(&self, other: &DocId<'_>) -> Ordering {
+        if std::ptr::eq(self.docs, other.docs) {
+            let ids = self.docs.ids();
+            if let (Some(a), Some(b)) = (ids.rank(self.doc as usize), ids.rank(other.doc as usize))
+            {
+                return a.cmp(&b);
+            }
+        }
+        cmp_bytes(self.get().as_bytes(), other.get().as_bytes())
     }
 }
 
@@ -94,13 +115,41 @@ impl Ord for Worst<'_> {
     }
 }
 
+/// A score ordered by `total_cmp`.
+#[derive(Clone, Copy)]
+struct Score(f32);
+
+impl PartialEq for Score {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Score {}
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Score {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
 /// A score multiplier per (segment, doc), at most 1 (recency): pruning
 /// bounds of raw scores stay valid for the adjusted ones.
 pub type Adjust<'a> = Box<dyn Fn(usize, u32) -> f32 + 'a>;
 
 pub struct TopK<'a> {
     k: usize,
+    /// The best `k` of the candidates of the segment offered last.
     heap: BinaryHeap<Worst<'a>>,
+    segment: usize,
+    /// Candidates of the segments offered before, the best `k` of them
+    /// among at most `2k` (trimmed when they pass that).
+    settled: Vec<Worst<'a>>,
+    /// The best `k` scores offered: the threshold.
+    scores: BinaryHeap<Reverse<Score>>,
     adjust: Option<Adjust<'a>>,
     /// Candidates offered: matches the scoring loop scored in full, a
     /// lower bound of the matches when it pruned.
@@ -114,6 +163,9 @@ impl<'a> TopK<'a> {
             // Sorted searches collect every match (k = all documents):
             // grow with the matches instead of reserving k up front.
             heap: BinaryHeap::with_capacity(k.saturating_add(1).min(1024)),
+            segment: 0,
+            settled: Vec::new(),
+            scores: BinaryHeap::with_capacity(k.saturating_add(1).min(1024)),
             adjust: None,
             offered: 0,
         }
@@ -136,8 +188,8 @@ impl<'a> TopK<'a> {
         if self.k == 0 {
             return Some(f32::INFINITY);
         }
-        (self.heap.len() >= self.k)
-            .then(|| self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.0.score))
+        (self.scores.len() >= self.k)
+            .then(|| self.scores.peek().map_or(f32::NEG_INFINITY, |s| (s.0).0))
     }
 
     /// Whether a candidate with this score could enter. Lets callers skip
@@ -156,6 +208,18 @@ impl<'a> TopK<'a> {
         if self.k == 0 {
             return;
         }
+        let key = Reverse(Score(c.score));
+        if self.scores.len() < self.k {
+            self.scores.push(key);
+        } else if let Some(mut least) = self.scores.peek_mut() {
+            if key < *least {
+                *least = key;
+            }
+        }
+        if c.segment != self.segment {
+            self.settle();
+            self.segment = c.segment;
+        }
         if self.heap.len() < self.k {
             self.heap.push(Worst(c));
         } else if let Some(mut worst) = self.heap.peek_mut() {
@@ -166,18 +230,34 @@ impl<'a> TopK<'a> {
         }
     }
 
+    /// Moves the segment's candidates to `settled`, trimmed to the best
+    /// `k` when they pass `2k`.
+    fn settle(&mut self) {
+        self.settled
+            .extend(std::mem::take(&mut self.heap).into_vec());
+        if self.settled.len() >= self.k.saturating_mul(2) {
+            self.settled = best(std::mem::take(&mut self.settled), self.k).into_vec();
+        }
+    }
+
+    /// Candidates held: the offered ones, up to `k`.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.scores.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.scores.is_empty()
+    }
+
+    fn finish(mut self) -> BinaryHeap<Worst<'a>> {
+        self.settle();
+        best(self.settled, self.k)
     }
 
     /// In no particular order (for callers that order them otherwise,
     /// e.g. by a field: the heap sort of `into_sorted` is wasted there).
     pub fn into_vec(self) -> Vec<Candidate<'a>> {
-        self.heap.into_vec().into_iter().map(|w| w.0).collect()
+        self.finish().into_vec().into_iter().map(|w| w.0).collect()
     }
 
     /// Best first.
@@ -185,12 +265,21 @@ impl<'a> TopK<'a> {
         // The heap's own sort (ascending `Worst` = best first) needs no sort
         // instantiation. Unstable, but live ids are unique (an id's older
         // copy is deleted), so `rank_cmp` has no ties between candidates.
-        self.heap
+        self.finish()
             .into_sorted_vec()
             .into_iter()
             .map(|w| w.0)
             .collect()
     }
+}
+
+/// The best `k` of `candidates`, as a heap.
+fn best(candidates: Vec<Worst<'_>>, k: usize) -> BinaryHeap<Worst<'_>> {
+    let mut heap = BinaryHeap::from(candidates);
+    while heap.len() > k {
+        heap.pop();
+    }
+    heap
 }
 
 #[cfg(test)]

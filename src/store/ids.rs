@@ -16,6 +16,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
+use super::id_order::IdOrder;
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::Result;
 
@@ -78,6 +79,8 @@ struct Packed {
     /// block, not a scan (expansion and diversity look up ids per edge and
     /// per hit). 8 bytes per id.
     by_hash: OnceLock<Vec<u64>>,
+    /// The ranks of the ids (format 10): ties compare them, not ids.
+    order: Option<IdOrder>,
 }
 
 /// A block's "read since the last release" mark (not part of the ids'
@@ -107,6 +110,8 @@ pub struct IdsDir {
     pub blocks: Vec<(u32, u32)>,
     /// The preset dictionary every block was compressed after (may be empty).
     pub dict: Vec<u8>,
+    /// Bytes of the id order after the blocks (format 10; 0 before).
+    pub order_len: usize,
 }
 
 impl IdsDir {
@@ -115,9 +120,15 @@ impl IdsDir {
         self.blocks.iter().map(|b| b.1 as usize).sum()
     }
 
+    /// Bytes of the ids' unit: the blocks, then the id order.
+    pub fn unit_len(&self) -> usize {
+        self.packed_len() + self.order_len
+    }
+
     /// Reads a format 7 directory (`varint per_block`, `varint n_blocks`,
-    /// per block `varint raw_len`, `varint packed_len`) for `n_docs` ids.
-    pub fn read(r: &mut ByteReader<'_>, n_docs: u32) -> Result<IdsDir> {
+    /// per block `varint raw_len`, `varint packed_len`) for `n_docs` ids;
+    /// from format 10 the blocks are followed by the ids' order.
+    pub fn read(r: &mut ByteReader<'_>, n_docs: u32, version: u32) -> Result<IdsDir> {
         let per_block = r.varint()?;
         let n_blocks = r.varint()? as usize;
         if n_blocks > r.remaining() / 2 {
@@ -134,6 +145,10 @@ impl IdsDir {
             per_block,
             blocks,
             dict,
+            order_len: match version {
+                ..10 => 0,
+                _ => IdOrder::byte_len(n_docs),
+            },
         };
         dir.check(r, n_docs)?;
         Ok(dir)
@@ -146,6 +161,7 @@ impl IdsDir {
             per_block: n_docs.max(1),
             blocks: vec![(raw, packed)],
             dict: Vec::new(),
+            order_len: 0,
         };
         dir.check(r, n_docs)?;
         Ok(dir)
@@ -222,7 +238,26 @@ impl Ids {
             unpacked,
             used,
             by_hash: OnceLock::new(),
+            order: None,
         })))
+    }
+
+    /// These packed ids with their order (read from the segment).
+    pub fn with_order(mut self, order: IdOrder) -> Ids {
+        if let Repr::Packed(p) = &mut self.0 {
+            p.order = Some(order);
+        }
+        self
+    }
+
+    /// Rank of id `i` in the segment's byte order (packed ids stored with
+    /// their order): ranks compare as ids, no block unpacked.
+    #[inline]
+    pub fn rank(&self, i: usize) -> Option<u32> {
+        match &self.0 {
+            Repr::Packed(Packed { order: Some(o), .. }) => Some(o.rank(i as u32)),
+            _ => None,
+        }
     }
 
     pub fn push(&mut self, id: &str) {
@@ -286,10 +321,18 @@ impl Ids {
             Repr::Plain(p) => p.heap_bytes(),
             Repr::Packed(p) => {
                 p.bytes.capacity()
+                    + p.order.as_ref().map_or(0, IdOrder::heap_bytes)
                     + p.unpacked_bytes()
                     + p.by_hash.get().map_or(0, |i| i.capacity() * 8)
             }
         }
+    }
+
+    /// Blocks unpacked now (none of plain ids).
+    #[cfg(test)]
+    pub(crate) fn unpacked_blocks(&self) -> usize {
+        let Repr::Packed(p) = &self.0 else { return 0 };
+        p.unpacked.iter().filter(|u| u.get().is_some()).count()
     }
 
     /// If the unpacked blocks take more than `keep` bytes, drops those not
@@ -430,13 +473,15 @@ fn hash32(id: &str) -> u32 {
     (h ^ h >> 32) as u32
 }
 
-/// Appends `ids` as blocks of [`IDS_PER_BLOCK`]; returns their directory.
+/// Appends `ids` as blocks of [`IDS_PER_BLOCK`], then their order
+/// ([`IdOrder`]); returns their directory.
 pub fn write_ids(body: &mut ByteWriter, ids: &Ids) -> IdsDir {
     let n = ids.len();
     let mut dir = IdsDir {
         per_block: IDS_PER_BLOCK,
         blocks: Vec::new(),
         dict: dictionary(ids),
+        order_len: 0,
     };
     let mut raw = ByteWriter::default();
     let mut close = |raw: &mut ByteWriter, dir: &mut IdsDir| {
@@ -454,6 +499,9 @@ pub fn write_ids(body: &mut ByteWriter, ids: &Ids) -> IdsDir {
     if !raw.buf.is_empty() || n == 0 {
         close(&mut raw, &mut dir);
     }
+    let start = body.buf.len();
+    IdOrder::of(ids.iter()).write(body);
+    dir.order_len = body.buf.len() - start;
     dir
 }
 
@@ -520,6 +568,7 @@ fn unpack_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::blob::FORMAT_VERSION;
 
     #[test]
     fn from_parts_takes_only_ids_that_are_utf8_each() {
@@ -556,24 +605,41 @@ mod tests {
             let ids = made(n);
             let mut w = ByteWriter::default();
             let dir = write_ids(&mut w, &ids);
+            let (blocks, order) = w.buf.split_at(dir.packed_len());
+            assert_eq!(order.len(), dir.order_len);
+            let order = IdOrder::read(order, n).expect("the ids' order");
+            let blocks = blocks.to_vec();
             assert_eq!(dir.blocks.len(), n.div_ceil(IDS_PER_BLOCK).max(1) as usize);
             let mut d = ByteWriter::default();
             dir.write(&mut d);
-            let back = IdsDir::read(&mut ByteReader::new("k", &d.buf), n).unwrap();
+            let back = IdsDir::read(&mut ByteReader::new("k", &d.buf), n, FORMAT_VERSION).unwrap();
             assert_eq!(back, dir);
-            assert!(
-                IdsDir::read(&mut ByteReader::new("k", &d.buf), n + IDS_PER_BLOCK + 1).is_err()
-            );
-            let r = ByteReader::new("k", &w.buf);
+            assert!(IdsDir::read(
+                &mut ByteReader::new("k", &d.buf),
+                n + IDS_PER_BLOCK + 1,
+                FORMAT_VERSION
+            )
+            .is_err());
+            let r = ByteReader::new("k", &blocks);
             assert_eq!(
-                read_ids(&r, &w.buf, &dir, n)
+                read_ids(&r, &blocks, &dir, n)
                     .unwrap()
                     .iter()
                     .collect::<Vec<_>>(),
                 ids.iter().collect::<Vec<_>>()
             );
-            let mut packed = Ids::packed(w.buf.clone(), dir.clone(), n).unwrap();
+            let mut packed = Ids::packed(blocks.clone(), dir.clone(), n).unwrap();
             assert_eq!(packed.len(), n as usize);
+            assert_eq!(packed.rank(0), None, "no order given");
+            packed = packed.with_order(order);
+            let mut by_rank: Vec<(u32, &str)> = (0..n as usize)
+                .map(|i| (packed.rank(i).unwrap(), ids.get(i).unwrap()))
+                .collect();
+            by_rank.sort_unstable();
+            assert!(
+                by_rank.windows(2).all(|p| p[0].1 < p[1].1),
+                "ranks in id order"
+            );
             assert_eq!(
                 packed.iter().collect::<Vec<_>>(),
                 ids.iter().collect::<Vec<_>>()
@@ -584,19 +650,19 @@ mod tests {
                 let held = packed.heap_bytes();
                 packed.release_unpacked(0);
                 let base = packed.heap_bytes();
-                assert!(base < held && base >= w.buf.len(), "{base} of {held}");
+                assert!(base < held && base >= blocks.len(), "{base} of {held}");
                 assert_eq!(packed.position(&last), Some(n as usize - 1));
                 assert!(packed.heap_bytes() > base, "a lookup builds the hash index");
                 assert_eq!(packed.position("doc-none"), None);
-                assert!(read_ids(&r, &w.buf[..w.buf.len() - 1], &dir, n).is_err());
-                let mut damaged = w.buf.clone();
+                assert!(read_ids(&r, &blocks[..blocks.len() - 1], &dir, n).is_err());
+                let mut damaged = blocks.clone();
                 let mid = damaged.len() / 2;
                 damaged[mid] ^= 0x5a;
                 let _ = read_ids(&r, &damaged, &dir, n);
                 let p = Ids::packed(damaged, dir.clone(), n).unwrap();
                 let _ = p.iter().count();
             }
-            assert!(Ids::packed(vec![0; w.buf.len() + 1], dir, n).is_none());
+            assert!(Ids::packed(vec![0; blocks.len() + 1], dir, n).is_none());
         }
     }
 

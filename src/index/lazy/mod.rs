@@ -122,7 +122,7 @@ impl LazySeg {
             at += len;
             (at - len, at)
         };
-        span(head.ids.packed_len());
+        span(head.ids.unit_len());
         let shard_spans = head.shards.iter().map(|s| span(s.len as usize)).collect();
         let page_spans = head.pages.iter().map(|p| span(p.2)).collect();
         let surface_spans = head.surfaces.iter().map(|s| span(s.len as usize)).collect();
@@ -154,7 +154,7 @@ impl LazySeg {
 
     /// Keys of the parts holding the ids of `head`'s segment.
     fn ids_parts(&self, head: &Head) -> Vec<String> {
-        self.parts_of((0, head.ids.packed_len()))
+        self.parts_of((0, head.ids.unit_len()))
             .map(|p| self.parts[p].clone())
             .collect()
     }

@@ -171,7 +171,7 @@ fn lazy_segment(
     cache: &Arc<PageCache>,
 ) -> Result<Segment, Attempt> {
     // The ids stay packed, a block unpacked when one of its ids is read.
-    let span = (0, head.ids.packed_len());
+    let span = (0, head.ids.unit_len());
     let mut ids = Vec::with_capacity(span.1);
     for p in seg.parts_of(span) {
         let key = &seg.parts[p];
@@ -184,8 +184,14 @@ fn lazy_segment(
         ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
     }
     let key0 = seg.parts.first().map_or("", String::as_str);
-    let ids = crate::store::Ids::packed(ids, head.ids.clone(), head.n_docs)
+    let order = ids.split_off(head.ids.packed_len().min(ids.len()));
+    let mut ids = crate::store::Ids::packed(ids, head.ids.clone(), head.n_docs)
         .ok_or_else(|| corrupt(key0, "the doc store's id blocks differ from its head"))?;
+    if head.ids.order_len > 0 {
+        let order = crate::store::IdOrder::read(&order, head.n_docs)
+            .ok_or_else(|| corrupt(key0, "the ids' order is not one of its documents"))?;
+        ids = ids.with_order(order);
+    }
     let lazy = LazyTerms::new(
         head.shards
             .iter()

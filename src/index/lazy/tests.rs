@@ -63,3 +63,53 @@ fn a_typo_fetches_the_surface_words_of_its_first_two_letters() {
         .is_empty());
     assert_eq!(surface_shards(&lazy).0, 1);
 }
+
+/// 20,000 documents in two commits that all score alike (the same text),
+/// their ids not in doc order.
+fn all_tied() -> MemoryStorage {
+    let storage = MemoryStorage::new();
+    let mut index = Index::new(IndexConfig::default()).unwrap();
+    for half in 0..2 {
+        for i in half * 10_000..(half + 1) * 10_000 {
+            let id = (i * 7919) % 20_000;
+            let doc = format!(r#"{{"id":"d{id:05}","text":"alpha beta"}}"#);
+            index.add(&crate::json::parse(&doc).unwrap()).unwrap();
+        }
+        pollster::block_on(index.commit(&storage, "t")).unwrap();
+    }
+    storage
+}
+
+#[test]
+fn ties_rank_by_id_without_unpacking_the_id_blocks() {
+    let storage = all_tied();
+    let mut lazy = pollster::block_on(LazyIndex::open(&storage, "t", 1 << 30))
+        .unwrap()
+        .unwrap();
+    let blocks = |lazy: &LazyIndex| -> (usize, usize) {
+        lazy.index.segments.iter().fold((0, 0), |(held, all), e| {
+            let ids = e.segment.docs.ids();
+            let n = ids.len().div_ceil(crate::store::IDS_PER_BLOCK as usize);
+            (held + ids.unpacked_blocks(), all + n)
+        })
+    };
+    for (offset, limit) in [(0, 10), (5, 5)] {
+        let opts = SearchOptions {
+            offset,
+            limit,
+            ..Default::default()
+        };
+        let found = pollster::block_on(lazy.search(&storage, "alpha", &opts)).unwrap();
+        let ids: Vec<String> = found.hits.iter().map(|h| h.id.clone()).collect();
+        let want: Vec<String> = (offset..offset + limit)
+            .map(|i| format!("d{i:05}"))
+            .collect();
+        assert_eq!(ids, want, "the smallest ids, in order");
+    }
+    // Each segment's best 10 by rank, compared by id across segments: the
+    // blocks of at most 10 candidates a segment, not those of every tie.
+    let (held, all) = blocks(&lazy);
+    let segments = lazy.index.segments.len();
+    assert!(all >= 79, "{all} id blocks");
+    assert!(held <= 10 * segments, "{held} of {all} id blocks unpacked");
+}

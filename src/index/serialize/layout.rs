@@ -156,7 +156,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
     let pages = crate::store::read_page_dir(&mut r, n_docs, version)?;
     let ids = match version {
         6 => IdsDir::whole(&mut r, n_docs)?,
-        _ => IdsDir::read(&mut r, n_docs)?,
+        _ => IdsDir::read(&mut r, n_docs, version)?,
     };
     let (namespaces, columns, vectors) = columns::read_columns(&mut r, version, n_docs)?;
     let surfaces = match version {
@@ -185,7 +185,7 @@ pub(crate) fn read_head(key: &str, bytes: &[u8], version: u32) -> Result<Head> {
     }
     let units: u64 = shards.iter().map(|s| s.len as u64).sum::<u64>()
         + pages.iter().map(|p| p.2 as u64).sum::<u64>()
-        + ids.packed_len() as u64
+        + ids.unit_len() as u64
         + surfaces.iter().map(|s| s.len as u64).sum::<u64>();
     if parts.contains(&0) || parts.iter().map(|&p| p as u64).sum::<u64>() != units {
         return Err(r.corrupt("the segment's parts do not cover its body"));
@@ -233,6 +233,8 @@ pub(super) fn read(
     }
     let ids = body.take(head.ids.packed_len())?;
     let ids = crate::store::read_ids(&body, ids, &head.ids, head.n_docs)?;
+    // A whole segment's ids are unpacked: they compare without the order.
+    body.take(head.ids.order_len)?;
     let dims = (head.n_docs, head.n_fields);
     let mut assembled = Assembled::new(head.n_fields);
     for entry in &head.shards {

@@ -148,7 +148,7 @@ fn shards_and_parts_read_alone_and_together() {
     assert!(head.parts.len() > 3, "{} parts", head.parts.len());
     let parts: Vec<usize> = written.ends.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(parts, head.parts);
-    let mut at = len + head.ids.packed_len(); // the ids come first
+    let mut at = len + head.ids.unit_len(); // the ids come first
     let mut n_terms = 0;
     for entry in &head.shards {
         let shard_bytes = &bytes[at..at + entry.len as usize];
@@ -231,7 +231,7 @@ fn inconsistent_heads_are_corrupt() {
     // Two shards swapped in the body: each reads, but not where the head says.
     let head = layout::read_head("k", &bytes[..len], FORMAT_VERSION).unwrap();
     let (a, b) = (head.shards[0].len as usize, head.shards[1].len as usize);
-    let at = len + head.ids.packed_len();
+    let at = len + head.ids.unit_len();
     let mut swapped = bytes[..at].to_vec();
     swapped.extend_from_slice(&bytes[at + a..at + a + b]);
     swapped.extend_from_slice(&bytes[at..at + a]);
