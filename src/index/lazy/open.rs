@@ -185,6 +185,7 @@ fn lazy_segment(
     }
     let key0 = seg.parts.first().map_or("", String::as_str);
     let order = ids.split_off(head.ids.packed_len().min(ids.len()));
+    ids.shrink_to_fit(); // it was read with the order after it
     let mut ids = crate::store::Ids::packed(ids, head.ids.clone(), head.n_docs)
         .ok_or_else(|| corrupt(key0, "the doc store's id blocks differ from its head"))?;
     if head.ids.order_len > 0 {

@@ -52,8 +52,10 @@ pub(super) fn write(
 ) -> SegmentBytes {
     let mut body = ByteWriter::default();
     let ids = crate::store::write_ids(&mut body, seg.docs.ids());
-    let ids_packed = body.buf.len();
-    let mut units = vec![ids_packed];
+    // The order is an index over the ids, not stored text: a part apart.
+    mark("id order", ids.order_len);
+    let ids_packed = ids.packed_len();
+    let mut units = vec![ids.unit_len()];
     let shards = shards::write_shards(&mut body, seg, &mut |end| units.push(end), mark);
     let mut dir = ByteWriter::default();
     let start = body.buf.len();
