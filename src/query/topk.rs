@@ -220,14 +220,7 @@ impl<'a> TopK<'a> {
             self.settle();
             self.segment = c.segment;
         }
-        if self.heap.len() < self.k {
-            self.heap.push(Worst(c));
-        } else if let Some(mut worst) = self.heap.peek_mut() {
-            if c.rank_cmp(&worst.0) == Ordering::Less {
-                // Replacing the top sifts once; pop + push would sift twice.
-                *worst = Worst(c);
-            }
-        }
+        admit(&mut self.heap, self.k, Worst(c));
     }
 
     /// Moves the segment's candidates to `settled`, trimmed to the best
@@ -275,11 +268,22 @@ impl<'a> TopK<'a> {
 
 /// The best `k` of `candidates`, as a heap.
 fn best(candidates: Vec<Worst<'_>>, k: usize) -> BinaryHeap<Worst<'_>> {
-    let mut heap = BinaryHeap::from(candidates);
-    while heap.len() > k {
-        heap.pop();
-    }
+    let mut heap = BinaryHeap::with_capacity(k.min(candidates.len()));
+    candidates.into_iter().for_each(|c| admit(&mut heap, k, c));
     heap
+}
+
+/// Adds `c` to `heap`, which keeps the best `k`. (One instantiation of the
+/// heap's code for the collector's two heaps and the trims.)
+fn admit<'a>(heap: &mut BinaryHeap<Worst<'a>>, k: usize, c: Worst<'a>) {
+    if heap.len() < k {
+        heap.push(c);
+    } else if let Some(mut worst) = heap.peek_mut() {
+        if c < *worst {
+            // Replacing the top sifts once; pop + push would sift twice.
+            *worst = c;
+        }
+    }
 }
 
 #[cfg(test)]
