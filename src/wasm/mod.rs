@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::query::options::ExpandOptions;
 
+mod alloc;
 mod lazy;
 mod results;
 mod snapshot;
