@@ -184,13 +184,20 @@ fn lazy_segment(
         ids.extend_from_slice(&payload[..span.1.min(pe) - ps]);
     }
     let key0 = seg.parts.first().map_or("", String::as_str);
-    let order = ids.split_off(head.ids.packed_len().min(ids.len()));
-    ids.shrink_to_fit(); // it was read with the order after it
+    // The order is decoded from the unit in place; the blocks stay packed.
+    let packed = head.ids.packed_len().min(ids.len());
+    let order = match head.ids.order_len {
+        0 => None,
+        _ => Some(
+            crate::store::IdOrder::read(&ids[packed..], head.n_docs)
+                .ok_or_else(|| corrupt(key0, "the ids' order is not one of its documents"))?,
+        ),
+    };
+    ids.truncate(packed);
+    ids.shrink_to_fit();
     let mut ids = crate::store::Ids::packed(ids, head.ids.clone(), head.n_docs)
         .ok_or_else(|| corrupt(key0, "the doc store's id blocks differ from its head"))?;
-    if head.ids.order_len > 0 {
-        let order = crate::store::IdOrder::read(&order, head.n_docs)
-            .ok_or_else(|| corrupt(key0, "the ids' order is not one of its documents"))?;
+    if let Some(order) = order {
         ids = ids.with_order(order);
     }
     let lazy = LazyTerms::new(
