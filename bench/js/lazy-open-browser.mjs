@@ -13,6 +13,11 @@
 //   node bench/js/lazy-open-browser.mjs DIR [CACHE=33554432] [MODES=lazy,full] [RESULT.json]
 //
 // DIR: e.g. $TMPDIR/memdex-lazy-open-1000000 (from `node bench/js/lazy-open.mjs 1000000`).
+// MEMDEX_CPU_PROFILE=N: also samples the renderer's CPU (DevTools
+// profiler) over the next 100 queries of each mode and prints the N
+// functions with the most self time and the N with the most total time
+// (wasm functions are named when the package's wasm keeps its names
+// section, e.g. target/size/pkg/memdex-english_bg.wasm copied over).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -37,7 +42,8 @@ const page = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,
 <script type="module">
 import { Memdex } from '/pkg/index.js';
 import { indexedDBStorage } from '/pkg/storage/indexeddb.js';
-const mode = new URLSearchParams(location.search).get('mode');
+const params = new URLSearchParams(location.search);
+const mode = params.get('mode');
 const storage = indexedDBStorage({ database: 'lazy-bench' });
 try {
   if (mode === 'load') {
@@ -61,6 +67,7 @@ try {
       const { hits } = lazy ? await index.search(q, { limit: 10, highlight: true }) : index.search(q, { limit: 10, highlight: true });
       times.push(performance.now() - t);
       if (i === 0) firstResultMs = performance.now() - t0;
+      if (i === 0 && params.has('profile')) await new Promise((go) => (window.__go = go));
       for (const h of hits) digest.push(h.id + ':' + h.score.toFixed(6) + ':' + JSON.stringify(h.fields) + ':' + JSON.stringify(h.snippets));
     }
     const next = times.slice(1).sort((a, b) => a - b);
@@ -100,10 +107,45 @@ function rendererRssMiB() {
   const rss = rows.filter((r) => r.includes('--type=renderer')).map((r) => Number(r.trim().split(/\s+/)[0]) / 1024);
   return Math.max(0, ...rss);
 }
+const profileTop = Number(process.env.MEMDEX_CPU_PROFILE ?? 0);
+/** Prints the functions of a DevTools CPU profile with the most self and total time. */
+function printProfile(mode, { nodes, samples, timeDeltas }) {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n) => n.callFrame.functionName || `(anonymous ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber})`;
+  const self = new Map();
+  const total = new Map();
+  let all = 0;
+  samples.forEach((id, i) => {
+    const dt = timeDeltas[i] / 1000;
+    all += dt;
+    const n = byId.get(id);
+    self.set(name(n), (self.get(name(n)) ?? 0) + dt);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) seen.add(name(byId.get(at)));
+    for (const f of seen) total.set(f, (total.get(f) ?? 0) + dt);
+  });
+  const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, profileTop);
+  console.log(`${mode}: ${all.toFixed(0)} ms sampled over the next 100 queries`);
+  for (const [label, m] of [['self', self], ['total', total]]) {
+    for (const [f, ms] of top(m)) console.log(`  ${label.padEnd(5)} ${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / all).toFixed(1).padStart(5)} %  ${f.slice(0, 120)}`);
+  }
+}
 const visit = async (mode) => {
   const tab = await context.newPage();
   try {
-    await tab.goto(`http://127.0.0.1:${port}/?mode=${mode}`);
+    await tab.goto(`http://127.0.0.1:${port}/?mode=${mode}${profileTop && mode !== 'load' ? '&profile' : ''}`);
+    if (profileTop && mode !== 'load') {
+      await tab.waitForFunction(() => window.__go || window.__done, null, { timeout: 1_800_000, polling: 100 });
+      const cdp = await context.newCDPSession(tab);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+      await tab.evaluate(() => window.__go?.());
+      await tab.waitForFunction(() => window.__done, null, { timeout: 1_800_000, polling: 100 });
+      printProfile(mode, (await cdp.send('Profiler.stop')).profile);
+    }
     await tab.waitForFunction(() => window.__done, null, { timeout: 1_800_000, polling: 500 });
     const out = await tab.evaluate(() => window.__done);
     if (out.error) throw new Error(out.error);

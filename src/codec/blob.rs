@@ -8,7 +8,9 @@
 //! CRC first — so any flipped byte, in the header too, is `CORRUPT` — and
 //! only then the version, so a valid blob from a newer memdex is `VERSION`.
 //! Blobs of older versions still read are opened with their version, for
-//! the readers whose layout changed ([`open_versioned`]).
+//! the readers whose layout changed ([`open_versioned`]). Content-addressed
+//! blobs, whose hash was checked against their key, are opened without
+//! computing the CRC again ([`open_addressed`]).
 
 use super::crc::crc32c;
 use crate::error::{Error, Result};
@@ -58,6 +60,25 @@ pub fn open<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<&'a [u8]> {
 
 /// Verifies a blob and returns its format version and payload.
 pub fn open_versioned<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<(u32, &'a [u8])> {
+    unframe(key, kind, blob, true)
+}
+
+/// [`open_versioned`] of a content-addressed blob whose bytes the caller
+/// has already matched against the hash in its key
+/// (`index::manifest::verify_blob`). That XXH3-128 covers every byte the
+/// CRC covers, and detects whatever the CRC would, so the CRC is not
+/// computed again: in wasm, where CRC32C has no instruction, it was the
+/// costliest pass over a fetched part (bench/HISTORY.md).
+pub fn open_addressed<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<(u32, &'a [u8])> {
+    unframe(key, kind, blob, false)
+}
+
+fn unframe<'a>(
+    key: &str,
+    kind: BlobKind,
+    blob: &'a [u8],
+    check_crc: bool,
+) -> Result<(u32, &'a [u8])> {
     let corrupt = |reason: &str| Error::Corrupt {
         key: key.to_string(),
         reason: reason.to_string(),
@@ -67,7 +88,7 @@ pub fn open_versioned<'a>(key: &str, kind: BlobKind, blob: &'a [u8]) -> Result<(
     }
     let (body, crc) = blob.split_at(blob.len() - FOOTER_LEN);
     let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
-    if crc32c(body) != stored {
+    if check_crc && crc32c(body) != stored {
         return Err(corrupt("CRC32C checksum mismatch"));
     }
     if &body[..4] != MAGIC {
@@ -135,5 +156,30 @@ mod tests {
                 }
             );
         }
+    }
+
+    #[test]
+    fn an_addressed_blob_skips_only_the_crc() {
+        let mut blob = seal(BlobKind::SegmentChunk, b"part");
+        let n = blob.len();
+        blob[n - 1] ^= 0x01;
+        assert_eq!(
+            open("k", BlobKind::SegmentChunk, &blob).unwrap_err().code(),
+            "CORRUPT"
+        );
+        let opened = open_addressed("k", BlobKind::SegmentChunk, &blob).unwrap();
+        assert_eq!(opened, (FORMAT_VERSION, &b"part"[..]));
+        // The frame is still checked: kind, magic, length and version.
+        let addressed = |b: &[u8], kind| open_addressed("k", kind, b).map(|_| ()).unwrap_err();
+        assert_eq!(addressed(&blob, BlobKind::Deletes).code(), "CORRUPT");
+        let mut magic = blob.clone();
+        magic[0] = b'X';
+        assert_eq!(addressed(&magic, BlobKind::SegmentChunk).code(), "CORRUPT");
+        assert_eq!(
+            addressed(&blob[..8], BlobKind::SegmentChunk).code(),
+            "CORRUPT"
+        );
+        let newer = with_version(blob, FORMAT_VERSION + 1);
+        assert_eq!(addressed(&newer, BlobKind::SegmentChunk).code(), "VERSION");
     }
 }

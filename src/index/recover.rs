@@ -69,7 +69,7 @@ impl Fetched {
         let mut version = None;
         for key in keys {
             let bytes = self.verified(key)?;
-            let (v, payload) = blob::open_versioned(key, BlobKind::SegmentChunk, bytes).ok()?;
+            let (v, payload) = blob::open_addressed(key, BlobKind::SegmentChunk, bytes).ok()?;
             if *version.get_or_insert(v) != v {
                 return None;
             }

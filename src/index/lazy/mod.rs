@@ -436,7 +436,7 @@ impl LazyIndex {
         // decoded from the blobs without copying the payloads out first.
         let mut fetched: Vec<(usize, usize, Vec<u8>, usize)> = Vec::with_capacity(parts.len());
         for ((s, p, key, expected), blob) in parts.into_iter().zip(blobs) {
-            let (version, payload) = blob::open_versioned(&key, BlobKind::SegmentChunk, &blob)?;
+            let (version, payload) = blob::open_addressed(&key, BlobKind::SegmentChunk, &blob)?;
             let want = self.segs[s].as_ref().map_or(0, |seg| seg.version);
             if version != want || payload.len() != expected {
                 return Err(corrupt(&key, "a part differs from its segment head"));

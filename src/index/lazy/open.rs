@@ -76,7 +76,7 @@ pub(super) async fn open_manifest<S: Storage>(
         };
         let key0 = record.chunks.first().map_or(mkey, String::as_str);
         let first = firsts.next().unwrap_or_default();
-        let (version, payload) = blob::open_versioned(key0, BlobKind::SegmentChunk, &first)?;
+        let (version, payload) = blob::open_addressed(key0, BlobKind::SegmentChunk, &first)?;
         if version < VERSION {
             let mut data = SegmentData::default();
             committed += first.len() as u64;
@@ -148,7 +148,7 @@ async fn read_head<S: Storage>(
     let mut head = first.to_vec();
     for key in &record.chunks[1..n_head] {
         let blob = get_blob(storage, key, "blob").await?;
-        head.extend_from_slice(blob::open(key, BlobKind::SegmentChunk, &blob)?);
+        head.extend_from_slice(blob::open_addressed(key, BlobKind::SegmentChunk, &blob)?.1);
     }
     if head.len() != head_len {
         return Err(corrupt(key0, "segment head chunks do not add up to the head").into());
@@ -176,7 +176,7 @@ fn lazy_segment(
     for p in seg.parts_of(span) {
         let key = &seg.parts[p];
         let blob = blobs.next().unwrap_or_default();
-        let payload = blob::open(key, BlobKind::SegmentChunk, &blob)?;
+        let (_, payload) = blob::open_addressed(key, BlobKind::SegmentChunk, &blob)?;
         let (ps, pe) = (seg.part_starts[p], seg.part_starts[p + 1]);
         if payload.len() != pe - ps {
             return Err(corrupt(key, "a part differs from its segment head").into());
