@@ -27,7 +27,7 @@ use super::manifest::{
 use super::merge::FieldMoves;
 use super::persist::{decode_deletes, PersistState};
 use super::segment::Segment;
-use super::serialize::{read_segment, reserve_for};
+use super::serialize::read_segment;
 use super::upgrade::relay_segment;
 use super::{Index, SegmentEntry};
 
@@ -242,7 +242,7 @@ async fn load_manifest<S: Storage>(
     let manifest = parse_manifest(mkey, &bytes)?;
     let mut segments = Vec::with_capacity(manifest.segments.len());
     for record in &manifest.segments {
-        let mut data = SegmentData::for_chunks(record.chunks.len());
+        let mut data = SegmentData::default();
         append_chunks(storage, &mut data, &record.chunks).await?;
         let deletes = match &record.deletes {
             None => None,
@@ -259,27 +259,15 @@ async fn load_manifest<S: Storage>(
 /// between the reads are plain functions, shared by every storage type's
 /// load and by snapshot import (an async loader instantiated per storage
 /// type would otherwise carry its own copy of them).
+#[derive(Default)]
 pub(crate) struct SegmentData {
     data: Vec<u8>,
     /// Chunks of one segment share the version of the build that wrote it
     /// (older segments stay as written until merged away).
     version: Option<u32>,
-    /// Chunks appended, and those still to come.
-    appended: usize,
-    left: usize,
 }
 
 impl SegmentData {
-    /// The data of a segment of `chunks` chunks, appended in order.
-    pub(crate) fn for_chunks(chunks: usize) -> SegmentData {
-        SegmentData {
-            data: Vec::new(),
-            version: None,
-            appended: 0,
-            left: chunks,
-        }
-    }
-
     /// Appends the payload of chunk blob `key`, whose content hash the
     /// caller verified (so its CRC is not computed again).
     pub(crate) fn append(&mut self, key: &str, blob: &[u8]) -> Result<()> {
@@ -290,10 +278,6 @@ impl SegmentData {
                 reason: "segment chunks of different format versions".into(),
             });
         }
-        self.left = self.left.saturating_sub(1);
-        self.appended += 1;
-        // A segment's parts are alike in size.
-        reserve_for(&mut self.data, payload.len(), self.appended, self.left);
         self.data.extend_from_slice(payload);
         Ok(())
     }

@@ -280,7 +280,7 @@ impl Index {
         let manifest = parse_manifest(&mkey, manifest_bytes)?;
         let mut segments = Vec::with_capacity(manifest.segments.len());
         for record in &manifest.segments {
-            let mut data = SegmentData::for_chunks(record.chunks.len());
+            let mut data = SegmentData::default();
             for k in &record.chunks {
                 data.append(k, blob(k, "blob")?)?;
             }

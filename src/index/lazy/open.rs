@@ -78,7 +78,7 @@ pub(super) async fn open_manifest<S: Storage>(
         let first = firsts.next().unwrap_or_default();
         let (version, payload) = blob::open_addressed(key0, BlobKind::SegmentChunk, &first)?;
         if version < VERSION {
-            let mut data = SegmentData::for_chunks(record.chunks.len());
+            let mut data = SegmentData::default();
             committed += first.len() as u64;
             data.append(key0, &first)?;
             committed += append_chunks(storage, &mut data, &record.chunks[1..]).await?;

@@ -238,7 +238,7 @@ pub(super) fn read(
     // A whole segment's ids are unpacked: they compare without the order.
     body.take(head.ids.order_len)?;
     let dims = (head.n_docs, head.n_fields);
-    let mut assembled = Assembled::for_shards(head.n_fields, &head.shards);
+    let mut assembled = Assembled::new(head.n_fields);
     for entry in &head.shards {
         let mut r = ByteReader::new(key, body.take(entry.len as usize)?);
         let shard = read_shard(&mut r, version, dims)?;

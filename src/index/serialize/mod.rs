@@ -25,18 +25,6 @@ pub(crate) mod shards;
 
 pub(crate) use columns::{read_doc_list, write_doc_list};
 
-/// Makes room in `v` for `more` items, the piece `done` (counted from 1)
-/// of a buffer built from pieces alike in size, with `left` more to come:
-/// when it must grow, for all of them at the average piece so far. A few
-/// copies of the buffer instead of a doubling's ~20 (at 1M documents, a
-/// whole load spent 11 % of its time copying into fresh pages).
-pub(crate) fn reserve_for<T>(v: &mut Vec<T>, more: usize, done: usize, left: usize) {
-    if v.capacity() - v.len() < more {
-        let average = (v.len() + more) / done.max(1);
-        v.reserve(more.saturating_add(average.saturating_mul(left)));
-    }
-}
-
 /// A serialized segment and where its chunks end: the head cut every
 /// [`super::persist::CHUNK_PAYLOAD`] bytes, then the body's parts.
 pub struct SegmentBytes {

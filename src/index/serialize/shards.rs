@@ -11,7 +11,7 @@ use crate::postings::{BlockMeta, PostingsStore, TermInfo};
 use crate::termdict::{TermDict, TermDictBuilder};
 
 use super::super::segment::Segment;
-use super::{postings, reserve_for};
+use super::postings;
 
 /// Bytes of term data (dictionary entries, postings, positions) a shard
 /// gathers before it closes: a lookup fetches one shard per term, so this
@@ -233,9 +233,6 @@ pub(crate) struct Assembled {
     dict: TermDictBuilder,
     pub infos: Vec<TermInfo>,
     pub postings: PostingsStore,
-    /// Shards pushed, and those still to come (for the reservations).
-    pushed: usize,
-    left: usize,
 }
 
 impl Assembled {
@@ -244,18 +241,7 @@ impl Assembled {
             dict: TermDictBuilder::new(),
             infos: Vec::new(),
             postings: PostingsStore::new(n_fields),
-            pushed: 0,
-            left: 0,
         }
-    }
-
-    /// To assemble every shard of `entries` (a whole segment).
-    pub fn for_shards(n_fields: usize, entries: &[ShardEntry]) -> Assembled {
-        let mut assembled = Assembled::new(n_fields);
-        let terms = entries.iter().map(|e| e.n_terms as usize).sum();
-        assembled.infos.reserve_exact(terms);
-        assembled.left = entries.len();
-        assembled
     }
 
     /// Appends `shard`, whose terms must all follow the terms so far.
@@ -280,13 +266,6 @@ impl Assembled {
         );
         base(p.bytes.len() + shard.postings.bytes.len())?;
         base(p.positions.len() + shard.postings.positions.len())?;
-        self.left = self.left.saturating_sub(1);
-        self.pushed += 1;
-        let (done, left) = (self.pushed, self.left);
-        reserve_for(&mut p.bytes, shard.postings.bytes.len(), done, left);
-        reserve_for(&mut p.positions, shard.postings.positions.len(), done, left);
-        reserve_for(&mut p.blocks, shard.postings.blocks.len(), done, left);
-        reserve_for(&mut p.bounds, shard.postings.bounds.len(), done, left);
         self.infos.extend(shard.infos.iter().map(|t| TermInfo {
             first_block: t.first_block + blocks,
             ..*t
