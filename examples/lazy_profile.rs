@@ -11,7 +11,7 @@
 //! does through the package.
 //!
 //! `lazy_profile --full DIR QUERIES.txt` opens it whole instead (the
-//! fully loaded speed to compare with).
+//! fully loaded speed to compare with, and the most the load allocated).
 //!
 //! Prints the open, the p50/p99, the stats, and the most one search used,
 //! fetched and added to the heap while it ran (a counting allocator);
@@ -162,6 +162,11 @@ fn full(dir: &str, queries: &str) -> Result<(), Box<dyn std::error::Error>> {
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);
-    println!("load {load:.1} ms; p50 {:.3} ms", times[times.len() / 2]);
+    println!(
+        "load {load:.1} ms (heap at most {:.1} MiB, allocated capacity, as a wasm memory would hold it; {:.1} MiB after); p50 {:.3} ms",
+        PEAK.load(Relaxed) as f64 / MIB,
+        LIVE.load(Relaxed) as f64 / MIB,
+        times[times.len() / 2]
+    );
     Ok(())
 }
