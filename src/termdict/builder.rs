@@ -75,6 +75,7 @@ impl TermDictBuilder {
         }
         bytes.extend_from_slice(&self.n_terms.to_le_bytes());
         bytes.push(self.block_len as u8);
+        bytes.shrink_to_fit();
         TermDict {
             bytes,
             n_terms: self.n_terms,

@@ -282,7 +282,16 @@ impl Assembled {
         Ok(())
     }
 
-    pub fn finish(self) -> (TermDict, Vec<TermInfo>, PostingsStore) {
+    pub fn finish(mut self) -> (TermDict, Vec<TermInfo>, PostingsStore) {
+        // Grown by doubling: up to half of each buffer is room the segment
+        // would hold for as long as it lives (shrunk in place, the room
+        // goes to the next segment's load).
+        self.infos.shrink_to_fit();
+        let p = &mut self.postings;
+        p.bytes.shrink_to_fit();
+        p.positions.shrink_to_fit();
+        p.blocks.shrink_to_fit();
+        p.bounds.shrink_to_fit();
         (self.dict.finish(), self.infos, self.postings)
     }
 }
