@@ -20,6 +20,7 @@ use crate::storage::Storage;
 use crate::store::PageCache;
 
 use super::deletes::DeleteSet;
+use super::id_map::Places;
 use super::manifest::{
     blob_prefix, manifest_key, parse_blob_key, parse_manifest, pending_prefix, verify_blob,
     Manifest, SegmentRecord,
@@ -457,13 +458,17 @@ impl Index {
             }
             // A later segment holding the same id wins (cannot happen with a
             // consistent manifest; keeps stats exact if it does).
-            if self.ids.contains_key(segment.docs.id(doc)) {
-                self.delete(segment.docs.id(doc));
+            let ext = segment.docs.id(doc);
+            if self.doc_ids().contains(ext) {
+                self.delete(ext);
             }
-            self.ids.insert(
-                segment.docs.id(doc).to_string(),
-                super::DocAddr { segment: id, doc },
-            );
+            let at = Places {
+                buffered: self.buffer.docs(),
+                segments: &self.segments,
+                adopting: Some((id, &segment.docs)),
+            };
+            self.ids
+                .insert(ext, super::DocAddr { segment: id, doc }, &at);
         }
         self.next_segment_id = self.next_segment_id.max(id + 1);
         self.segments.push(SegmentEntry {

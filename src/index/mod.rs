@@ -9,6 +9,7 @@
 
 pub mod deletes;
 pub mod document;
+mod id_map;
 pub mod lazy;
 pub mod lengths;
 pub mod load;
@@ -22,7 +23,6 @@ mod snapshot;
 pub mod surfaces;
 mod upgrade;
 
-use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::json::{self, Object, ToJson, Value};
@@ -32,6 +32,7 @@ use crate::schema::IndexConfig;
 
 use crate::schema::{FilterKind, ResolvedSchema};
 use deletes::DeleteSet;
+use id_map::{IdMap, Places};
 use segment::{Segment, SegmentWriter};
 pub use snapshot::{SnapshotParts, SnapshotReader};
 
@@ -132,7 +133,7 @@ impl SegmentEntry {
 /// the write buffer (buffered documents are readable before a flush).
 #[derive(Clone, Copy)]
 pub(crate) struct DocIds<'a> {
-    ids: &'a HashMap<String, DocAddr>,
+    ids: &'a IdMap,
     buffered: &'a crate::store::DocStore,
     buffered_vectors: &'a [crate::vector::VectorColumn],
     segments: &'a [SegmentEntry],
@@ -151,7 +152,7 @@ impl<'a> DocIds<'a> {
                 (!e.deletes.contains(doc)).then_some((Some(&*e.segment), doc))
             });
         }
-        let addr = self.ids.get(id)?;
+        let addr = self.ids.get(id, &self.places())?;
         let segment = match addr.segment {
             BUFFER => None,
             s => Some(&*self.segments.iter().find(|e| e.id == s)?.segment),
@@ -187,15 +188,23 @@ impl<'a> DocIds<'a> {
             return Some((entry.id, doc));
         }
         self.ids
-            .get(id)
+            .get(id, &self.places())
             .filter(|a| a.segment != BUFFER)
             .map(|a| (a.segment, a.doc))
     }
 
     pub(crate) fn contains(&self, id: &str) -> bool {
         match self.mapped {
-            true => self.ids.contains_key(id),
+            true => self.ids.contains(id, &self.places()),
             false => self.place(id).is_some(),
+        }
+    }
+
+    fn places(&self) -> Places<'a> {
+        Places {
+            buffered: self.buffered,
+            segments: self.segments,
+            adopting: None,
         }
     }
 }
@@ -210,7 +219,7 @@ pub struct Index {
     buffer_deletes: DeleteSet,
     /// Field lengths of buffered docs (kept for exact stats on delete).
     buffer_field_lens: Vec<u32>,
-    ids: HashMap<String, DocAddr>,
+    ids: IdMap,
     /// Whether `ids` maps every document (false for a lazy index).
     ids_mapped: bool,
     pub(crate) live_docs: u64,
@@ -239,7 +248,7 @@ impl Index {
             segments: Vec::new(),
             buffer_deletes: DeleteSet::default(),
             buffer_field_lens: Vec::new(),
-            ids: HashMap::default(),
+            ids: IdMap::default(),
             ids_mapped: true,
             live_docs: 0,
             next_segment_id: 0,
@@ -288,13 +297,16 @@ impl Index {
             self.buffer_field_lens.push(len);
         }
         self.live_docs += 1;
-        self.ids.insert(
-            prepared.id,
-            DocAddr {
-                segment: BUFFER,
-                doc: local,
-            },
-        );
+        let addr = DocAddr {
+            segment: BUFFER,
+            doc: local,
+        };
+        let at = Places {
+            buffered: self.buffer.docs(),
+            segments: &self.segments,
+            adopting: None,
+        };
+        self.ids.insert(&prepared.id, addr, &at);
         if self.buffer.heap_estimate() >= self.flush_bytes {
             self.flush();
         }
@@ -310,7 +322,12 @@ impl Index {
 
     /// Deletes a document by id; returns whether it existed.
     pub fn delete(&mut self, id: &str) -> bool {
-        let Some(addr) = self.ids.remove(id) else {
+        let at = Places {
+            buffered: self.buffer.docs(),
+            segments: &self.segments,
+            adopting: None,
+        };
+        let Some(addr) = self.ids.remove(id, &at) else {
             return false;
         };
         let n_fields = self.schema.text.len();
@@ -390,20 +407,20 @@ impl Index {
         let segment = Arc::new(self.packed(writer.finish()));
         let id = self.next_segment_id;
         self.next_segment_id += 1;
+        // The buffer's documents are the segment's, in order: the ids of
+        // the buffer's addresses are read from it.
+        let at = Places {
+            buffered: &segment.docs,
+            segments: &self.segments,
+            adopting: Some((id, &segment.docs)),
+        };
         for (doc, ext) in segment.docs.ids().iter().enumerate() {
             if !deletes.contains(doc as u32) {
                 let addr = DocAddr {
                     segment: id,
                     doc: doc as u32,
                 };
-                // Live buffered docs are in `ids` already: update in place
-                // (no key clone).
-                match self.ids.get_mut(ext) {
-                    Some(slot) => *slot = addr,
-                    None => {
-                        self.ids.insert(ext.to_string(), addr);
-                    }
-                }
+                self.ids.insert(ext, addr, &at);
             }
         }
         self.segments.push(SegmentEntry {
@@ -457,14 +474,17 @@ impl Index {
         let merged = Arc::new(self.packed(merged));
         let id = self.next_segment_id;
         self.next_segment_id += 1;
+        let at = Places {
+            buffered: self.buffer.docs(),
+            segments: &self.segments,
+            adopting: Some((id, &merged.docs)),
+        };
         for (doc, ext) in merged.docs.ids().iter().enumerate() {
-            self.ids.insert(
-                ext.to_string(),
-                DocAddr {
-                    segment: id,
-                    doc: doc as u32,
-                },
-            );
+            let addr = DocAddr {
+                segment: id,
+                doc: doc as u32,
+            };
+            self.ids.insert(ext, addr, &at);
         }
         let entry = SegmentEntry {
             id,
