@@ -74,23 +74,19 @@ impl IdMap {
         self.get(id, at).is_some()
     }
 
-    /// Maps `id` to `addr`, replacing its address if it had one. `at` reads
-    /// the ids of the addresses held (not `addr`'s).
-    pub fn insert(&mut self, id: &str, addr: DocAddr, at: &Places<'_>) {
+    /// Maps `id` to `addr`; the address it replaced, if `id` had one. `at`
+    /// reads the ids of the addresses held (not `addr`'s).
+    pub fn insert(&mut self, id: &str, addr: DocAddr, at: &Places<'_>) -> Option<DocAddr> {
         if let Some(held) = self.spill.get_mut(id) {
-            *held = addr;
-            return;
+            return Some(std::mem::replace(held, addr));
         }
         match self.slots.entry(hash(id)) {
             Entry::Vacant(slot) => {
                 slot.insert(addr);
+                None
             }
-            Entry::Occupied(mut slot) if at.holds(*slot.get(), id) => {
-                slot.insert(addr);
-            }
-            Entry::Occupied(_) => {
-                self.spill.insert(id.into(), addr);
-            }
+            Entry::Occupied(mut slot) if at.holds(*slot.get(), id) => Some(slot.insert(addr)),
+            Entry::Occupied(_) => self.spill.insert(id.into(), addr),
         }
     }
 
@@ -162,8 +158,8 @@ mod tests {
                                 doc: (ids.len() - 1 - i) as u32,
                             },
                         };
-                        map.insert(id, addr, &at);
-                        oracle.insert(id.clone(), addr);
+                        let replaced = map.insert(id, addr, &at);
+                        assert_eq!(replaced, oracle.insert(id.clone(), addr), "mask {mask:x}");
                     }
                     2 => assert_eq!(map.remove(id, &at), oracle.remove(id), "mask {mask:x}"),
                     _ => assert_eq!(map.get(id, &at), oracle.get(id).copied(), "mask {mask:x}"),
@@ -209,7 +205,7 @@ mod tests {
         map.slots.insert(hash("b"), a);
         assert_eq!(map.get("b", &at), None);
         assert_eq!(map.remove("b", &at), None);
-        map.insert("b", b, &at);
+        assert_eq!(map.insert("b", b, &at), None);
         assert_eq!((map.get("b", &at), map.spill.len()), (Some(b), 1));
         assert_eq!(map.remove("b", &at), Some(b));
         assert_eq!(map.slots.get(&hash("b")), Some(&a));

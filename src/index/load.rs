@@ -456,19 +456,17 @@ impl Index {
             if !map_ids {
                 continue;
             }
-            // A later segment holding the same id wins (cannot happen with a
-            // consistent manifest; keeps stats exact if it does).
-            let ext = segment.docs.id(doc);
-            if self.doc_ids().contains(ext) {
-                self.delete(ext);
-            }
             let at = Places {
                 buffered: self.buffer.docs(),
                 segments: &self.segments,
                 adopting: Some((id, &segment.docs)),
             };
-            self.ids
-                .insert(ext, super::DocAddr { segment: id, doc }, &at);
+            let addr = super::DocAddr { segment: id, doc };
+            // A later segment holding the same id wins (cannot happen with a
+            // consistent manifest; keeps stats exact if it does).
+            if let Some(earlier) = self.ids.insert(segment.docs.id(doc), addr, &at) {
+                self.tombstone(earlier);
+            }
         }
         self.next_segment_id = self.next_segment_id.max(id + 1);
         self.segments.push(SegmentEntry {
@@ -476,5 +474,56 @@ impl Index {
             segment,
             deletes,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::manifest::Manifest;
+
+    /// A segment of `docs` (id, text), written alone.
+    fn segment(docs: &[(&str, &str)]) -> Segment {
+        let mut index = Index::new(IndexConfig::default()).unwrap();
+        for (id, text) in docs {
+            let doc = crate::json::parse(&format!(r#"{{"id":"{id}","text":"{text}"}}"#)).unwrap();
+            index.add(&doc).unwrap();
+        }
+        index.flush();
+        let entry = index.segments.pop().unwrap();
+        Arc::try_unwrap(entry.segment).unwrap_or_else(|s| (*s).clone())
+    }
+
+    #[test]
+    fn a_later_segment_holding_an_id_wins_and_the_statistics_stay_exact() {
+        let record = |id| SegmentRecord {
+            id,
+            docs: 0,
+            chunks: Vec::new(),
+            deletes: None,
+        };
+        let manifest = Manifest {
+            generation: 1,
+            commit: None,
+            config: IndexConfig::default(),
+            next_segment_id: 2,
+            segments: vec![record(0), record(1)],
+        };
+        let segments = vec![
+            (
+                record(0),
+                segment(&[("x", "old words here"), ("y", "kept")]),
+                DeleteSet::default(),
+            ),
+            (record(1), segment(&[("x", "new")]), DeleteSet::default()),
+        ];
+        let loaded = LoadedIndex::from_parts(manifest, Vec::new(), segments);
+        let index = Index::from_loaded(loaded, None).unwrap();
+        assert_eq!(index.len(), 2);
+        let searcher = index.snapshot();
+        assert!(searcher.get_json("x").unwrap().contains("\"new\""));
+        // The earlier copy is a tombstone: its words count nowhere.
+        assert_eq!(index.live_field_len.iter().sum::<u64>(), 2);
+        assert_eq!(index.segments[0].deletes.len(), 1);
     }
 }

@@ -327,9 +327,15 @@ impl Index {
             segments: &self.segments,
             adopting: None,
         };
-        let Some(addr) = self.ids.remove(id, &at) else {
-            return false;
-        };
+        match self.ids.remove(id, &at) {
+            Some(addr) => self.tombstone(addr),
+            None => false,
+        }
+    }
+
+    /// Marks the document at `addr` deleted (its id already unmapped) and
+    /// takes it out of the statistics; false if no segment holds it.
+    fn tombstone(&mut self, addr: DocAddr) -> bool {
         let n_fields = self.schema.text.len();
         let lens: Vec<u32> = if addr.segment == BUFFER {
             self.buffer_deletes.insert(addr.doc);
