@@ -305,13 +305,15 @@ pub fn read_page_dir(r: &mut ByteReader<'_>, n_docs: u32, version: u32) -> Resul
 
 /// The stored bytes of the pages after the first, which took `first`
 /// bytes of `first_raw` unpacked: rows rebuilt from their shape (format 9)
-/// grow alike in every page, so the first page's ratio and 1/16 of slack.
-/// Reserved once, the store is not copied by ~20 doublings (at 1M
+/// grow alike in every page, so the first page's ratio and 1/16 of slack,
+/// but never more than twice the pages' raw bytes (what doubling could
+/// leave: a first page of unusually small rows does not over-reserve
+/// more). Reserved once, the store is not copied by ~20 doublings (at 1M
 /// documents, 11 % of a native whole load, mostly in fresh pages).
 fn stored_estimate(dir: &PageDir, first_raw: u32, first: usize) -> usize {
     let rest: u64 = dir.iter().skip(1).map(|p| u64::from(p.1)).sum();
     let estimate = rest * first as u64 / u64::from(first_raw.max(1));
-    usize::try_from(estimate + estimate / 16).unwrap_or(0)
+    usize::try_from((estimate + estimate / 16).min(2 * rest)).unwrap_or(0)
 }
 
 /// Reads the packed pages `dir` describes from `r`: kept packed behind
