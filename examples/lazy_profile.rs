@@ -81,7 +81,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if std::env::var_os("LAZY_PROFILE_EACH").is_some() {
             let s = lazy.stats();
             println!(
-                "{q:?}: fetched {} used {} heap +{}",
+                "{q:?}: {:.3} ms fetched {} used {} heap +{}",
+                t.elapsed().as_secs_f64() * 1e3,
                 s.fetched_bytes - fetched,
                 s.last_search_bytes,
                 PEAK.load(Relaxed) - before

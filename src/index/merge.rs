@@ -140,10 +140,10 @@ pub(crate) fn merge_moved(
         for hit in hits {
             let (seg, _) = parts[hit.dict];
             let remap = &remaps[hit.dict];
-            let Some(&info) = seg.term_infos.get(hit.ordinal as usize) else {
+            let Some(info) = seg.term_info(hit.ordinal) else {
                 continue;
             };
-            let mut cursor = seg.postings.cursor(info);
+            let mut cursor = seg.cursor(info);
             while cursor.doc() != crate::postings::TERMINATED {
                 let old = cursor.doc();
                 if let Some(&new) = remap.get(old as usize).filter(|&&n| n != GONE) {

@@ -5,7 +5,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::codec::varint;
-use crate::postings::{encoder::FieldRange, PostingsStore, TermInfo, TermPostingsEncoder};
+use crate::postings::{
+    encoder::FieldRange, PostingsCursor, PostingsStore, TermInfo, TermPostingsEncoder,
+};
 use crate::store::{Column, DocStore, KeywordColumn};
 use crate::termdict::{TermDict, TermDictBuilder};
 use crate::vector::VectorColumn;
@@ -38,9 +40,10 @@ pub struct Segment {
     /// Incoming links by target, built on first use (`expand`/`related`
     /// with direction `in` or `both`; src/query/agent.rs).
     pub incoming: std::sync::OnceLock<IncomingLinks>,
-    /// Set when the segment was opened lazily: `terms`, `term_infos`,
-    /// `postings` (and `surfaces`) hold only the shards fetched so far, and
-    /// term lookups go through the methods below, which ask for the rest.
+    /// Set when the segment was opened lazily: `terms`, `term_infos` and
+    /// `postings` are empty (the shards fetched so far are held here, each
+    /// whole), `surfaces` holds the surface words fetched so far, and term
+    /// lookups go through the methods below, which ask for the rest.
     pub(crate) lazy: Option<std::sync::Arc<crate::index::lazy::LazyTerms>>,
 }
 
@@ -62,18 +65,42 @@ impl Segment {
     }
 
     pub fn term(&self, term: &str) -> Option<TermInfo> {
-        let ord = self.term_ord(term)?;
-        self.term_infos.get(ord as usize).copied()
+        self.term_info(self.term_ord(term)?)
     }
 
-    /// Ordinal of `term` in `terms` (a lazy segment asks for its shard).
-    pub fn term_ord(&self, term: &str) -> Option<u64> {
-        if let Some(lazy) = &self.lazy {
-            if !lazy.want_term(term) {
-                return None;
-            }
+    /// The table entry of the term of ordinal `ord` (found by the methods
+    /// below).
+    pub fn term_info(&self, ord: u64) -> Option<TermInfo> {
+        match &self.lazy {
+            Some(lazy) => lazy.info(ord),
+            None => self.term_infos.get(usize::try_from(ord).ok()?).copied(),
         }
-        self.terms.get(term)
+    }
+
+    /// The postings a term's `info` reads, and `info` as they number its
+    /// blocks (a lazy segment's terms are in their shards' postings).
+    pub fn postings_of(&self, info: TermInfo) -> (&PostingsStore, TermInfo) {
+        match &self.lazy {
+            // Held while a search runs: a term found was in a held shard.
+            Some(lazy) => lazy
+                .postings(info)
+                .unwrap_or((&self.postings, TermInfo::default())),
+            None => (&self.postings, info),
+        }
+    }
+
+    /// A cursor over the documents of the term of `info`.
+    pub fn cursor(&self, info: TermInfo) -> PostingsCursor<'_> {
+        let (postings, info) = self.postings_of(info);
+        postings.cursor(info)
+    }
+
+    /// Ordinal of `term` (a lazy segment asks for its shard).
+    pub fn term_ord(&self, term: &str) -> Option<u64> {
+        match &self.lazy {
+            Some(lazy) => lazy.term_ord(term),
+            None => self.terms.get(term),
+        }
     }
 
     /// Terms in the segment (a lazy segment: all of them, held or not).
@@ -81,11 +108,28 @@ impl Segment {
         self.lazy.as_ref().map_or(self.terms.len(), |l| l.n_terms())
     }
 
-    /// Before listing `terms` by prefix: a lazy segment asks for the shards
-    /// that may hold them.
-    pub fn want_prefix(&self, prefix: &str) {
-        if let Some(lazy) = &self.lazy {
-            lazy.want_prefix(prefix);
+    /// Terms starting with `prefix` and their ordinals, in byte order, at most `limit` (a lazy segment asks for the shards that
+    /// may hold them).
+    pub fn prefix_terms(&self, prefix: &str, limit: usize) -> Vec<(String, u64)> {
+        match &self.lazy {
+            Some(lazy) => lazy.prefix(prefix, limit),
+            None => self.terms.prefix(prefix, limit),
+        }
+    }
+
+    /// [`TermDict::typos_bounded`] over the segment's terms (a lazy segment
+    /// asks for the shards of the terms starting with `term`'s first or
+    /// second letter).
+    pub fn typo_terms(
+        &self,
+        term: &str,
+        distance: u8,
+        limit: usize,
+        steps: &mut u64,
+    ) -> Vec<(String, u64, u8)> {
+        match &self.lazy {
+            Some(lazy) => lazy.typos(term, distance, limit, steps),
+            None => self.terms.typos_bounded(term, distance, limit, steps),
         }
     }
 
@@ -99,37 +143,24 @@ impl Segment {
         !held.contains(&false)
     }
 
-    /// Before a typo walk of `term` over `terms`: a lazy segment asks for
-    /// the shards of the terms starting with its first or second letter.
-    pub fn want_typo_terms(&self, term: &str) {
-        for anchor in crate::termdict::typo_anchors(term) {
-            self.want_prefix(&anchor);
-        }
-    }
-
     /// Whether `surfaces` holds every surface word starting with `prefix`
     /// (a lazy segment asks for their shards).
     pub fn has_surfaces(&self, prefix: &str) -> bool {
         self.lazy.as_ref().is_none_or(|l| l.want_surfaces(prefix))
     }
 
-    /// The ordinal in `terms` of the term whose ordinal in the whole
-    /// segment is `global` (a lazy segment asks for its shard).
-    pub fn local_ord(&self, global: u32) -> Option<u64> {
-        match &self.lazy {
-            Some(lazy) => lazy.local_ord(global),
-            None => Some(u64::from(global)),
-        }
+    /// Whether the term of ordinal `ord` can be read now (a lazy segment
+    /// asks for its shard).
+    pub fn holds_ord(&self, ord: u32) -> bool {
+        self.lazy.as_ref().is_none_or(|l| l.holds_ord(ord))
     }
 
-    /// The term whose ordinal in the whole segment is `stem` (surface words
-    /// name their stems so), and its ordinal in `terms`.
-    pub fn stem(&self, stem: u32) -> Option<(String, u64)> {
-        let ord = match &self.lazy {
-            Some(lazy) => lazy.local_ord(stem)?,
-            None => u64::from(stem),
-        };
-        Some((self.terms.term_at(ord)?, ord))
+    /// The term of ordinal `stem` (surface words name their stems so).
+    pub fn stem(&self, stem: u32) -> Option<String> {
+        match &self.lazy {
+            Some(lazy) => lazy.term_at(stem),
+            None => self.terms.term_at(u64::from(stem)),
+        }
     }
 
     #[inline]

@@ -28,6 +28,12 @@ pub struct PostingsCursor<'a> {
 }
 
 impl<'a> PostingsCursor<'a> {
+    /// The postings it reads (whose blocks [`PostingsCursor::block_index`]
+    /// numbers).
+    pub fn postings(&self) -> &'a PostingsStore {
+        self.store
+    }
+
     pub(super) fn new(store: &'a PostingsStore, info: TermInfo) -> Self {
         let first = info.first_block as usize;
         let mut cursor = PostingsCursor {

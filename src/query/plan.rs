@@ -289,7 +289,7 @@ impl<'a> Planner<'a> {
             if let Some(ord) = ord {
                 df += live_doc_freq(entry, ord as u32);
             }
-            let info = ord.and_then(|o| seg.term_infos.get(o as usize).copied());
+            let info = ord.and_then(|o| seg.term_info(o));
             found.push((seg as *const Segment as usize, info));
         }
         (df, found)
@@ -323,7 +323,6 @@ impl<'a> Planner<'a> {
         // Smallest edit distance of each fuzzy match (prefix matches: none).
         let mut distances: Vec<(String, u8)> = Vec::new();
         for (entry, size) in self.index.segments.iter().zip(sizes) {
-            let dict = &entry.segment.terms;
             // Both below 2^32 in practice; saturating keeps it safe without
             // 128-bit division code in the wasm.
             let wanted = steps_share.saturating_mul(size) / total;
@@ -332,8 +331,7 @@ impl<'a> Planner<'a> {
             if prefix {
                 // Listing a prefix's terms takes a step per term listed.
                 let limit = MAX_EXPANSIONS.min(usize::try_from(steps).unwrap_or(usize::MAX));
-                entry.segment.want_prefix(term);
-                hits.extend(dict.prefix(term, limit));
+                hits.extend(entry.segment.prefix_terms(term, limit));
                 steps -= hits.len() as u64;
                 walk_cut |= hits.len() == limit && limit < MAX_EXPANSIONS;
             }
@@ -355,14 +353,15 @@ impl<'a> Planner<'a> {
                                 .typos_bounded(word, fuzzy, MAX_EXPANSIONS, &mut steps)
                         {
                             let stem = surfaces.stems.get(w as usize).copied().unwrap_or(0);
-                            if let Some((t, ord)) = entry.segment.stem(stem) {
-                                matched.push((t, ord, d));
+                            if let Some(t) = entry.segment.stem(stem) {
+                                matched.push((t, u64::from(stem), d));
                             }
                         }
                     }
                     _ => {
-                        entry.segment.want_typo_terms(term);
-                        matched = dict.typos_bounded(term, fuzzy, MAX_EXPANSIONS, &mut steps);
+                        matched = entry
+                            .segment
+                            .typo_terms(term, fuzzy, MAX_EXPANSIONS, &mut steps);
                     }
                 }
                 walk_cut |= steps == 0 && matched.len() < MAX_EXPANSIONS;
@@ -373,11 +372,7 @@ impl<'a> Planner<'a> {
             }
             budget.return_dictionary_steps(steps);
             for (t, ord) in hits {
-                let df = entry
-                    .segment
-                    .term_infos
-                    .get(ord as usize)
-                    .map_or(0, |i| i.doc_freq);
+                let df = entry.segment.term_info(ord).map_or(0, |i| i.doc_freq);
                 found.push((t, df as u64));
             }
         }
@@ -617,7 +612,7 @@ impl<'a> Planner<'a> {
 /// Live documents of the segment containing its term `ord`.
 pub(crate) fn live_doc_freq(entry: &crate::index::SegmentEntry, ord: u32) -> u64 {
     let seg = &entry.segment;
-    let Some(&info) = seg.term_infos.get(ord as usize) else {
+    let Some(info) = seg.term_info(u64::from(ord)) else {
         return 0;
     };
     if entry.deletes.is_empty() {
@@ -625,7 +620,7 @@ pub(crate) fn live_doc_freq(entry: &crate::index::SegmentEntry, ord: u32) -> u64
     }
     entry.deletes.live_doc_freq(info.first_block, || {
         let mut live = 0u64;
-        let mut c = seg.postings.cursor(info);
+        let mut c = seg.cursor(info);
         while c.doc() != TERMINATED {
             live += u64::from(!entry.deletes.contains(c.doc()));
             c.advance();

@@ -3,7 +3,7 @@
 //! is the score of the current document.
 
 use crate::index::segment::Segment;
-use crate::postings::{PostingsCursor, TermInfo, TERMINATED};
+use crate::postings::{FieldBound, PostingsCursor, TermInfo, TERMINATED};
 
 use super::bm25::{self, FieldNorm};
 use super::budget::Steps;
@@ -53,9 +53,9 @@ impl TermWeight {
     }
 
     /// Upper bound of `score_doc` over a block, from its field bounds.
-    pub fn block_bound(&self, params: &ScoreParams, seg: &Segment, block: usize) -> f32 {
+    pub fn block_bound(&self, params: &ScoreParams, bounds: &[FieldBound]) -> f32 {
         let mut tf = 0.0f32;
-        for (f, bound) in seg.postings.block_bounds(block).iter().enumerate() {
+        for (f, bound) in bounds.iter().enumerate() {
             if self.fields & (1 << f) != 0 && bound.max_tf > 0 {
                 tf += params.norms[f].tf(bound.max_tf, bound.min_len);
             }
@@ -89,7 +89,7 @@ impl<'a> TermScorer<'a> {
         params: &'a ScoreParams,
     ) -> Option<TermScorer<'a>> {
         let mut scorer = TermScorer {
-            cursor: seg.postings.cursor(info),
+            cursor: seg.cursor(info),
             weight,
             params,
             seg,
@@ -120,9 +120,10 @@ impl<'a> TermScorer<'a> {
     /// bound of everything the other terms can add) stays below `threshold`.
     #[inline]
     pub fn advance_competitive(&mut self, others: f32, threshold: f32) -> u32 {
-        let (weight, params, seg) = (&self.weight, self.params, self.seg);
-        self.cursor
-            .advance_competitive(|b| weight.block_bound(params, seg, b) + others >= threshold);
+        let (weight, params, postings) = (&self.weight, self.params, self.cursor.postings());
+        self.cursor.advance_competitive(|b| {
+            weight.block_bound(params, postings.block_bounds(b)) + others >= threshold
+        });
         self.skip_other_fields();
         self.cursor.doc()
     }
@@ -140,7 +141,7 @@ impl<'a> TermScorer<'a> {
         };
         if block != self.bound_block {
             self.bound_block = block;
-            let bounds = self.seg.postings.block_bounds(block);
+            let bounds = self.cursor.postings().block_bounds(block);
             for (f, inv) in self.inv_norms.iter_mut().enumerate() {
                 *inv = match bounds.get(f) {
                     Some(b) if self.weight.fields & (1 << f) != 0 && b.max_tf > 0 => {
@@ -163,7 +164,10 @@ impl<'a> TermScorer<'a> {
     pub fn max_score(&self) -> f32 {
         self.cursor
             .block_range()
-            .map(|b| self.weight.block_bound(self.params, self.seg, b))
+            .map(|b| {
+                let bounds = self.cursor.postings().block_bounds(b);
+                self.weight.block_bound(self.params, bounds)
+            })
             .fold(0.0, f32::max)
     }
 }

@@ -138,7 +138,6 @@ impl Searcher<'_> {
                 true => seg.surfaces.words.prefix(prefix, MAX_EXPANSIONS),
                 false => Vec::new(),
             };
-            seg.want_prefix(prefix);
             let surfaces = &seg.surfaces;
             let mut stems = Vec::new();
             for (word, ord) in words {
@@ -147,10 +146,10 @@ impl Searcher<'_> {
                 else {
                     continue;
                 };
-                let Some(stem) = seg.local_ord(global) else {
+                if !seg.holds_ord(global) {
                     continue;
-                };
-                let stem = stem as u32;
+                }
+                let stem = global;
                 stems.push(u64::from(stem));
                 let live = live_doc_freq(entry, stem);
                 found.push((word, s, stem, u64::from(count).min(live)));
@@ -158,7 +157,7 @@ impl Searcher<'_> {
             // Terms that are stems of the words found are not offered (a
             // stem not starting like its words, `happi` of `happy`, may be).
             let stems = crate::sort::order_by_key(stems.into_iter());
-            for (term, ord) in seg.terms.prefix(prefix, MAX_EXPANSIONS) {
+            for (term, ord) in seg.prefix_terms(prefix, MAX_EXPANSIONS) {
                 if stems.binary_search_by_key(&ord, |s| s.0).is_err() {
                     let ord = ord as u32;
                     found.push((term, s, ord, live_doc_freq(entry, ord)));
@@ -196,7 +195,7 @@ fn context_docs(entry: &SegmentEntry, terms: &[String]) -> Option<Vec<bool>> {
     let mut hits = vec![0u16; seg.n_docs as usize];
     for term in terms {
         let info = seg.term(term)?;
-        let mut c = seg.postings.cursor(info);
+        let mut c = seg.cursor(info);
         while c.doc() != TERMINATED {
             if let Some(h) = hits.get_mut(c.doc() as usize) {
                 *h = h.saturating_add(1);
@@ -215,11 +214,11 @@ fn context_docs(entry: &SegmentEntry, terms: &[String]) -> Option<Vec<bool>> {
 /// Documents of `set` containing term `ord` of the segment.
 fn cooccurrences(entry: &SegmentEntry, ord: u32, set: &[bool]) -> u64 {
     let seg = &entry.segment;
-    let Some(&info) = seg.term_infos.get(ord as usize) else {
+    let Some(info) = seg.term_info(u64::from(ord)) else {
         return 0;
     };
     let mut n = 0;
-    let mut c = seg.postings.cursor(info);
+    let mut c = seg.cursor(info);
     while c.doc() != TERMINATED {
         n += u64::from(set.get(c.doc() as usize).copied().unwrap_or(false));
         c.advance();

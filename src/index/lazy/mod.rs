@@ -5,10 +5,13 @@
 //! A search runs as usual over segments holding what was fetched so far.
 //! A lookup that needs a unit not held records it and finds nothing this
 //! round ([`LazyTerms`], the lazy doc store); after the round the index
-//! fetches every unit asked for, assembles them into the segments and
-//! searches again. A round that asked for nothing new is the answer, so the
-//! results are those of the fully loaded index. Rounds are few: the query's
-//! terms, then what they expand to (prefix, typos), then the hits' pages.
+//! fetches every unit asked for, puts them into the segments (term shards
+//! held each whole, as decoded, surface words joined) and searches again.
+//! A round that asked for nothing new is the answer, so the results are
+//! those of the fully loaded index. Rounds are few: the query's terms, then
+//! what they expand to (prefix, typos), then the hits' pages; pages wait
+//! for a round in which every term was held (hits found without some terms
+//! are not the answer).
 //!
 //! What is held beyond the heads is bounded by `cacheBytes` between
 //! searches: half for the units by their decoded bytes (least recently used
@@ -31,7 +34,6 @@ pub(crate) use terms::{LazyTerms, Unit};
 
 use crate::codec::blob::{self, BlobKind};
 use crate::error::{Error, Result};
-use crate::postings::PostingsStore;
 use crate::query::searcher::RankMemo;
 use crate::storage::Storage;
 use crate::{SearchOptions, SearchResults};
@@ -41,7 +43,7 @@ use super::manifest::{manifest_key, verify_blob};
 use super::segment::Segment;
 use super::serialize::columns::read_surface_unit;
 use super::serialize::layout::Head;
-use super::serialize::shards::{check_entry, read_shard, Assembled, Shard, ShardEntry};
+use super::serialize::shards::{check_entry, read_shard, ShardEntry};
 use super::surfaces::Surfaces;
 use super::Index;
 
@@ -83,7 +85,7 @@ pub enum Opened {
 }
 
 /// What a round asked for: units to fetch `(segment, unit)`, and segments
-/// to assemble again (held shards they lack).
+/// to assemble again (held surface word shards they lack).
 type Asked = (Vec<(usize, Unit)>, Vec<usize>);
 
 /// Where a lazy segment's units are, and what of them is held.
@@ -100,10 +102,6 @@ struct LazySeg {
     dims: (u32, usize),
     /// Format version of the segment (its parts carry the same).
     version: u32,
-    shards: Vec<Option<Shard>>,
-    /// Shards the current search asked for (what [`LazyIndex::assemble`]
-    /// puts into the segment).
-    wanted: Vec<u32>,
     /// Surface word shards held, and those the current search asked for.
     surface_shards: Vec<Option<Surfaces>>,
     wanted_surfaces: Vec<u32>,
@@ -136,8 +134,6 @@ impl LazySeg {
             surface_entries: head.surfaces.clone(),
             dims: (head.n_docs, head.n_fields),
             version,
-            shards: head.shards.iter().map(|_| None).collect(),
-            wanted: Vec::new(),
             surface_shards: head.surfaces.iter().map(|_| None).collect(),
             wanted_surfaces: Vec::new(),
             held: Vec::new(),
@@ -320,7 +316,6 @@ impl LazyIndex {
         self.clock += 1;
         self.search_fetched = 0;
         for seg in self.segs.iter_mut().flatten() {
-            seg.wanted.clear();
             seg.wanted_surfaces.clear();
         }
         for _ in 0..MAX_ROUNDS {
@@ -332,7 +327,8 @@ impl LazyIndex {
             }
             let fetched = self.fetch(storage, missing).await?;
             for s in 0..self.segs.len() {
-                if (fetched.contains(&s) || reassemble.contains(&s)) && self.assemble(s)? {
+                let (terms, words) = (fetched.contains(&(s, true)), fetched.contains(&(s, false)));
+                if (terms || words || reassemble.contains(&s)) && self.assemble(s, terms)? {
                     memo.inspect(|m| m.clear());
                 }
             }
@@ -347,8 +343,8 @@ impl LazyIndex {
     }
 
     /// The units the last round asked for that are not held (marking those
-    /// held as used by this search), and the segments whose assembled
-    /// shards lack some that are held.
+    /// held as used by this search), and the segments whose joined surface
+    /// words lack some shards that are held.
     fn asked(&mut self) -> Result<Asked> {
         let mut missing = Vec::new();
         let mut reassemble = Vec::new();
@@ -375,19 +371,17 @@ impl LazyIndex {
                 asked.extend(lazy.take_asked());
             }
             for (unit, here) in asked {
-                let wanted = match unit {
-                    Unit::Shard(i) => Some((&mut seg.wanted, i)),
-                    Unit::Surfaces(i) => Some((&mut seg.wanted_surfaces, i)),
-                    Unit::Page(_) => None,
-                };
-                if let Some((wanted, i)) = wanted.filter(|(w, i)| !w.contains(i)) {
-                    wanted.push(i);
+                if let Unit::Surfaces(i) = unit {
+                    if !seg.wanted_surfaces.contains(&i) {
+                        seg.wanted_surfaces.push(i);
+                    }
                 }
                 match seg.held.iter_mut().find(|h| h.0 == unit) {
                     Some(h) => {
                         h.2 = self.clock;
                         self.stats.hits += 1;
-                        // Held, not in the segment: assembled for the next round.
+                        // Held, not in the segment (surface words): assembled
+                        // for the next round.
                         if !here && !reassemble.contains(&s) {
                             reassemble.push(s);
                         }
@@ -399,16 +393,22 @@ impl LazyIndex {
                 }
             }
         }
+        // Hits found without some of their terms' shards are not the
+        // answer: their pages wait for a round with every term held.
+        let terms_wait = missing.iter().any(|(_, u)| !matches!(u, Unit::Page(_)));
+        if terms_wait || !reassemble.is_empty() {
+            missing.retain(|(_, u)| !matches!(u, Unit::Page(_)));
+        }
         Ok((missing, reassemble))
     }
 
-    /// Fetches the parts holding `units` and decodes the units; returns the
-    /// segments whose shards or surface words came (to assemble).
+    /// Fetches the parts holding `units` and decodes the units into their
+    /// segments; returns the segments whose terms or surface words came.
     async fn fetch<S: Storage>(
         &mut self,
         storage: &S,
         units: Vec<(usize, Unit)>,
-    ) -> Result<Vec<usize>> {
+    ) -> Result<Vec<(usize, bool)>> {
         // Every part the round needs, in all segments: read at once.
         let mut parts: Vec<(usize, usize, String, usize)> = Vec::new();
         for &(s, unit) in &units {
@@ -444,7 +444,8 @@ impl LazyIndex {
             let at = payload.as_ptr() as usize - blob.as_ptr() as usize;
             fetched.push((s, p, blob, at));
         }
-        let mut changed: Vec<usize> = Vec::new();
+        // (segment, whether term shards came: else surface words)
+        let mut changed: Vec<(usize, bool)> = Vec::new();
         for (s, unit) in units {
             let segment = sole(&mut self.index.segments[s].segment)?;
             let Some(seg) = self.segs[s].as_mut() else {
@@ -472,8 +473,13 @@ impl LazyIndex {
             let key = seg.parts[seg.parts_of((start, end)).start].clone();
             let held = install(seg, segment, unit, &key, bytes)?;
             seg.held.push((unit, held, self.clock));
-            if !matches!(unit, Unit::Page(_)) && !changed.contains(&s) {
-                changed.push(s);
+            let change = match unit {
+                Unit::Shard(_) => Some((s, true)),
+                Unit::Surfaces(_) => Some((s, false)),
+                Unit::Page(_) => None,
+            };
+            if let Some(change) = change.filter(|c| !changed.contains(c)) {
+                changed.push(change);
             }
         }
         Ok(changed)
@@ -509,58 +515,32 @@ impl LazyIndex {
         Ok(out)
     }
 
-    /// Puts into segment `s` the held term and surface word shards this
-    /// search asked for (only those: assembling copies them), unless the
-    /// segment holds those already (a search assembles once per round).
-    /// Whether its terms or surface words changed.
-    fn assemble(&mut self, s: usize) -> Result<bool> {
+    /// Puts into segment `s` the held surface word shards this search asked
+    /// for (only those: joining copies them), unless the segment holds
+    /// those already. Whether its terms or surface words changed (`terms`:
+    /// shards came this round).
+    fn assemble(&mut self, s: usize, terms: bool) -> Result<bool> {
         let Some(seg) = self.segs[s].as_mut() else {
             return Ok(false);
         };
-        seg.wanted.sort_unstable();
         seg.wanted_surfaces.sort_unstable();
-        let entry = &mut self.index.segments[s];
-        let segment = sole(&mut entry.segment)?;
-        let (mut held, mut next) = (vec![None; seg.shards.len()], 0u32);
-        for &i in &seg.wanted {
-            if let Some(shard) = &seg.shards[i as usize] {
-                held[i as usize] = Some(next);
-                next += shard.terms.len() as u32;
-            }
-        }
+        let segment = sole(&mut self.index.segments[s].segment)?;
         let mut words_held = vec![false; seg.surface_shards.len()];
         for &i in &seg.wanted_surfaces {
             words_held[i as usize] = seg.surface_shards[i as usize].is_some();
         }
-        let lazy = segment.lazy.clone().unwrap_or_default();
+        if lazy_terms(segment)?.held_surfaces() == words_held {
+            return Ok(terms);
+        }
         let key = seg.parts.first().map_or("", String::as_str);
-        let changed = lazy.held_shards() != held || lazy.held_surfaces() != words_held;
-        if lazy.held_shards() != held {
-            // The old copy goes first: both would be held at once.
-            segment.terms = Default::default();
-            segment.postings = PostingsStore::new(seg.dims.1);
-            let mut assembled = Assembled::new(seg.dims.1);
-            for &i in &seg.wanted {
-                if let Some(shard) = &seg.shards[i as usize] {
-                    let part = &seg.parts[seg.parts_of(seg.shard_spans[i as usize]).start];
-                    assembled.push(part, shard)?;
-                }
-            }
-            (segment.terms, segment.term_infos, segment.postings) = assembled.finish();
-            entry.deletes.forget_live_doc_freqs();
-        }
-        if lazy.held_surfaces() != words_held {
-            segment.surfaces = Surfaces::default();
-            let words = seg.wanted_surfaces.iter();
-            let words: Vec<&Surfaces> = words
-                .filter_map(|&i| seg.surface_shards[i as usize].as_ref())
-                .collect();
-            segment.surfaces = Surfaces::join(&words).map_err(|reason| corrupt(key, reason))?;
-        }
-        if segment.lazy.is_some() {
-            segment.lazy = Some(Arc::new(lazy.holding(held, words_held)));
-        }
-        Ok(changed)
+        segment.surfaces = Surfaces::default();
+        let words = seg.wanted_surfaces.iter();
+        let words: Vec<&Surfaces> = words
+            .filter_map(|&i| seg.surface_shards[i as usize].as_ref())
+            .collect();
+        segment.surfaces = Surfaces::join(&words).map_err(|reason| corrupt(key, reason))?;
+        lazy_terms(segment)?.set_surfaces_held(words_held);
+        Ok(true)
     }
 
     /// Drops the least recently used units until those held fit the limit
@@ -591,10 +571,14 @@ impl LazyIndex {
             };
             let (unit, bytes, _) = seg.held.swap_remove(i);
             total -= bytes;
-            let segment = &self.index.segments[s].segment;
             match unit {
-                Unit::Shard(k) => seg.shards[k as usize] = None,
-                Unit::Page(k) => segment.docs.release_page(k),
+                Unit::Shard(k) => {
+                    let segment = sole(&mut self.index.segments[s].segment);
+                    if let Ok(terms) = segment.and_then(lazy_terms) {
+                        terms.release(k as usize);
+                    }
+                }
+                Unit::Page(k) => self.index.segments[s].segment.docs.release_page(k),
                 Unit::Surfaces(k) => {
                     seg.surface_shards[k as usize] = None;
                     if !words_gone.contains(&s) {
@@ -612,17 +596,15 @@ impl LazyIndex {
             }
         }
         // Surface words are dropped with their shards (a later search
-        // assembles them again); assembled term shards stay until then.
+        // assembles them again).
         for s in words_gone {
             let Some(seg) = self.segs[s].as_ref() else {
                 continue;
             };
             if let Ok(segment) = sole(&mut self.index.segments[s].segment) {
                 segment.surfaces = Default::default();
-                if let Some(lazy) = &segment.lazy {
-                    let held = lazy.held_shards().to_vec();
-                    let none = vec![false; seg.surface_shards.len()];
-                    segment.lazy = Some(Arc::new(lazy.holding(held, none)));
+                if let Ok(lazy) = lazy_terms(segment) {
+                    lazy.set_surfaces_held(vec![false; seg.surface_shards.len()]);
                 }
             }
         }
@@ -635,6 +617,17 @@ fn sole(segment: &mut Arc<Segment>) -> Result<&mut Segment> {
     Arc::get_mut(segment).ok_or_else(|| Error::Usage {
         reason: "a lazy index's segment is still borrowed by a search".into(),
     })
+}
+
+/// What a lazy segment holds of its terms (only its index changes it).
+fn lazy_terms(segment: &mut Segment) -> Result<&mut LazyTerms> {
+    segment
+        .lazy
+        .as_mut()
+        .and_then(Arc::get_mut)
+        .ok_or_else(|| Error::Usage {
+            reason: "a lazy segment's terms are still borrowed by a search".into(),
+        })
 }
 
 fn corrupt(key: &str, reason: &str) -> Error {
@@ -658,11 +651,9 @@ fn install(
         Unit::Shard(i) => {
             let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
-            let held = shard.terms.as_bytes().len()
-                + shard.infos.len() * std::mem::size_of::<crate::postings::TermInfo>()
-                + shard.postings.heap_bytes();
-            seg.shards[i as usize] = Some(shard);
-            held
+            lazy_terms(segment)?
+                .hold(i as usize, shard, seg.dims.1)
+                .map_err(|reason| corrupt(key, reason))?
         }
         Unit::Page(i) => {
             segment

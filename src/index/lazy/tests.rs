@@ -1,5 +1,6 @@
 //! What a lazy search fetches of the surface words (format 8): a typo the
-//! shards of its first two letters, a completion those of its prefix.
+//! shards of its first two letters, a completion those of its prefix; how
+//! the term shards it holds are numbered; ties ranked without the ids.
 
 use super::LazyIndex;
 use crate::storage::MemoryStorage;
@@ -112,4 +113,93 @@ fn ties_rank_by_id_without_unpacking_the_id_blocks() {
     let segments = lazy.index.segments.len();
     assert!(all >= 79, "{all} id blocks");
     assert!(held <= 10 * segments, "{held} of {all} id blocks unpacked");
+}
+
+/// A held shard's terms keep the whole segment's ordinals and read their
+/// own postings: after searches leave some shards held (and others
+/// released), every term found has the ordinal, table entry and documents
+/// of the fully loaded segment.
+#[test]
+fn held_term_shards_read_as_the_fully_loaded_segment() {
+    let storage = stored(1500);
+    let loaded = pollster::block_on(crate::index::load::load(&storage, "m"));
+    let full = Index::from_loaded(loaded.unwrap().unwrap(), None).unwrap();
+    // Room for a few shards: later searches release earlier ones.
+    let mut lazy = pollster::block_on(LazyIndex::open(&storage, "m", 400_000))
+        .unwrap()
+        .unwrap();
+    let whole = &full.segments[0].segment;
+    let terms: Vec<String> = {
+        let mut it = whole.terms.iter();
+        std::iter::from_fn(|| {
+            it.advance()?;
+            Some(String::from_utf8(it.term().to_vec()).unwrap())
+        })
+        .step_by(97)
+        .collect()
+    };
+    let docs = |seg: &crate::index::segment::Segment, info| {
+        let mut c = seg.cursor(info);
+        std::iter::from_fn(move || {
+            let d = c.doc();
+            (d != crate::postings::TERMINATED).then(|| {
+                c.advance();
+                d
+            })
+        })
+        .collect::<Vec<u32>>()
+    };
+    let (mut found, mut released) = (0, 0);
+    for term in &terms {
+        pollster::block_on(lazy.search(&storage, term, &SearchOptions::default())).unwrap();
+        let seg = &lazy.index.segments[0].segment;
+        for t in &terms {
+            let Some(ord) = seg.term_ord(t) else {
+                released += 1;
+                continue;
+            };
+            found += 1;
+            assert_eq!(Some(ord), whole.term_ord(t), "{t}");
+            let (info, want) = (seg.term_info(ord).unwrap(), whole.term(t).unwrap());
+            assert_eq!(info.doc_freq, want.doc_freq, "{t}");
+            assert_eq!(seg.stem(ord as u32).as_deref(), Some(t.as_str()));
+            assert_eq!(docs(seg, info), docs(whole, want), "{t}");
+        }
+        seg.lazy.as_ref().unwrap().take_asked();
+    }
+    assert!(found > terms.len() * 2, "{found} terms read held");
+    assert!(
+        released > terms.len(),
+        "{released} lookups missed a released shard"
+    );
+}
+
+/// Block numbers beside a shard's index: a shard of more blocks than they
+/// count is refused, not numbered into the next shard's.
+#[test]
+fn a_shard_of_more_blocks_than_its_numbers_hold_is_refused() {
+    use crate::index::serialize::shards::Shard;
+    use crate::postings::BlockMeta;
+    // 2^20 shards leave 12 bits: 4,096 blocks.
+    let firsts = (0..1u32 << 20).map(|i| (format!("t{i:07}"), 1));
+    let mut terms = super::LazyTerms::new(firsts, std::iter::empty());
+    let shard = |blocks: usize| Shard {
+        terms: crate::termdict::TermDict::from_sorted(["t0000001"]),
+        infos: Vec::new(),
+        bytes: &[],
+        positions: &[],
+        blocks: vec![
+            BlockMeta {
+                last_doc: 0,
+                offset: 0,
+                pos_offset: 0,
+                len: 0,
+            };
+            blocks
+        ],
+        bounds: Vec::new(),
+    };
+    assert!(terms.hold(1, shard(4095), 1).is_ok());
+    assert!(terms.hold(2, shard(4096), 1).is_err());
+    assert!(terms.hold(1 << 20, shard(1), 1).is_err(), "no such shard");
 }

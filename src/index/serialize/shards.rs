@@ -7,7 +7,7 @@
 
 use crate::codec::bytes::{ByteReader, ByteWriter};
 use crate::error::{Error, Result};
-use crate::postings::{BlockMeta, PostingsStore, TermInfo};
+use crate::postings::{BlockMeta, FieldBound, PostingsStore, TermInfo};
 use crate::termdict::{TermDict, TermDictBuilder};
 
 use super::super::segment::Segment;
@@ -38,11 +38,29 @@ impl ShardEntry {
 }
 
 /// One shard decoded alone: ordinals and block numbers are local to it.
+/// Its postings and positions are the bytes it was read from (whoever
+/// keeps it copies them once, into its own buffers).
 #[derive(Debug)]
-pub(crate) struct Shard {
+pub(crate) struct Shard<'a> {
     pub terms: TermDict,
     pub infos: Vec<TermInfo>,
-    pub postings: PostingsStore,
+    pub bytes: &'a [u8],
+    pub positions: &'a [u8],
+    pub blocks: Vec<BlockMeta>,
+    /// `blocks.len() * n_fields` entries, block-major.
+    pub bounds: Vec<FieldBound>,
+}
+
+impl Shard<'_> {
+    /// Bytes it takes once kept: its dictionary, term table and postings.
+    pub fn heap_bytes(&self) -> usize {
+        self.terms.as_bytes().len()
+            + self.infos.len() * std::mem::size_of::<TermInfo>()
+            + self.bytes.len()
+            + self.positions.len()
+            + self.blocks.len() * std::mem::size_of::<BlockMeta>()
+            + self.bounds.len() * std::mem::size_of::<FieldBound>()
+    }
 }
 
 /// The byte ranges in the postings and positions buffers of the blocks
@@ -158,16 +176,16 @@ fn write_shard(
 
 /// Reads one shard (all of `r`) of a segment of `n_docs` documents and
 /// `n_fields` text fields, checking it as a segment's term tables are.
-pub(crate) fn read_shard(
-    r: &mut ByteReader<'_>,
+pub(crate) fn read_shard<'a>(
+    r: &mut ByteReader<'a>,
     version: u32,
     (n_docs, n_fields): (u32, usize),
-) -> Result<Shard> {
+) -> Result<Shard<'a>> {
     let terms = TermDict::from_bytes(r.bytes()?.to_vec())
         .map_err(|reason| r.corrupt(format!("term dictionary: {reason}")))?;
     let infos = postings::read_term_table(r, version, terms.len(), n_docs)?;
-    let bytes = r.bytes()?.to_vec();
-    let positions = r.bytes()?.to_vec();
+    let bytes = r.bytes()?;
+    let positions = r.bytes()?;
     let (blocks, bounds) = postings::read_blocks(
         r,
         version,
@@ -181,13 +199,10 @@ pub(crate) fn read_shard(
     Ok(Shard {
         terms,
         infos,
-        postings: PostingsStore {
-            n_fields,
-            bytes,
-            positions,
-            blocks,
-            bounds,
-        },
+        bytes,
+        positions,
+        blocks,
+        bounds,
     })
 }
 
@@ -257,29 +272,7 @@ impl Assembled {
                 .insert_bytes(terms.term())
                 .ok_or_else(|| corrupt("term shards are not in term order"))?;
         }
-        let p = &mut self.postings;
-        let base = |len: usize| u32::try_from(len).map_err(|_| corrupt("postings exceed 4 GiB"));
-        let (bytes, positions, blocks) = (
-            base(p.bytes.len())?,
-            base(p.positions.len())?,
-            base(p.blocks.len())?,
-        );
-        base(p.bytes.len() + shard.postings.bytes.len())?;
-        base(p.positions.len() + shard.postings.positions.len())?;
-        self.infos.extend(shard.infos.iter().map(|t| TermInfo {
-            first_block: t.first_block + blocks,
-            ..*t
-        }));
-        p.bytes.extend_from_slice(&shard.postings.bytes);
-        p.positions.extend_from_slice(&shard.postings.positions);
-        p.blocks
-            .extend(shard.postings.blocks.iter().map(|m| BlockMeta {
-                offset: m.offset + bytes,
-                pos_offset: m.pos_offset + positions,
-                ..*m
-            }));
-        p.bounds.extend_from_slice(&shard.postings.bounds);
-        Ok(())
+        append_terms(&mut self.infos, &mut self.postings, &TermRun::of(shard)).map_err(corrupt)
     }
 
     pub fn finish(mut self) -> (TermDict, Vec<TermInfo>, PostingsStore) {
@@ -294,4 +287,65 @@ impl Assembled {
         p.bounds.shrink_to_fit();
         (self.dict.finish(), self.infos, self.postings)
     }
+}
+
+/// Terms to append to a term table and its postings: their table entries
+/// and the blocks, bounds, bytes and positions those use, as numbered in
+/// their source (block numbers from `first_block`, offsets from `offsets`).
+pub(crate) struct TermRun<'a> {
+    pub infos: &'a [TermInfo],
+    pub blocks: &'a [BlockMeta],
+    pub bounds: &'a [FieldBound],
+    pub bytes: &'a [u8],
+    pub positions: &'a [u8],
+    pub first_block: u32,
+    /// Offsets of `bytes` and `positions` in their source.
+    pub offsets: (u32, u32),
+}
+
+impl<'a> TermRun<'a> {
+    /// All of a shard's terms.
+    pub fn of(shard: &'a Shard<'_>) -> TermRun<'a> {
+        TermRun {
+            infos: &shard.infos,
+            blocks: &shard.blocks,
+            bounds: &shard.bounds,
+            bytes: shard.bytes,
+            positions: shard.positions,
+            first_block: 0,
+            offsets: (0, 0),
+        }
+    }
+}
+
+/// Appends `run` to `infos` and `p`, its block numbers and offsets moved
+/// to where they land; refuses postings past 4 GiB (offsets are `u32`).
+pub(crate) fn append_terms(
+    infos: &mut Vec<TermInfo>,
+    p: &mut PostingsStore,
+    run: &TermRun,
+) -> std::result::Result<(), &'static str> {
+    let base = |len: usize| u32::try_from(len).map_err(|_| "postings exceed 4 GiB");
+    let (bytes, positions, blocks) = (
+        base(p.bytes.len())?,
+        base(p.positions.len())?,
+        base(p.blocks.len())?,
+    );
+    base(p.bytes.len() + run.bytes.len())?;
+    base(p.positions.len() + run.positions.len())?;
+    // Block numbers and offsets as in the source, whose own bounds the
+    // shard's checks established: the moves below do not overflow.
+    infos.extend(run.infos.iter().map(|t| TermInfo {
+        first_block: t.first_block - run.first_block + blocks,
+        ..*t
+    }));
+    p.bytes.extend_from_slice(run.bytes);
+    p.positions.extend_from_slice(run.positions);
+    p.blocks.extend(run.blocks.iter().map(|m| BlockMeta {
+        offset: m.offset - run.offsets.0 + bytes,
+        pos_offset: m.pos_offset - run.offsets.1 + positions,
+        ..*m
+    }));
+    p.bounds.extend_from_slice(run.bounds);
+    Ok(())
 }

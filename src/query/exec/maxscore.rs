@@ -250,7 +250,8 @@ fn count_unvisited(
         let Some(info) = qt.info(seg) else {
             continue;
         };
-        seg.postings.for_each_doc(info, from, |doc, mask| {
+        let (postings, info) = seg.postings_of(info);
+        postings.for_each_doc(info, from, |doc, mask| {
             if !count.open() {
                 return false;
             }

@@ -144,11 +144,7 @@ impl Searcher<'_> {
                 current = c.segment;
                 cursors = terms
                     .iter()
-                    .map(|&t| {
-                        plan.terms[t]
-                            .info(seg)
-                            .map(|info| seg.postings.cursor(info))
-                    })
+                    .map(|&t| plan.terms[t].info(seg).map(|info| seg.cursor(info)))
                     .collect();
             }
             let mut present = 0;

@@ -60,7 +60,7 @@ impl Searcher<'_> {
                 cursors = plan
                     .terms
                     .iter()
-                    .map(|qt| qt.info(seg).map(|info| seg.postings.cursor(info)))
+                    .map(|qt| qt.info(seg).map(|info| seg.cursor(info)))
                     .collect();
             }
             let (matched, explanation) = &mut annotations[i];
