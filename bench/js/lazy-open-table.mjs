@@ -32,23 +32,25 @@ for (const [docs, run, where] of [
       ms(r.next100P50Ms, 3),
       full ? `${(r.next100P50Ms / full.next100P50Ms).toFixed(1)}x` : '',
       ms(r.next100P99Ms, 1),
+      r.againP50Ms === undefined ? '' : ms(r.againP50Ms, 3),
+      full && r.againP50Ms !== undefined ? `${(r.againP50Ms / full.againP50Ms).toFixed(1)}x` : '',
       r.allP50Ms === undefined ? '' : ms(r.allP50Ms, 3),
       r.rssMiB !== undefined ? ms(r.rssMiB) : r.rendererMiB !== undefined ? `${ms(r.rendererMiB)} (renderer)` : '',
       r.stats ? `${r.stats.fetches.toLocaleString('en-US')} / ${(r.stats.fetchedBytes / 2 ** 20).toFixed(0)} MiB` : '',
     ]);
   }
 }
-const same = [node100k, node1m, browser100k, browser1m].every((r) => r.data.identical);
+const same = [node100k, node1m, browser100k, browser1m].every((r) => r.data.identical && r.data.rows.every((row) => !row.againDiffer));
 writeTable(TABLES, {
   workload: 'lazy-open',
   title: 'Lazy open: from the segment heads, parts fetched per search',
   what:
-    'The first N `packages` documents (id, title, text) committed to an fs folder by the package (format 10), opened in a fresh process or page per mode: `Memdex.open({ lazy: true, cacheBytes })` against a full open. The time from `open` to the first query\'s results (`first result`), then the p50 and p99 of the next 100 of the 2,000 benchmark queries (limit 10, stored fields and snippets), and in Node the p50 of all 2,000. Memory: the process\'s RSS at the end in Node, the renderer\'s RSS after the queries in Chromium (one tab). Lazy modes start with nothing held; the OS file cache and Chromium\'s IndexedDB caches are not cold (the folder was just written, the database just filled by a first visit). fetches: blobs read by the lazy index after its open, and their bytes, over all the queries of the run.',
+    'The first N `packages` documents (id, title, text) committed to an fs folder by the package (format 10), opened in a fresh process or page per mode: `Memdex.open({ lazy: true, cacheBytes })` against a full open. The time from `open` to the first query\'s results (`first result`), then the p50 and p99 of the next 100 of the 2,000 benchmark queries (limit 10, stored fields and snippets), the p50 of those 100 asked again right after them (what a lazy index answers from what it holds: an agent returning to its topics; each answer checked against the first time\'s), and in Node the p50 of all 2,000. Memory: the process\'s RSS at the end in Node, the renderer\'s RSS after the queries in Chromium (one tab). Lazy modes start with nothing held; the OS file cache and Chromium\'s IndexedDB caches are not cold (the folder was just written, the database just filled by a first visit). fetches: blobs read by the lazy index after its open, and their bytes, over all the queries of the run.',
   command: 'node bench/js/lazy-open.mjs 100000|1000000 full,lazy:33554432[,lazy:4194304] RESULT.json; node bench/js/lazy-open-browser.mjs $TMPDIR/memdex-lazy-open-N 33554432 lazy,full RESULT.json; node bench/js/lazy-open-table.mjs ...',
   date: node1m.data.date.slice(0, 16).replace('T', ' '),
   machine: 'shared 2-core machine',
   raw: [node100k.file, node1m.file, browser100k.file, browser1m.file],
-  columns: ['docs', 'where', 'mode', { name: 'open ms', align: 'right' }, { name: 'first result ms', align: 'right' }, { name: 'next 100 p50 ms', align: 'right' }, { name: 'p50 / full', align: 'right' }, { name: 'next 100 p99 ms', align: 'right' }, { name: 'all 2,000 p50 ms', align: 'right' }, { name: 'RSS MiB', align: 'right' }, { name: 'fetches / bytes', align: 'right' }],
+  columns: ['docs', 'where', 'mode', { name: 'open ms', align: 'right' }, { name: 'first result ms', align: 'right' }, { name: 'next 100 p50 ms', align: 'right' }, { name: 'p50 / full', align: 'right' }, { name: 'next 100 p99 ms', align: 'right' }, { name: 'same 100 again p50 ms', align: 'right' }, { name: 'again / full', align: 'right' }, { name: 'all 2,000 p50 ms', align: 'right' }, { name: 'RSS MiB', align: 'right' }, { name: 'fetches / bytes', align: 'right' }],
   rows,
   notes: [
     `Same hits in every mode of every run (ids, scores, stored fields, snippets): ${same ? 'yes' : 'NO'}.`,

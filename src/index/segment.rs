@@ -70,6 +70,7 @@ impl Segment {
 
     /// The table entry of the term of ordinal `ord` (found by the methods
     /// below).
+    #[inline(never)]
     pub fn term_info(&self, ord: u64) -> Option<TermInfo> {
         match &self.lazy {
             Some(lazy) => lazy.info(ord),
@@ -79,6 +80,7 @@ impl Segment {
 
     /// The postings a term's `info` reads, and `info` as they number its
     /// blocks (a lazy segment's terms are in their shards' postings).
+    #[inline(never)]
     pub fn postings_of(&self, info: TermInfo) -> (&PostingsStore, TermInfo) {
         match &self.lazy {
             // Held while a search runs: a term found was in a held shard.
@@ -90,6 +92,7 @@ impl Segment {
     }
 
     /// A cursor over the documents of the term of `info`.
+    #[inline(never)]
     pub fn cursor(&self, info: TermInfo) -> PostingsCursor<'_> {
         let (postings, info) = self.postings_of(info);
         postings.cursor(info)

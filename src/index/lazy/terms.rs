@@ -219,11 +219,10 @@ impl LazyTerms {
         limit: usize,
         steps: &mut u64,
     ) -> Vec<(String, u64, u8)> {
-        let anchors = typo_anchors(term);
-        let mut shards: Vec<usize> = anchors
-            .iter()
-            .flat_map(|a| covering(&self.firsts, a))
-            .collect();
+        let mut shards = Vec::new();
+        for anchor in typo_anchors(term) {
+            shards.extend(covering(&self.firsts, &anchor));
+        }
         shards.sort_unstable();
         shards.dedup();
         let mut out = Vec::new();
