@@ -73,7 +73,7 @@ if (rest[1]) {
     workload: 'lazy-memory',
     date: saved?.date.slice(0, 16).replace('T', ' '),
     title: `Lazy open: engine memory against \`cacheBytes\` (${n.toLocaleString('en-US')} documents)`,
-    what: 'The wasm linear memory of a lazily opened index (a high-water mark: it never shrinks), per `cacheBytes`, each in a fresh Node process: after the open (heads and packed ids), after the 2,000 packages queries (limit 10, stored fields and snippets), after 100 of them with a typo (`fuzzy: \'auto\'`). held: the decoded bytes of the units the index holds (at most half of `cacheBytes`; a quarter more for unpacked pages, a quarter for unpacked id blocks). Same index as "Lazy open" (format 9, fs).',
+    what: 'The wasm linear memory of a lazily opened index (a high-water mark: it never shrinks), per `cacheBytes`, each in a fresh Node process: after the open (heads and packed ids), after the 2,000 packages queries (limit 10, stored fields and snippets), after 100 of them with a typo (`fuzzy: \'auto\'`). held: the decoded bytes of the units the index holds (at most half of `cacheBytes`; a quarter more for unpacked pages, a quarter for unpacked id blocks). Same index as "Lazy open" (format 10, fs).',
     command: `node bench/js/lazy-memory.mjs ${n} ${caches.join(',')} ${rest[1]}`,
     machine: 'shared 2-core machine',
     raw: [rest[1]],
