@@ -573,10 +573,13 @@ impl LazyIndex {
             total -= bytes;
             match unit {
                 Unit::Shard(k) => {
-                    let segment = sole(&mut self.index.segments[s].segment);
-                    if let Ok(terms) = segment.and_then(lazy_terms) {
+                    let entry = &mut self.index.segments[s];
+                    if let Ok(terms) = sole(&mut entry.segment).and_then(lazy_terms) {
                         terms.release(k as usize);
                     }
+                    // Live counts are kept by term (its shard and block):
+                    // dropped with the terms, so that they stay few.
+                    entry.deletes.forget_live_doc_freqs();
                 }
                 Unit::Page(k) => self.index.segments[s].segment.docs.release_page(k),
                 Unit::Surfaces(k) => {
