@@ -654,9 +654,7 @@ fn install(
         Unit::Shard(i) => {
             let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
-            lazy_terms(segment)?
-                .hold(i as usize, shard, seg.dims.1)
-                .map_err(|reason| corrupt(key, reason))?
+            lazy_terms(segment)?.hold(i as usize, shard, seg.dims.1)?
         }
         Unit::Page(i) => {
             segment

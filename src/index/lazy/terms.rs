@@ -15,6 +15,7 @@
 
 use std::sync::Mutex;
 
+use crate::error::{Error, Result};
 use crate::index::serialize::shards::Shard;
 use crate::postings::{PostingsStore, TermInfo};
 use crate::termdict::{typo_anchors, TermDict};
@@ -88,17 +89,22 @@ impl LazyTerms {
     }
 
     /// Holds shard `i` (its postings copied out of the bytes it was read
-    /// from); returns the bytes it takes. Refuses a shard of more blocks
-    /// than the block numbers left beside the shard index can count.
-    pub fn hold(
-        &mut self,
-        i: usize,
-        shard: Shard<'_>,
-        n_fields: usize,
-    ) -> Result<usize, &'static str> {
+    /// from); returns the bytes it takes. A shard of more blocks than the
+    /// block numbers left beside the shard index can count is a `LIMIT`
+    /// (an index that large is to be opened whole: 2^31 blocks in all).
+    pub fn hold(&mut self, i: usize, shard: Shard<'_>, n_fields: usize) -> Result<usize> {
         let bytes = shard.heap_bytes();
-        if shard.blocks.len() >= 1 << self.shift || i >= self.held.len() {
-            return Err("a term shard has more blocks than a lazy segment numbers");
+        if i >= self.held.len() {
+            return Err(Error::Usage {
+                reason: format!("no term shard {i} in a lazy segment"),
+            });
+        }
+        if shard.blocks.len() >= 1 << self.shift {
+            return Err(Error::Limit {
+                what: "postings blocks of one term shard of a lazily opened segment",
+                limit: (1 << self.shift) - 1,
+                got: shard.blocks.len(),
+            });
         }
         let tag = (i as u32) << self.shift;
         let infos = shard.infos.iter().map(|t| TermInfo {
