@@ -654,7 +654,9 @@ fn install(
         Unit::Shard(i) => {
             let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
-            lazy_terms(segment)?.hold(i as usize, shard, seg.dims.1)?
+            let bytes = shard.heap_bytes();
+            lazy_terms(segment)?.hold(i as usize, shard.keep(seg.dims.1))?;
+            bytes
         }
         Unit::Page(i) => {
             segment

@@ -16,7 +16,6 @@
 use std::sync::Mutex;
 
 use crate::error::{Error, Result};
-use crate::index::serialize::shards::Shard;
 use crate::postings::{PostingsStore, TermInfo};
 use crate::termdict::{typo_anchors, TermDict};
 
@@ -88,41 +87,38 @@ impl LazyTerms {
         }
     }
 
-    /// Holds shard `i` (its postings copied out of the bytes it was read
-    /// from); returns the bytes it takes. A shard of more blocks than the
-    /// block numbers left beside the shard index can count is a `LIMIT`
-    /// (an index that large is to be opened whole: 2^31 blocks in all).
-    pub fn hold(&mut self, i: usize, shard: Shard<'_>, n_fields: usize) -> Result<usize> {
-        let bytes = shard.heap_bytes();
+    /// Holds shard `i`: its terms, their table (block numbers its own) and
+    /// its postings. A shard of more blocks than the block numbers left
+    /// beside the shard index can count is a `LIMIT` (an index that large
+    /// is to be opened whole: 2^31 blocks in all).
+    pub fn hold(
+        &mut self,
+        i: usize,
+        (dict, infos, postings): (TermDict, Vec<TermInfo>, PostingsStore),
+    ) -> Result<()> {
         if i >= self.held.len() {
             return Err(Error::Usage {
                 reason: format!("no term shard {i} in a lazy segment"),
             });
         }
-        if shard.blocks.len() >= 1 << self.shift {
+        if postings.blocks.len() >= 1 << self.shift {
             return Err(Error::Limit {
                 what: "postings blocks of one term shard of a lazily opened segment",
                 limit: (1 << self.shift) - 1,
-                got: shard.blocks.len(),
+                got: postings.blocks.len(),
             });
         }
         let tag = (i as u32) << self.shift;
-        let infos = shard.infos.iter().map(|t| TermInfo {
+        let infos = infos.iter().map(|t| TermInfo {
             first_block: t.first_block | tag,
             ..*t
         });
         self.held[i] = Some(HeldShard {
             infos: infos.collect(),
-            postings: PostingsStore {
-                n_fields,
-                bytes: shard.bytes.to_vec(),
-                positions: shard.positions.to_vec(),
-                blocks: shard.blocks,
-                bounds: shard.bounds,
-            },
-            dict: shard.terms,
+            postings,
+            dict,
         });
-        Ok(bytes)
+        Ok(())
     }
 
     /// Drops shard `i`.

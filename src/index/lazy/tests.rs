@@ -199,8 +199,11 @@ fn a_shard_of_more_blocks_than_its_numbers_hold_is_refused() {
         ],
         bounds: Vec::new(),
     };
-    assert!(terms.hold(1, shard(4095), 1).is_ok());
-    let refused = terms.hold(2, shard(4096), 1).unwrap_err();
+    assert!(terms.hold(1, shard(4095).keep(1)).is_ok());
+    let refused = terms.hold(2, shard(4096).keep(1)).unwrap_err();
     assert_eq!(refused.code(), "LIMIT", "{refused}");
-    assert!(terms.hold(1 << 20, shard(1), 1).is_err(), "no such shard");
+    assert!(
+        terms.hold(1 << 20, shard(1).keep(1)).is_err(),
+        "no such shard"
+    );
 }

@@ -52,6 +52,19 @@ pub(crate) struct Shard<'a> {
 }
 
 impl Shard<'_> {
+    /// Its terms, their table and its postings, kept (the postings and
+    /// positions copied out of the bytes it was read from).
+    pub fn keep(self, n_fields: usize) -> (TermDict, Vec<TermInfo>, PostingsStore) {
+        let postings = PostingsStore {
+            n_fields,
+            bytes: self.bytes.to_vec(),
+            positions: self.positions.to_vec(),
+            blocks: self.blocks,
+            bounds: self.bounds,
+        };
+        (self.terms, self.infos, postings)
+    }
+
     /// Bytes it takes once kept: its dictionary, term table and postings.
     pub fn heap_bytes(&self) -> usize {
         self.terms.as_bytes().len()
