@@ -111,8 +111,9 @@ impl Segment {
         self.lazy.as_ref().map_or(self.terms.len(), |l| l.n_terms())
     }
 
-    /// Terms starting with `prefix` and their ordinals, in byte order, at most `limit` (a lazy segment asks for the shards that
-    /// may hold them).
+    /// Terms starting with `prefix` and their ordinals, in byte order, at
+    /// most `limit` (a lazy segment asks for the shards that may hold
+    /// them).
     pub fn prefix_terms(&self, prefix: &str, limit: usize) -> Vec<(String, u64)> {
         match &self.lazy {
             Some(lazy) => lazy.prefix(prefix, limit),

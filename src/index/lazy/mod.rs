@@ -85,7 +85,7 @@ pub enum Opened {
 }
 
 /// What a round asked for: units to fetch `(segment, unit)`, and segments
-/// to assemble again (held surface word shards they lack).
+/// whose surface words to join again (held shards they lack).
 type Asked = (Vec<(usize, Unit)>, Vec<usize>);
 
 /// Where a lazy segment's units are, and what of them is held.
@@ -320,15 +320,16 @@ impl LazyIndex {
         }
         for _ in 0..MAX_ROUNDS {
             read(&mut self.index);
-            let (missing, reassemble) = self.asked()?;
-            if missing.is_empty() && reassemble.is_empty() {
+            let (missing, rejoin) = self.asked()?;
+            if missing.is_empty() && rejoin.is_empty() {
                 self.evict();
                 return Ok(());
             }
             let fetched = self.fetch(storage, missing).await?;
             for s in 0..self.segs.len() {
                 let (terms, words) = (fetched.contains(&(s, true)), fetched.contains(&(s, false)));
-                if (terms || words || reassemble.contains(&s)) && self.assemble(s, terms)? {
+                let joined = (words || rejoin.contains(&s)) && self.join_words(s)?;
+                if terms || joined {
                     memo.inspect(|m| m.clear());
                 }
             }
@@ -347,7 +348,7 @@ impl LazyIndex {
     /// words lack some shards that are held.
     fn asked(&mut self) -> Result<Asked> {
         let mut missing = Vec::new();
-        let mut reassemble = Vec::new();
+        let mut rejoin = Vec::new();
         for (s, entry) in self.index.segments.iter().enumerate() {
             let Some(seg) = self.segs.get_mut(s).and_then(Option::as_mut) else {
                 continue;
@@ -380,10 +381,10 @@ impl LazyIndex {
                     Some(h) => {
                         h.2 = self.clock;
                         self.stats.hits += 1;
-                        // Held, not in the segment (surface words): assembled
+                        // Held, not in the segment (surface words): joined
                         // for the next round.
-                        if !here && !reassemble.contains(&s) {
-                            reassemble.push(s);
+                        if !here && !rejoin.contains(&s) {
+                            rejoin.push(s);
                         }
                     }
                     // Evicted, but its copy in the segment answered.
@@ -396,10 +397,10 @@ impl LazyIndex {
         // Hits found without some of their terms' shards are not the
         // answer: their pages wait for a round with every term held.
         let terms_wait = missing.iter().any(|(_, u)| !matches!(u, Unit::Page(_)));
-        if terms_wait || !reassemble.is_empty() {
+        if terms_wait || !rejoin.is_empty() {
             missing.retain(|(_, u)| !matches!(u, Unit::Page(_)));
         }
-        Ok((missing, reassemble))
+        Ok((missing, rejoin))
     }
 
     /// Fetches the parts holding `units` and decodes the units into their
@@ -515,11 +516,10 @@ impl LazyIndex {
         Ok(out)
     }
 
-    /// Puts into segment `s` the held surface word shards this search asked
-    /// for (only those: joining copies them), unless the segment holds
-    /// those already. Whether its terms or surface words changed (`terms`:
-    /// shards came this round).
-    fn assemble(&mut self, s: usize, terms: bool) -> Result<bool> {
+    /// Joins into segment `s` the held surface word shards this search
+    /// asked for (only those: joining copies them), unless the segment
+    /// holds those already. Whether its surface words changed.
+    fn join_words(&mut self, s: usize) -> Result<bool> {
         let Some(seg) = self.segs[s].as_mut() else {
             return Ok(false);
         };
@@ -530,7 +530,7 @@ impl LazyIndex {
             words_held[i as usize] = seg.surface_shards[i as usize].is_some();
         }
         if lazy_terms(segment)?.held_surfaces() == words_held {
-            return Ok(terms);
+            return Ok(false);
         }
         let key = seg.parts.first().map_or("", String::as_str);
         segment.surfaces = Surfaces::default();
@@ -599,7 +599,7 @@ impl LazyIndex {
             }
         }
         // Surface words are dropped with their shards (a later search
-        // assembles them again).
+        // joins them again).
         for s in words_gone {
             let Some(seg) = self.segs[s].as_ref() else {
                 continue;
