@@ -654,9 +654,7 @@ fn install(
         Unit::Shard(i) => {
             let shard = read_shard(&mut r, seg.version, seg.dims)?;
             check_entry(key, &shard, &seg.shard_entries[i as usize])?;
-            let bytes = shard.heap_bytes();
-            lazy_terms(segment)?.hold(i as usize, shard.keep(seg.dims.1))?;
-            bytes
+            lazy_terms(segment)?.hold(i as usize, shard.keep(seg.dims.1))?
         }
         Unit::Page(i) => {
             segment

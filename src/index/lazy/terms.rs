@@ -88,14 +88,14 @@ impl LazyTerms {
     }
 
     /// Holds shard `i`: its terms, their table (block numbers its own) and
-    /// its postings. A shard of more blocks than the block numbers left
+    /// its postings; returns the bytes they take. A shard of more blocks than the block numbers left
     /// beside the shard index can count is a `LIMIT` (an index that large
     /// is to be opened whole: 2^31 blocks in all).
     pub fn hold(
         &mut self,
         i: usize,
         (dict, infos, postings): (TermDict, Vec<TermInfo>, PostingsStore),
-    ) -> Result<()> {
+    ) -> Result<usize> {
         if i >= self.held.len() {
             return Err(Error::Usage {
                 reason: format!("no term shard {i} in a lazy segment"),
@@ -108,6 +108,9 @@ impl LazyTerms {
                 got: postings.blocks.len(),
             });
         }
+        let bytes = dict.as_bytes().len()
+            + infos.len() * std::mem::size_of::<TermInfo>()
+            + postings.heap_bytes();
         let tag = (i as u32) << self.shift;
         let infos = infos.iter().map(|t| TermInfo {
             first_block: t.first_block | tag,
@@ -118,7 +121,7 @@ impl LazyTerms {
             postings,
             dict,
         });
-        Ok(())
+        Ok(bytes)
     }
 
     /// Drops shard `i`.

@@ -64,16 +64,6 @@ impl Shard<'_> {
         };
         (self.terms, self.infos, postings)
     }
-
-    /// Bytes it takes once kept: its dictionary, term table and postings.
-    pub fn heap_bytes(&self) -> usize {
-        self.terms.as_bytes().len()
-            + self.infos.len() * std::mem::size_of::<TermInfo>()
-            + self.bytes.len()
-            + self.positions.len()
-            + self.blocks.len() * std::mem::size_of::<BlockMeta>()
-            + self.bounds.len() * std::mem::size_of::<FieldBound>()
-    }
 }
 
 /// The byte ranges in the postings and positions buffers of the blocks
@@ -285,7 +275,7 @@ impl Assembled {
                 .insert_bytes(terms.term())
                 .ok_or_else(|| corrupt("term shards are not in term order"))?;
         }
-        append_terms(&mut self.infos, &mut self.postings, &TermRun::of(shard)).map_err(corrupt)
+        append_terms(&mut self.infos, &mut self.postings, shard).map_err(corrupt)
     }
 
     pub fn finish(mut self) -> (TermDict, Vec<TermInfo>, PostingsStore) {
@@ -302,41 +292,13 @@ impl Assembled {
     }
 }
 
-/// Terms to append to a term table and its postings: their table entries
-/// and the blocks, bounds, bytes and positions those use, as numbered in
-/// their source (block numbers from `first_block`, offsets from `offsets`).
-pub(crate) struct TermRun<'a> {
-    pub infos: &'a [TermInfo],
-    pub blocks: &'a [BlockMeta],
-    pub bounds: &'a [FieldBound],
-    pub bytes: &'a [u8],
-    pub positions: &'a [u8],
-    pub first_block: u32,
-    /// Offsets of `bytes` and `positions` in their source.
-    pub offsets: (u32, u32),
-}
-
-impl<'a> TermRun<'a> {
-    /// All of a shard's terms.
-    pub fn of(shard: &'a Shard<'_>) -> TermRun<'a> {
-        TermRun {
-            infos: &shard.infos,
-            blocks: &shard.blocks,
-            bounds: &shard.bounds,
-            bytes: shard.bytes,
-            positions: shard.positions,
-            first_block: 0,
-            offsets: (0, 0),
-        }
-    }
-}
-
-/// Appends `run` to `infos` and `p`, its block numbers and offsets moved
-/// to where they land; refuses postings past 4 GiB (offsets are `u32`).
-pub(crate) fn append_terms(
+/// Appends `shard`'s terms to `infos` and `p`, its block numbers and
+/// offsets moved to where they land; refuses postings past 4 GiB (offsets
+/// are `u32`).
+fn append_terms(
     infos: &mut Vec<TermInfo>,
     p: &mut PostingsStore,
-    run: &TermRun,
+    shard: &Shard<'_>,
 ) -> std::result::Result<(), &'static str> {
     let base = |len: usize| u32::try_from(len).map_err(|_| "postings exceed 4 GiB");
     let (bytes, positions, blocks) = (
@@ -344,21 +306,19 @@ pub(crate) fn append_terms(
         base(p.positions.len())?,
         base(p.blocks.len())?,
     );
-    base(p.bytes.len() + run.bytes.len())?;
-    base(p.positions.len() + run.positions.len())?;
-    // Block numbers and offsets as in the source, whose own bounds the
-    // shard's checks established: the moves below do not overflow.
-    infos.extend(run.infos.iter().map(|t| TermInfo {
-        first_block: t.first_block - run.first_block + blocks,
+    base(p.bytes.len() + shard.bytes.len())?;
+    base(p.positions.len() + shard.positions.len())?;
+    infos.extend(shard.infos.iter().map(|t| TermInfo {
+        first_block: t.first_block + blocks,
         ..*t
     }));
-    p.bytes.extend_from_slice(run.bytes);
-    p.positions.extend_from_slice(run.positions);
-    p.blocks.extend(run.blocks.iter().map(|m| BlockMeta {
-        offset: m.offset - run.offsets.0 + bytes,
-        pos_offset: m.pos_offset - run.offsets.1 + positions,
+    p.bytes.extend_from_slice(shard.bytes);
+    p.positions.extend_from_slice(shard.positions);
+    p.blocks.extend(shard.blocks.iter().map(|m| BlockMeta {
+        offset: m.offset + bytes,
+        pos_offset: m.pos_offset + positions,
         ..*m
     }));
-    p.bounds.extend_from_slice(run.bounds);
+    p.bounds.extend_from_slice(&shard.bounds);
     Ok(())
 }

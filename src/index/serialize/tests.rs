@@ -157,13 +157,11 @@ fn shards_and_parts_read_alone_and_together() {
         let shard = shards::read_shard(&mut r, FORMAT_VERSION, (seg.n_docs, seg.n_fields)).unwrap();
         shards::check_entry("k", &shard, entry).unwrap();
         // The shard's postings alone, its block numbers its own.
-        let mut alone = PostingsStore::new(seg.n_fields);
-        let run = shards::TermRun::of(&shard);
-        shards::append_terms(&mut Vec::new(), &mut alone, &run).unwrap();
-        let mut terms = shard.terms.iter();
+        let (dict, infos, alone) = shard.keep(seg.n_fields);
+        let mut terms = dict.iter();
         while terms.advance().is_some() {
             let term = std::str::from_utf8(terms.term()).unwrap();
-            let local = shard.infos[terms.ord() as usize];
+            let local = infos[terms.ord() as usize];
             let global = seg.term(term).unwrap();
             assert_eq!(local.doc_freq, global.doc_freq, "{term}");
             let docs = |store: &PostingsStore, info| {
